@@ -1,0 +1,197 @@
+#include "cliruns.h"
+
+#include "runloader.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cstdio>
+
+namespace tty {
+
+void addMetricOptions(QCommandLineParser &p)
+{
+    p.addOption({QStringLiteral("window-start"),
+                 QStringLiteral("Regex of the line that starts the counting window (default: the first line)."),
+                 QStringLiteral("REGEX")});
+    p.addOption({QStringLiteral("window"), QStringLiteral("Length of the counting window in seconds (default 30)."),
+                 QStringLiteral("SECONDS"), QStringLiteral("30")});
+    p.addOption({QStringLiteral("window-match"),
+                 QStringLiteral("Count only lines matching REGEX in the window."), QStringLiteral("REGEX")});
+    p.addOption({QStringLiteral("span"),
+                 QStringLiteral("Time from the production of the first line matching FROM to the "
+                                "arrival of the first line matching TO, as 'FROM=>TO'. Repeatable."),
+                 QStringLiteral("FROM=>TO")});
+    p.addOption({QStringLiteral("boot-pattern"),
+                 QStringLiteral("Regex that ends the boot time (default 'login:')."), QStringLiteral("REGEX"),
+                 QStringLiteral("login:")});
+    p.addOption({QStringLiteral("interval"),
+                 QStringLiteral("Statistics of the time between consecutive lines matching REGEX. Repeatable."),
+                 QStringLiteral("REGEX")});
+    p.addOption({QStringLiteral("boots-as-trials"),
+                 QStringLiteral("Treat each boot inside a capture as a trial of its column.")});
+    p.addOption({QStringLiteral("label"),
+                 QStringLiteral("Label of the next column (repeat once per column)."), QStringLiteral("TEXT")});
+}
+
+void addLoadOptions(QCommandLineParser &p)
+{
+    p.addOption({QStringLiteral("format"),
+                 QStringLiteral("Input format: auto, ttyscope, hostts, grabserial, kmsg, raw (dmesg, conserver)."),
+                 QStringLiteral("NAME"), QStringLiteral("auto")});
+    p.addOption({QStringLiteral("baud"), QStringLiteral("Baud rate of the console (default: from the recording, else 115200)."),
+                 QStringLiteral("RATE")});
+    p.addOption({QStringLiteral("rules"), QStringLiteral("Event rule file (JSON) instead of the built-in table."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("mark"), QStringLiteral("Lines matching REGEX become 'marker' events. Repeatable."),
+                 QStringLiteral("REGEX")});
+}
+
+bool readRuleSet(const QCommandLineParser &p, RuleSet *rules, QString *error)
+{
+    *rules = RuleSet::builtin();
+    if (p.isSet(QStringLiteral("rules")) && !rules->loadFile(p.value(QStringLiteral("rules")), error)) {
+        return false;
+    }
+    for (const QString &m : p.values(QStringLiteral("mark"))) {
+        if (!rules->addMarker(m, error)) {
+            *error = QStringLiteral("--mark: %1").arg(*error);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool readMetricOptions(const QCommandLineParser &p, MetricOptions *o, QString *error)
+{
+    auto checkRegex = [error](const QString &opt, const QString &re) {
+        QRegularExpression r(re);
+        if (!r.isValid()) {
+            *error = QStringLiteral("--%1: invalid regular expression '%2': %3").arg(opt, re, r.errorString());
+            return false;
+        }
+        return true;
+    };
+    o->windowStart = p.value(QStringLiteral("window-start"));
+    o->windowMatch = p.value(QStringLiteral("window-match"));
+    bool ok = false;
+    o->windowSeconds = p.value(QStringLiteral("window")).toDouble(&ok);
+    if (!ok || o->windowSeconds <= 0) {
+        *error = QStringLiteral("--window: expected a positive number of seconds");
+        return false;
+    }
+    o->bootPattern = p.value(QStringLiteral("boot-pattern"));
+    o->intervals = p.values(QStringLiteral("interval"));
+    for (const QString &s : p.values(QStringLiteral("span"))) {
+        const int at = s.indexOf(QStringLiteral("=>"));
+        if (at <= 0 || at + 2 >= s.size()) {
+            *error = QStringLiteral("--span: expected 'FROM=>TO', got '%1'").arg(s);
+            return false;
+        }
+        o->spans.append({s.left(at), s.mid(at + 2)});
+    }
+    if (!checkRegex(QStringLiteral("window-start"), o->windowStart) ||
+        !checkRegex(QStringLiteral("window-match"), o->windowMatch) ||
+        !checkRegex(QStringLiteral("boot-pattern"), o->bootPattern)) {
+        return false;
+    }
+    for (const auto &s : o->spans) {
+        if (!checkRegex(QStringLiteral("span"), s.first) || !checkRegex(QStringLiteral("span"), s.second)) {
+            return false;
+        }
+    }
+    for (const QString &s : o->intervals) {
+        if (!checkRegex(QStringLiteral("interval"), s)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+namespace {
+QString groupLabel(const QStringList &files)
+{
+    QStringList names;
+    for (const QString &f : files) {
+        names << QFileInfo(f).fileName();
+    }
+    if (names.size() == 1) {
+        return names.front();
+    }
+    // Common prefix and suffix with '*' for what differs: "run-t*.log.zst".
+    QString pre = names.front(), suf = names.front();
+    for (const QString &n : names) {
+        int i = 0;
+        while (i < pre.size() && i < n.size() && pre[i] == n[i]) {
+            ++i;
+        }
+        pre.truncate(i);
+        int j = 0;
+        while (j < suf.size() && j < n.size() && suf[suf.size() - 1 - j] == n[n.size() - 1 - j]) {
+            ++j;
+        }
+        suf = suf.right(j);
+    }
+    return pre + QLatin1Char('*') + suf;
+}
+} // namespace
+
+LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args, const RuleSet &rules,
+                          const MetricOptions &metrics)
+{
+    LoadedColumns out;
+    const QStringList labels = p.values(QStringLiteral("label"));
+    const bool bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
+    LoadOptions lo;
+    lo.format = p.value(QStringLiteral("format"));
+    lo.baud = p.value(QStringLiteral("baud")).toInt();
+    lo.rules = &rules;
+    for (int a = 0; a < args.size(); ++a) {
+        const QStringList files = args[a].split(QLatin1Char(','), Qt::SkipEmptyParts);
+        ReportColumn col;
+        col.label = a < labels.size() ? labels[a] : QString();
+        for (const QString &f : files) {
+            QString error;
+            std::unique_ptr<Run> run = loadRun(f, lo, &error);
+            if (!run) {
+                std::fprintf(stderr, "ttyscope: %s\n", qPrintable(error));
+                ++out.unreadable;
+                continue;
+            }
+            for (const QString &w : run->warnings) {
+                std::fprintf(stderr, "ttyscope: %s: warning: %s\n", qPrintable(f), qPrintable(w));
+            }
+            if (!run->error.isEmpty()) {
+                std::fprintf(stderr, "ttyscope: %s: %s\n", qPrintable(f), qPrintable(run->error));
+                ++out.damaged;
+            }
+            if (bootsAsTrials && run->boots.size() > 1) {
+                for (std::size_t b = 0; b < run->boots.size(); ++b) {
+                    col.runs.push_back(run.get());
+                    col.boots.push_back(int(b));
+                    col.metrics.push_back(
+                        computeMetrics(*run, metrics, run->boots[b].first, run->boots[b].end));
+                    col.sources << QStringLiteral("%1 (boot %2)").arg(f).arg(b + 1);
+                }
+            } else {
+                col.runs.push_back(run.get());
+                col.boots.push_back(-1);
+                col.metrics.push_back(computeMetrics(*run, metrics));
+                col.sources << f;
+            }
+            out.runs.push_back(std::move(run));
+        }
+        if (col.runs.empty()) {
+            continue;
+        }
+        if (col.label.isEmpty()) {
+            col.label = files.size() == 1 && !col.runs.front()->meta.label.isEmpty()
+                            ? col.runs.front()->meta.label
+                            : groupLabel(files);
+        }
+        out.columns.push_back(std::move(col));
+    }
+    return out;
+}
+
+} // namespace tty

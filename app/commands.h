@@ -1,0 +1,11 @@
+// The command-line subcommands. Each returns the process exit code.
+#pragma once
+
+#include <QStringList>
+
+namespace tty {
+
+int runReport(const QStringList &args);
+int runCat(const QStringList &args);
+
+} // namespace tty

@@ -1,0 +1,52 @@
+#include "event.h"
+
+#include <QCoreApplication>
+
+namespace tty {
+
+namespace {
+struct KindInfo
+{
+    const char *name;
+    const char *title;
+};
+constexpr std::array<KindInfo, kEventKindCount> kKinds{{
+    {"drop", "printk messages dropped"},
+    {"ratelimit", "ratelimit suppression"},
+    {"panic", "kernel panic"},
+    {"panic_end", "end of kernel panic"},
+    {"oops", "oops"},
+    {"bug", "BUG"},
+    {"warning", "WARNING"},
+    {"trace_end", "end of trace"},
+    {"call_trace", "call trace"},
+    {"rcu_stall", "RCU stall"},
+    {"soft_lockup", "soft lockup"},
+    {"hard_lockup", "hard lockup"},
+    {"hung_task", "hung task"},
+    {"nmi_backtrace", "NMI backtrace"},
+    {"sysrq", "sysrq"},
+    {"boot", "boot banner"},
+    {"reboot", "reboot / power off"},
+    {"console", "console enable / handover"},
+    {"marker", "marker"},
+    {"gap", "capture gap"},
+}};
+} // namespace
+
+const char *eventKindName(EventKind k) { return kKinds[std::size_t(k)].name; }
+
+QString eventKindTitle(EventKind k) { return QString::fromLatin1(kKinds[std::size_t(k)].title); }
+
+bool eventKindFromName(const QString &name, EventKind *out)
+{
+    for (int i = 0; i < kEventKindCount; ++i) {
+        if (name == QLatin1String(kKinds[std::size_t(i)].name)) {
+            *out = EventKind(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace tty

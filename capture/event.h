@@ -1,0 +1,53 @@
+// Console events (drops, panics, stalls, ...) and their stable names.
+#pragma once
+
+#include "types.h"
+
+#include <QString>
+
+#include <array>
+#include <cstdint>
+
+namespace tty {
+
+// The names are stable: they are used in rule files, the JSON report and settings.
+enum class EventKind : std::uint8_t {
+    Drop,
+    Ratelimit,
+    Panic,
+    PanicEnd,
+    Oops,
+    Bug,
+    Warning,
+    TraceEnd,
+    CallTrace,
+    RcuStall,
+    SoftLockup,
+    HardLockup,
+    HungTask,
+    NmiBacktrace,
+    Sysrq,
+    Boot,
+    Reboot,
+    Console,
+    Marker,
+    Gap,
+};
+constexpr int kEventKindCount = int(EventKind::Gap) + 1;
+
+const char *eventKindName(EventKind k);
+// A one-line description for legends and tooltips.
+QString eventKindTitle(EventKind k);
+bool eventKindFromName(const QString &name, EventKind *out);
+
+struct Event
+{
+    LineIndex line = -1;        // console line it refers to (a recorded marker: the next line)
+    HostNs arrival = kNoHostTime; // for recorded markers and gaps, which are not lines
+    std::uint32_t count = 0;    // drop: messages dropped; kmsg gap: sequence numbers missing
+    std::int32_t note = -1;     // index into Run::notes for text that is not the line's
+    std::int16_t rule = -1;     // rule that matched (names user markers)
+    EventKind kind = EventKind::Marker;
+};
+
+} // namespace tty

@@ -1,0 +1,538 @@
+#include "formats.h"
+
+#include "lineframer.h"
+#include "recordingdecoder.h"
+#include "runbuilder.h"
+
+#include <QDate>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTime>
+
+#include <cstring>
+
+namespace tty {
+
+namespace {
+
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// "<seconds>[.<fraction>]" at p; returns position after it or npos.
+std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t *ns, int minIntDigits)
+{
+    std::int64_t sec = 0;
+    int d = 0;
+    while (p < s.size() && isDigit(s[p])) {
+        if (++d > 12) {
+            return std::string_view::npos;
+        }
+        sec = sec * 10 + (s[p++] - '0');
+    }
+    if (d < minIntDigits) {
+        return std::string_view::npos;
+    }
+    std::int64_t frac = 0;
+    int fd = 0;
+    if (p < s.size() && s[p] == '.') {
+        ++p;
+        while (p < s.size() && isDigit(s[p])) {
+            if (fd < 9) {
+                frac = frac * 10 + (s[p] - '0');
+                ++fd;
+            }
+            ++p;
+        }
+    }
+    for (; fd < 9; ++fd) {
+        frac *= 10;
+    }
+    *ns = sec * 1000000000 + frac;
+    return p;
+}
+
+// ---- host-timestamped lines: "<unix seconds[.frac]>\t<line>" or with one space (ts '%.s')
+class HostTsParser : public FormatParser
+{
+public:
+    HostTsParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
+    bool feed(const char *p, std::size_t n) override
+    {
+        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
+        return true;
+    }
+    void finish() override
+    {
+        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+        if (m_untimed > 0) {
+            m_run.warnings << QStringLiteral("%1 line(s) had no host timestamp (first: line %2); "
+                                             "they were kept with the time of the line before")
+                                  .arg(m_untimed)
+                                  .arg(m_firstUntimed);
+        }
+    }
+
+private:
+    void line(const LineFramer::Line &l)
+    {
+        std::int64_t ns = 0;
+        const std::size_t q = parseSeconds(l.text, 0, &ns, 1);
+        std::string_view text = l.text;
+        HostNs arrival = m_last;
+        if (q != std::string_view::npos && q < l.text.size() &&
+            (l.text[q] == '\t' || l.text[q] == ' ')) {
+            text = l.text.substr(q + 1);
+            arrival = ns;
+            m_last = ns;
+        } else {
+            if (m_untimed++ == 0) {
+                m_firstUntimed = m_run.lines.size() + 1;
+            }
+            if (!hasHostTime(arrival)) {
+                arrival = 0;
+            }
+        }
+        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+        m_b.addBytes(std::int64_t(text.size()) + 2);
+        m_b.addLine(text, arrival, flags);
+    }
+    Run &m_run;
+    RunBuilder &m_b;
+    LineFramer m_framer;
+    HostNs m_last = kNoHostTime;
+    std::int64_t m_untimed = 0;
+    std::int64_t m_firstUntimed = 0;
+};
+
+// ---- grabserial: "[elapsed delta] line" (-t) or "[YYYY-MM-DDTHH:MM:SS.ffffff delta] line" (-T)
+class GrabserialParser : public FormatParser
+{
+public:
+    GrabserialParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
+    bool feed(const char *p, std::size_t n) override
+    {
+        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
+        return true;
+    }
+    void finish() override
+    {
+        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+        if (m_untimed > 0) {
+            m_run.warnings << QStringLiteral("%1 line(s) had no grabserial timestamp; they were "
+                                             "kept with the time of the line before")
+                                  .arg(m_untimed);
+        }
+    }
+
+private:
+    // Parses the "[... delta] " stamp; returns the text start or npos.
+    std::size_t stamp(std::string_view s, HostNs *t)
+    {
+        if (s.empty() || s[0] != '[') {
+            return std::string_view::npos;
+        }
+        std::size_t p = 1;
+        std::int64_t ns = 0;
+        if (s.size() > 20 && s[5] == '-' && s[11] == 'T') {
+            const std::size_t sp = s.find(' ', 1);
+            if (sp == std::string_view::npos) {
+                return std::string_view::npos;
+            }
+            const std::string_view iso = s.substr(1, sp - 1);
+            // Cache the date-to-minute part: parsing a QDateTime per line would be slow.
+            const std::string_view minute = iso.substr(0, 16);
+            if (minute != m_minuteKey) {
+                const QDateTime dt = QDateTime::fromString(
+                    QString::fromLatin1(minute.data(), 16) + QStringLiteral(":00"),
+                    Qt::ISODate);
+                if (!dt.isValid()) {
+                    return std::string_view::npos;
+                }
+                m_minuteKey = std::string(minute);
+                m_minuteNs = dt.toMSecsSinceEpoch() * 1000000;
+            }
+            std::int64_t secNs = 0;
+            if (iso.size() < 19 || parseSeconds(iso, 17, &secNs, 2) != iso.size()) {
+                return std::string_view::npos;
+            }
+            ns = m_minuteNs + secNs;
+            m_run.arrivalIsWallClock = true;
+            p = sp;
+        } else {
+            p = parseSeconds(s, 1, &ns, 1);
+            if (p == std::string_view::npos) {
+                return std::string_view::npos;
+            }
+        }
+        if (p >= s.size() || s[p] != ' ') {
+            return std::string_view::npos;
+        }
+        std::int64_t delta = 0;
+        p = parseSeconds(s, p + 1, &delta, 1);
+        if (p == std::string_view::npos || p >= s.size() || s[p] != ']') {
+            return std::string_view::npos;
+        }
+        *t = ns;
+        ++p;
+        if (p < s.size() && s[p] == ' ') {
+            ++p;
+        }
+        return p;
+    }
+    void line(const LineFramer::Line &l)
+    {
+        HostNs t = 0;
+        const std::size_t q = stamp(l.text, &t);
+        std::string_view text = l.text;
+        if (q != std::string_view::npos) {
+            text = l.text.substr(q);
+            m_last = t;
+        } else {
+            ++m_untimed;
+        }
+        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+        m_b.addBytes(std::int64_t(text.size()) + 2);
+        m_b.addLine(text, hasHostTime(m_last) ? m_last : 0, flags);
+    }
+    Run &m_run;
+    RunBuilder &m_b;
+    LineFramer m_framer;
+    HostNs m_last = kNoHostTime;
+    std::int64_t m_untimed = 0;
+    std::string m_minuteKey;
+    std::int64_t m_minuteNs = 0;
+};
+
+// ---- raw console text (console servers, minicom/picocom, dmesg): no host times.
+class RawParser : public FormatParser
+{
+public:
+    RawParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
+    bool feed(const char *p, std::size_t n) override
+    {
+        m_b.addBytes(std::int64_t(n));
+        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
+        return true;
+    }
+    void finish() override
+    {
+        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+    }
+
+private:
+    void line(const LineFramer::Line &l)
+    {
+        // conserver's own lines ("[-- MARK -- ...]", "[-- Console up --]") are not console output.
+        if (l.text.size() >= 6 && l.text.substr(0, 4) == "[-- " &&
+            l.text.substr(l.text.size() - 2) == "-]") {
+            ++m_run.metaLines;
+            return;
+        }
+        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+        m_b.addLine(l.text, kNoHostTime, flags);
+    }
+    Run &m_run;
+    RunBuilder &m_b;
+    LineFramer m_framer;
+};
+
+// ---- /dev/kmsg records: "<pri>,<seq>,<usec>,<flags>[,...];<text>"
+class KmsgParser : public FormatParser
+{
+public:
+    KmsgParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
+    bool feed(const char *p, std::size_t n) override
+    {
+        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
+        return true;
+    }
+    void finish() override
+    {
+        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+        if (m_dict > 0) {
+            m_run.warnings << QStringLiteral("%1 dictionary line(s) (KEY=value after a record) "
+                                             "were not counted as console lines")
+                                  .arg(m_dict);
+        }
+        if (m_bad > 0) {
+            m_run.warnings << QStringLiteral("%1 line(s) were not /dev/kmsg records; kept as "
+                                             "console lines without kernel time")
+                                  .arg(m_bad);
+        }
+    }
+
+private:
+    void line(const LineFramer::Line &l)
+    {
+        const std::string_view s = l.text;
+        if (!s.empty() && s[0] == ' ') {
+            ++m_dict;
+            return;
+        }
+        std::int64_t f[3] = {0, 0, 0};
+        std::size_t p = 0;
+        bool ok = true;
+        for (int i = 0; i < 3 && ok; ++i) {
+            const std::size_t start = p;
+            std::int64_t v = 0;
+            while (p < s.size() && isDigit(s[p])) {
+                v = v * 10 + (s[p++] - '0');
+            }
+            ok = p > start && p < s.size() && s[p] == ',';
+            f[i] = v;
+            ++p;
+        }
+        const std::size_t semi = ok ? s.find(';', p) : std::string_view::npos;
+        m_b.addBytes(std::int64_t(s.size()) + 1);
+        if (semi == std::string_view::npos) {
+            ++m_bad;
+            m_b.addLine(s, kNoHostTime, 0, kNoKernelTime, -1, false);
+            return;
+        }
+        const std::int64_t seq = f[1];
+        if (m_lastSeq >= 0 && seq > m_lastSeq + 1) {
+            const std::int64_t lost = seq - m_lastSeq - 1;
+            m_b.addNoteEvent(EventKind::Drop,
+                             QStringLiteral("%1 message(s) lost: /dev/kmsg sequence jumps from %2 "
+                                            "to %3")
+                                 .arg(lost)
+                                 .arg(m_lastSeq)
+                                 .arg(seq)
+                                 .toStdString(),
+                             kNoHostTime, std::uint32_t(lost));
+        }
+        m_lastSeq = seq;
+        m_b.addLine(s.substr(semi + 1), kNoHostTime, 0, f[2], int(f[0] & 7), false);
+    }
+    Run &m_run;
+    RunBuilder &m_b;
+    LineFramer m_framer;
+    std::int64_t m_lastSeq = -1;
+    std::int64_t m_dict = 0;
+    std::int64_t m_bad = 0;
+};
+
+// ---- ttyscope's own recordings (docs/format.md)
+class RecordingParser : public FormatParser
+{
+public:
+    RecordingParser(Run &run, RunBuilder &b)
+        : m_run(run), m_b(b), m_decoder([this](const RecordingDecoder::Piece &p) { piece(p); })
+    {
+        m_run.arrivalIsWallClock = true;
+    }
+    bool feed(const char *p, std::size_t n) override
+    {
+        if (!m_decoder.feed(p, n)) {
+            m_run.error = m_decoder.error();
+            return false;
+        }
+        return true;
+    }
+    void finish() override
+    {
+        m_decoder.finish();
+        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+        if (!m_decoder.warning().isEmpty()) {
+            m_run.warnings << m_decoder.warning();
+        }
+        if (!m_decoder.error().isEmpty() && m_run.error.isEmpty()) {
+            m_run.error = m_decoder.error();
+        }
+    }
+
+private:
+    HostNs arrival(const RecordingDecoder::Piece &p)
+    {
+        if (p.mono == 0) {
+            return p.wall;
+        }
+        if (!m_anchored) {
+            m_anchored = true;
+            m_wall0 = p.wall;
+            m_mono0 = p.mono;
+        }
+        return m_wall0 + (p.mono - m_mono0);
+    }
+    void piece(const RecordingDecoder::Piece &p)
+    {
+        const HostNs t = arrival(p);
+        if (p.type == 'D') {
+            m_b.addBytes(std::int64_t(p.data.size()));
+            m_framer.feed(p.data.data(), p.data.size(), t,
+                          [this](const LineFramer::Line &l) { line(l); });
+            return;
+        }
+        if (p.first) {
+            m_text.clear();
+        }
+        m_text.append(p.data);
+        if (!p.last) {
+            return;
+        }
+        switch (p.type) {
+        case 'H':
+            header();
+            break;
+        case 'M':
+            m_b.addNoteEvent(EventKind::Marker, m_text, t);
+            break;
+        case 'S':
+            m_b.addNoteEvent(EventKind::Marker, "sent: " + m_text, t);
+            break;
+        case 'G':
+            m_b.addNoteEvent(EventKind::Gap, "capture gap: " + m_text, t);
+            break;
+        case 'R':
+            m_b.addNoteEvent(EventKind::Gap, "capture resumed: " + m_text, t);
+            break;
+        case 'W':
+            m_run.warnings << QStringLiteral("recorder: %1").arg(QString::fromStdString(m_text));
+            break;
+        default:
+            break; // newer record types are skipped
+        }
+    }
+    void header()
+    {
+        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(m_text)).object();
+        RunMeta &m = m_run.meta;
+        m.extra = o;
+        m.tool = o.value(QStringLiteral("tool")).toString() + QLatin1Char(' ') +
+                 o.value(QStringLiteral("version")).toString();
+        if (!o.value(QStringLiteral("label")).toString().isEmpty()) {
+            m.label = o.value(QStringLiteral("label")).toString();
+        }
+        m.host = o.value(QStringLiteral("host")).toString();
+        m.startUtc = o.value(QStringLiteral("start_utc")).toString();
+        const QString src = o.value(QStringLiteral("source")).toString();
+        if (!src.isEmpty()) {
+            m.extra.insert(QStringLiteral("capture_source"), src);
+        }
+        if (m.baud == 0) {
+            m.baud = o.value(QStringLiteral("baud")).toInt();
+        }
+    }
+    void line(const LineFramer::Line &l)
+    {
+        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+        m_b.addLine(l.text, l.firstByte, flags);
+    }
+
+    Run &m_run;
+    RunBuilder &m_b;
+    RecordingDecoder m_decoder;
+    LineFramer m_framer;
+    std::string m_text;
+    bool m_anchored = false;
+    HostNs m_wall0 = 0;
+    std::int64_t m_mono0 = 0;
+};
+
+bool looksHostTs(std::string_view l)
+{
+    std::int64_t ns = 0;
+    const std::size_t q = parseSeconds(l, 0, &ns, 9);
+    return q != std::string_view::npos && q < l.size() && (l[q] == '\t' || l[q] == ' ');
+}
+
+bool looksGrabserial(std::string_view l)
+{
+    static const QRegularExpression re(QStringLiteral(
+        R"(^\[(\d+\.\d+|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?) +\d+\.\d+\] ?)"));
+    return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 64))))
+        .hasMatch();
+}
+
+bool looksKmsg(std::string_view l)
+{
+    static const QRegularExpression re(QStringLiteral(R"(^\d+,\d+,\d+,[-c+][^;]*;)"));
+    return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 64))))
+        .hasMatch();
+}
+
+} // namespace
+
+QStringList formatNames()
+{
+    return {QStringLiteral("ttyscope"), QStringLiteral("hostts"), QStringLiteral("grabserial"),
+            QStringLiteral("kmsg"), QStringLiteral("raw")};
+}
+
+QString canonicalFormat(const QString &name)
+{
+    const QString n = name.toLower();
+    if (formatNames().contains(n)) {
+        return n;
+    }
+    if (n == QLatin1String("dmesg") || n == QLatin1String("console") ||
+        n == QLatin1String("conserver") || n == QLatin1String("text")) {
+        return QStringLiteral("raw");
+    }
+    if (n == QLatin1String("ts") || n == QLatin1String("host")) {
+        return QStringLiteral("hostts");
+    }
+    if (n == QLatin1String("recording")) {
+        return QStringLiteral("ttyscope");
+    }
+    return {};
+}
+
+QString detectFormat(std::string_view head)
+{
+    if (head.substr(0, kRecordingMagic.size()) == kRecordingMagic ||
+        (head.size() < kRecordingMagic.size() && kRecordingMagic.substr(0, head.size()) == head &&
+         !head.empty())) {
+        return QStringLiteral("ttyscope");
+    }
+    int hostts = 0, grab = 0, kmsg = 0, total = 0;
+    std::size_t p = 0;
+    while (p < head.size() && total < 20) {
+        std::size_t nl = head.find('\n', p);
+        if (nl == std::string_view::npos) {
+            nl = head.size();
+        }
+        const std::string_view l = head.substr(p, nl - p);
+        p = nl + 1;
+        if (l.empty() || l == "\r") {
+            continue;
+        }
+        ++total;
+        hostts += looksHostTs(l);
+        grab += looksGrabserial(l);
+        kmsg += looksKmsg(l);
+    }
+    if (total == 0) {
+        return QStringLiteral("raw");
+    }
+    // A clear majority: a few garbage lines at the start must not change the verdict.
+    if (hostts * 2 > total) {
+        return QStringLiteral("hostts");
+    }
+    if (grab * 2 > total) {
+        return QStringLiteral("grabserial");
+    }
+    if (kmsg * 2 > total) {
+        return QStringLiteral("kmsg");
+    }
+    return QStringLiteral("raw");
+}
+
+std::unique_ptr<FormatParser> makeParser(const QString &format, Run &run, RunBuilder &builder)
+{
+    if (format == QLatin1String("ttyscope")) {
+        return std::make_unique<RecordingParser>(run, builder);
+    }
+    if (format == QLatin1String("hostts")) {
+        return std::make_unique<HostTsParser>(run, builder);
+    }
+    if (format == QLatin1String("grabserial")) {
+        return std::make_unique<GrabserialParser>(run, builder);
+    }
+    if (format == QLatin1String("kmsg")) {
+        return std::make_unique<KmsgParser>(run, builder);
+    }
+    return std::make_unique<RawParser>(run, builder);
+}
+
+} // namespace tty

@@ -1,0 +1,186 @@
+#include "inputfile.h"
+
+#include <QFileInfo>
+
+#include <cerrno>
+#include <cstring>
+#include <zstd.h>
+
+namespace tty {
+
+namespace {
+constexpr std::size_t kBlock = 1u << 20;
+
+bool isZstdMagic(const std::string &b)
+{
+    return b.size() >= 4 && std::uint8_t(b[0]) == 0x28 && std::uint8_t(b[1]) == 0xb5 &&
+           std::uint8_t(b[2]) == 0x2f && std::uint8_t(b[3]) == 0xfd;
+}
+bool isSkippableMagic(const std::string &b)
+{
+    return b.size() >= 4 && (std::uint8_t(b[0]) & 0xf0) == 0x50 && std::uint8_t(b[1]) == 0x2a &&
+           std::uint8_t(b[2]) == 0x4d && std::uint8_t(b[3]) == 0x18;
+}
+} // namespace
+
+struct InputFile::ZstdState
+{
+    ZSTD_DCtx *dctx = nullptr;
+    std::vector<char> in;
+    ZSTD_inBuffer input{nullptr, 0, 0};
+    std::int64_t inputBase = 0; // file offset of in[0]
+    std::int64_t frameStart = 0;
+    bool midFrame = false;
+    bool eof = false;
+};
+
+InputFile::InputFile() = default;
+
+InputFile::~InputFile()
+{
+    if (m_z) {
+        ZSTD_freeDCtx(m_z->dctx);
+        delete m_z;
+    }
+    if (m_file) {
+        std::fclose(m_file);
+    }
+}
+
+bool InputFile::open(const QString &path, QString *error)
+{
+    m_path = path;
+    QFileInfo fi(path);
+    if (fi.isDir()) {
+        *error = QStringLiteral("%1: is a directory").arg(path);
+        return false;
+    }
+    m_file = std::fopen(QFile::encodeName(path).constData(), "rb");
+    if (!m_file) {
+        *error = QStringLiteral("%1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    m_size = fi.size();
+    m_pending.resize(kBlock);
+    const std::size_t n = std::fread(m_pending.data(), 1, kBlock, m_file);
+    m_pending.resize(n);
+    if (std::ferror(m_file)) {
+        *error = QStringLiteral("%1: read error").arg(path);
+        return false;
+    }
+    if (isZstdMagic(m_pending) || isSkippableMagic(m_pending)) {
+        m_compression = Compression::Zstd;
+        m_z = new ZstdState;
+        m_z->dctx = ZSTD_createDCtx();
+        m_z->in.assign(m_pending.begin(), m_pending.end());
+        m_z->input = ZSTD_inBuffer{m_z->in.data(), m_z->in.size(), 0};
+        m_pending.clear();
+        m_pos = std::int64_t(m_z->in.size());
+        m_z->eof = m_z->in.size() < kBlock;
+    } else if (m_pending.size() >= 2 && std::uint8_t(m_pending[0]) == 0x1f &&
+               std::uint8_t(m_pending[1]) == 0x8b) {
+        *error = QStringLiteral("%1: gzip-compressed; ttyscope reads plain text and zstd "
+                                "(try: zcat FILE | zstd > FILE.zst)")
+                     .arg(path);
+        return false;
+    } else {
+        m_pos = std::int64_t(m_pending.size());
+    }
+    return true;
+}
+
+bool InputFile::read(std::string &out)
+{
+    out.clear();
+    if (m_done) {
+        return false;
+    }
+    const bool ok = m_compression == Compression::Zstd ? readZstd(out) : readRaw(out);
+    if (!ok) {
+        m_done = true;
+    }
+    return ok;
+}
+
+bool InputFile::readRaw(std::string &out)
+{
+    if (!m_pending.empty()) {
+        out.swap(m_pending);
+        return true;
+    }
+    out.resize(kBlock);
+    const std::size_t n = std::fread(out.data(), 1, kBlock, m_file);
+    out.resize(n);
+    m_pos += std::int64_t(n);
+    if (n == 0 && std::ferror(m_file)) {
+        m_error = QStringLiteral("read error at byte %1").arg(m_pos);
+        m_errorOffset = m_pos;
+    }
+    return n > 0;
+}
+
+bool InputFile::fillInput()
+{
+    ZstdState &z = *m_z;
+    if (z.eof) {
+        return false;
+    }
+    // Keep the unconsumed tail, then append fresh bytes.
+    const std::size_t left = z.input.size - z.input.pos;
+    std::memmove(z.in.data(), z.in.data() + z.input.pos, left);
+    z.inputBase += std::int64_t(z.input.pos);
+    z.in.resize(left + kBlock);
+    const std::size_t n = std::fread(z.in.data() + left, 1, kBlock, m_file);
+    z.in.resize(left + n);
+    m_pos += std::int64_t(n);
+    z.input = ZSTD_inBuffer{z.in.data(), z.in.size(), 0};
+    if (n < kBlock) {
+        z.eof = true;
+    }
+    return n > 0;
+}
+
+bool InputFile::readZstd(std::string &out)
+{
+    ZstdState &z = *m_z;
+    out.resize(kBlock);
+    ZSTD_outBuffer output{out.data(), out.size(), 0};
+    while (output.pos < output.size) {
+        if (z.input.pos == z.input.size) {
+            fillInput();
+        }
+        // With no input left, one more call still drains output the decoder holds back.
+        const bool noInput = z.input.pos == z.input.size;
+        const std::size_t before = output.pos;
+        if (!z.midFrame && !noInput) {
+            z.frameStart = z.inputBase + std::int64_t(z.input.pos);
+        }
+        const std::size_t ret = ZSTD_decompressStream(z.dctx, &output, &z.input);
+        if (ZSTD_isError(ret)) {
+            m_errorOffset = z.midFrame ? z.frameStart : z.inputBase + std::int64_t(z.input.pos);
+            m_error = QStringLiteral("corrupt zstd data in the frame at byte %1 of the file (%2); "
+                                     "everything before it was kept")
+                          .arg(m_errorOffset)
+                          .arg(QString::fromLatin1(ZSTD_getErrorName(ret)));
+            m_done = true;
+            out.resize(output.pos);
+            return output.pos > 0;
+        }
+        if (noInput && output.pos == before) {
+            break; // nothing left (a drain call's return value says nothing about frames)
+        }
+        z.midFrame = ret != 0;
+    }
+    out.resize(output.pos);
+    if (out.empty()) {
+        if (z.midFrame) {
+            m_warning = QStringLiteral("the file ends inside a zstd frame (truncated at byte %1): "
+                                       "everything decoded before the cut was kept")
+                            .arg(m_size);
+        }
+        return false;
+    }
+    return true;
+}
+
+} // namespace tty

@@ -1,0 +1,136 @@
+#include "kernelprefix.h"
+
+#include <cstring>
+
+namespace tty {
+
+namespace {
+
+constexpr std::size_t kSearchWindow = 256;
+
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Parses "[ seconds.micro]" at p; returns the position after ']' or npos. Strict: exactly
+// six fraction digits as printk writes them (used away from the line start).
+std::size_t parseTime(std::string_view s, std::size_t p, KernelUs *out, bool strict = false)
+{
+    if (p >= s.size() || s[p] != '[') {
+        return std::string_view::npos;
+    }
+    ++p;
+    while (p < s.size() && s[p] == ' ') {
+        ++p;
+    }
+    std::int64_t sec = 0;
+    int digits = 0;
+    while (p < s.size() && isDigit(s[p])) {
+        if (++digits > 12) {
+            return std::string_view::npos;
+        }
+        sec = sec * 10 + (s[p++] - '0');
+    }
+    if (digits == 0 || p >= s.size() || s[p] != '.') {
+        return std::string_view::npos;
+    }
+    ++p;
+    std::int64_t frac = 0;
+    int fd = 0;
+    while (p < s.size() && isDigit(s[p])) {
+        if (fd < 6) {
+            frac = frac * 10 + (s[p] - '0');
+        }
+        ++fd;
+        ++p;
+    }
+    if (fd == 0 || (strict && fd != 6) || p >= s.size() || s[p] != ']') {
+        return std::string_view::npos;
+    }
+    for (int i = fd; i < 6; ++i) {
+        frac *= 10;
+    }
+    *out = sec * 1000000 + frac;
+    return p + 1;
+}
+
+// Parses "[ T123]" / "[C1]" at p; returns the position after ']' or npos.
+std::size_t parseCaller(std::string_view s, std::size_t p, char *kind, int *id)
+{
+    if (p >= s.size() || s[p] != '[') {
+        return std::string_view::npos;
+    }
+    ++p;
+    while (p < s.size() && s[p] == ' ') {
+        ++p;
+    }
+    if (p >= s.size() || (s[p] != 'T' && s[p] != 'C')) {
+        return std::string_view::npos;
+    }
+    const char k = s[p++];
+    int v = 0, digits = 0;
+    while (p < s.size() && isDigit(s[p])) {
+        if (++digits > 9) {
+            return std::string_view::npos;
+        }
+        v = v * 10 + (s[p++] - '0');
+    }
+    if (digits == 0 || p >= s.size() || s[p] != ']') {
+        return std::string_view::npos;
+    }
+    *kind = k;
+    *id = v;
+    return p + 1;
+}
+
+} // namespace
+
+KernelPrefix parseKernelPrefix(std::string_view s)
+{
+    KernelPrefix r;
+    std::size_t p = 0;
+    if (s.size() >= 3 && s[0] == '<' && isDigit(s[1])) {
+        std::size_t q = 1;
+        int v = 0;
+        while (q < s.size() && q < 5 && isDigit(s[q])) {
+            v = v * 10 + (s[q++] - '0');
+        }
+        if (q < s.size() && s[q] == '>') {
+            r.level = v & 7;
+            p = q + 1;
+        }
+    }
+    std::size_t after = parseTime(s, p, &r.time);
+    if (after == std::string_view::npos && p == 0) {
+        // Not at the start: look for a timestamp behind escape codes or a prompt.
+        const std::size_t limit = s.size() < kSearchWindow ? s.size() : kSearchWindow;
+        std::size_t q = 1;
+        while (q < limit) {
+            const void *hit = std::memchr(s.data() + q, '[', limit - q);
+            if (!hit) {
+                break;
+            }
+            q = std::size_t(static_cast<const char *>(hit) - s.data());
+            after = parseTime(s, q, &r.time, true);
+            if (after != std::string_view::npos) {
+                r.timeAt = q;
+                break;
+            }
+            ++q;
+        }
+    }
+    if (after != std::string_view::npos) {
+        p = after;
+    } else {
+        r.time = kNoKernelTime;
+    }
+    const std::size_t c = parseCaller(s, p, &r.callerKind, &r.callerId);
+    if (c != std::string_view::npos) {
+        p = c;
+    }
+    if (p > 0 && p < s.size() && s[p] == ' ') {
+        ++p;
+    }
+    r.message = p;
+    return r;
+}
+
+} // namespace tty

@@ -1,0 +1,43 @@
+// Matches console lines against a user's regex cheaply: a literal the regex requires is
+// searched for first (memmem), and the regex runs only on lines that contain it.
+#pragma once
+
+#include <QRegularExpression>
+#include <QString>
+
+#include <string>
+#include <string_view>
+
+namespace tty {
+
+class LineMatcher
+{
+public:
+    LineMatcher() = default;
+    explicit LineMatcher(const QString &pattern);
+
+    bool isEmpty() const { return m_pattern.isEmpty(); }
+    bool isValid() const { return m_re.isValid(); }
+    QString errorString() const;
+    const QString &pattern() const { return m_pattern; }
+
+    bool matches(std::string_view line) const;
+    // The regex match on the line, for callers that need captures.
+    QRegularExpressionMatch match(std::string_view line) const;
+
+    // The literal text every match must contain, as far as it can be told simply
+    // ("" when the regex has alternatives, groups or an option that defeat it).
+    static std::string requiredLiteral(const QString &regex, bool *wholePattern);
+    // The literal every match must start with, for a regex anchored with '^'.
+    static std::string leadingLiteral(const QString &regex, bool *wholePattern);
+
+private:
+    QString m_pattern;
+    QRegularExpression m_re;
+    std::string m_literal;
+    bool m_literalOnly = false;
+};
+
+bool containsBytes(std::string_view haystack, std::string_view needle);
+
+} // namespace tty

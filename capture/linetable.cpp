@@ -1,0 +1,109 @@
+#include "linetable.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tty {
+
+namespace {
+constexpr std::size_t kTextChunkBytes = 16u << 20;
+constexpr int kFlagShift = 48;
+constexpr std::int64_t kKernelMask = (std::int64_t(1) << kFlagShift) - 1;
+} // namespace
+
+LineTable::LineTable() = default;
+LineTable::~LineTable() = default;
+LineTable::LineTable(LineTable &&) noexcept = default;
+LineTable &LineTable::operator=(LineTable &&) noexcept = default;
+
+void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags)
+{
+    if (slot(m_size) == 0) {
+        m_offset.emplace_back(new std::uint32_t[kChunkLines]);
+        m_arrival.emplace_back(new HostNs[kChunkLines]);
+        m_kernelAndFlags.emplace_back(new std::int64_t[kChunkLines]);
+    }
+    if (m_text.empty() || m_text.back().capacity - m_text.back().used < text.size()) {
+        if (!m_text.empty() && m_text.back().used == 0) {
+            m_text.pop_back(); // an unused chunk too small for this line
+        }
+        TextChunk c;
+        c.capacity = std::max(kTextChunkBytes, text.size());
+        c.data.reset(new char[c.capacity]);
+        c.firstLine = m_size;
+        m_text.push_back(std::move(c));
+    }
+    TextChunk &tc = m_text.back();
+    if (!text.empty()) {
+        std::memcpy(tc.data.get() + tc.used, text.data(), text.size());
+    }
+    const std::size_t c = chunk(m_size), s = slot(m_size);
+    m_offset[c][s] = std::uint32_t(tc.used);
+    tc.used += text.size();
+    m_textBytes += text.size();
+    m_arrival[c][s] = arrival;
+    const std::int64_t k = hasKernelTime(kernel) ? ((kernel + 1) & kKernelMask) : 0;
+    m_kernelAndFlags[c][s] = k | (std::int64_t(flags) << kFlagShift);
+    ++m_size;
+}
+
+void LineTable::replaceLast(std::string_view text, std::uint16_t flags)
+{
+    if (m_size == 0) {
+        return;
+    }
+    const LineIndex last = m_size - 1;
+    const HostNs arrival = this->arrival(last);
+    const KernelUs kernel = kernelTime(last);
+    TextChunk &tc = m_text[textChunkOf(last)];
+    const std::uint32_t off = m_offset[chunk(last)][slot(last)];
+    m_textBytes -= tc.used - off;
+    tc.used = off;
+    --m_size;
+    if (tc.used == 0 && m_text.size() > 1) {
+        m_text.pop_back();
+    }
+    append(text, arrival, kernel, flags);
+}
+
+std::size_t LineTable::textChunkOf(LineIndex i) const
+{
+    // Few chunks (one per 16 MiB): a binary search is cheap.
+    auto it = std::upper_bound(m_text.begin(), m_text.end(), i,
+                               [](LineIndex v, const TextChunk &c) { return v < c.firstLine; });
+    return std::size_t(it - m_text.begin()) - 1;
+}
+
+std::string_view LineTable::text(LineIndex i) const
+{
+    const std::size_t tci = textChunkOf(i);
+    const TextChunk &tc = m_text[tci];
+    const std::uint32_t begin = m_offset[chunk(i)][slot(i)];
+    std::size_t end = tc.used;
+    if (i + 1 < m_size && (tci + 1 >= m_text.size() || m_text[tci + 1].firstLine > i + 1)) {
+        end = m_offset[chunk(i + 1)][slot(i + 1)];
+    }
+    return std::string_view(tc.data.get() + begin, end - begin);
+}
+
+KernelUs LineTable::kernelTime(LineIndex i) const
+{
+    const std::int64_t k = m_kernelAndFlags[chunk(i)][slot(i)] & kKernelMask;
+    return k == 0 ? kNoKernelTime : k - 1;
+}
+
+std::uint16_t LineTable::flags(LineIndex i) const
+{
+    return std::uint16_t(std::uint64_t(m_kernelAndFlags[chunk(i)][slot(i)]) >> kFlagShift);
+}
+
+std::size_t LineTable::memoryBytes() const
+{
+    std::size_t n = m_offset.size() * kChunkLines * (4 + 8 + 8);
+    for (const TextChunk &c : m_text) {
+        n += c.capacity;
+    }
+    return n;
+}
+
+} // namespace tty

@@ -1,0 +1,73 @@
+// Compact, append-only storage of a run's console lines.
+#pragma once
+
+#include "types.h"
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace tty {
+
+// Per-line flags kept beside the kernel time (16 bits).
+enum LineFlag : std::uint16_t {
+    LevelMask = 0x000f,         // syslog level + 1, 0 = no level printed
+    NoNewline = 0x0010,         // final fragment or idle partial line without LF
+    Split = 0x0020,             // an over-long line cut into pieces; the next piece continues it
+    KernelTimeNotAtStart = 0x0040, // timestamp found after garbage (escape codes, a prompt)
+};
+
+// Lines are stored without their line ending. About 20 bytes per line plus the text:
+// a uint32 offset into a text chunk, the arrival time and the kernel time with flags
+// packed into one int64. Chunked storage so that growing never copies the whole table.
+class LineTable
+{
+public:
+    LineTable();
+    ~LineTable();
+    LineTable(LineTable &&) noexcept;
+    LineTable &operator=(LineTable &&) noexcept;
+
+    void append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags);
+
+    LineIndex size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::string_view text(LineIndex i) const;
+    HostNs arrival(LineIndex i) const { return m_arrival[chunk(i)][slot(i)]; }
+    KernelUs kernelTime(LineIndex i) const;
+    std::uint16_t flags(LineIndex i) const;
+    int level(LineIndex i) const { return int(flags(i) & LevelMask) - 1; }
+
+    // Used by the loader to repair arrival times after a host clock step.
+    void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t; }
+    // Used by live capture: an idle partial line that later got more bytes.
+    void replaceLast(std::string_view text, std::uint16_t flags);
+
+    std::size_t textBytes() const { return m_textBytes; }
+    std::size_t memoryBytes() const;
+
+private:
+    static constexpr int kChunkBits = 16;
+    static constexpr LineIndex kChunkLines = LineIndex(1) << kChunkBits;
+    static std::size_t chunk(LineIndex i) { return std::size_t(i >> kChunkBits); }
+    static std::size_t slot(LineIndex i) { return std::size_t(i & (kChunkLines - 1)); }
+    std::size_t textChunkOf(LineIndex i) const;
+
+    struct TextChunk
+    {
+        std::unique_ptr<char[]> data;
+        std::size_t capacity = 0;
+        std::size_t used = 0;
+        LineIndex firstLine = 0;
+    };
+
+    std::vector<std::unique_ptr<std::uint32_t[]>> m_offset;
+    std::vector<std::unique_ptr<HostNs[]>> m_arrival;
+    std::vector<std::unique_ptr<std::int64_t[]>> m_kernelAndFlags;
+    std::vector<TextChunk> m_text;
+    LineIndex m_size = 0;
+    std::size_t m_textBytes = 0;
+};
+
+} // namespace tty

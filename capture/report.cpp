@@ -1,0 +1,501 @@
+#include "report.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace tty {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+QJsonValue num(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+
+QString fmt(double v, int decimals, bool integer)
+{
+    if (!std::isfinite(v)) {
+        return QStringLiteral("–");
+    }
+    return integer ? QString::number(qint64(std::llround(v))) : QString::number(v, 'f', decimals);
+}
+
+QString signedFmt(double v, int decimals, bool integer)
+{
+    const QString s = fmt(v, decimals, integer);
+    return v > 0 ? QLatin1Char('+') + s : s;
+}
+} // namespace
+
+Summary summarize(const std::vector<double> &v)
+{
+    Summary s;
+    double sum = 0;
+    for (double x : v) {
+        if (std::isfinite(x)) {
+            sum += x;
+            ++s.n;
+        }
+    }
+    if (s.n == 0) {
+        s.mean = kNaN;
+        return s;
+    }
+    s.mean = sum / s.n;
+    if (s.n > 1) {
+        double ss = 0;
+        for (double x : v) {
+            if (std::isfinite(x)) {
+                ss += (x - s.mean) * (x - s.mean);
+            }
+        }
+        s.sd = std::sqrt(ss / (s.n - 1));
+    }
+    return s;
+}
+
+Report::Report(std::vector<ReportColumn> columns, const MetricOptions &options)
+    : m_columns(std::move(columns)), m_options(options)
+{
+    buildRows();
+}
+
+void Report::buildRows()
+{
+    using B = ReportRow::Better;
+    auto add = [&](QString key, QString title, B better, bool integer, int decimals, auto get) {
+        ReportRow r;
+        r.key = std::move(key);
+        r.title = std::move(title);
+        r.better = better;
+        r.integer = integer;
+        r.decimals = decimals;
+        for (const ReportColumn &c : m_columns) {
+            std::vector<double> vals;
+            for (const Metrics &m : c.metrics) {
+                vals.push_back(get(m));
+            }
+            r.values.push_back(vals);
+            r.notes << QString();
+        }
+        m_rows.push_back(std::move(r));
+        return &m_rows.back();
+    };
+    add("lines", "console lines", B::None, true, 0, [](const Metrics &m) { return double(m.lines); });
+    add("kernel_lines", "lines with kernel time", B::None, true, 0,
+        [](const Metrics &m) { return double(m.kernelLines); });
+    add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); });
+    add("duration_s", "duration (s)", B::None, false, 3, [](const Metrics &m) { return m.duration; });
+    add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
+    add("drops.notices", "drop notices", B::Lower, true, 0,
+        [](const Metrics &m) { return double(m.dropNotices); });
+    add("drops.messages", "messages dropped", B::Lower, true, 0,
+        [](const Metrics &m) { return double(m.droppedMessages); });
+    for (auto [key, title, idx] : {std::tuple{"lag.max_s", "console lag max (s)", 0},
+                                   std::tuple{"lag.p50_s", "console lag p50 (s)", 1},
+                                   std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
+        ReportRow *r = add(key, title, B::Lower, false, 3, [idx = idx](const Metrics &m) {
+            if (!m.hasLag) {
+                return kNaN;
+            }
+            return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
+        });
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            if (!m_columns[c].runs.empty() && !m_columns[c].runs.front()->hasArrival) {
+                r->notes[qsizetype(c)] = QStringLiteral("n/a (no host times)");
+            }
+        }
+    }
+    const QString win = m_options.windowStart.isEmpty()
+                            ? QStringLiteral("first %1 s").arg(m_options.windowSeconds)
+                            : QStringLiteral("%1 s after '%2'")
+                                  .arg(m_options.windowSeconds)
+                                  .arg(m_options.windowStart);
+    const QString only = m_options.windowMatch.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" matching '%1'").arg(m_options.windowMatch);
+    add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win), B::Higher, true, 0,
+        [](const Metrics &m) { return m.window.found ? double(m.window.lines) : kNaN; });
+    add("window.produced", QStringLiteral("lines produced%1, %2").arg(only, win), B::None, true, 0,
+        [](const Metrics &m) { return m.window.found ? double(m.window.produced) : kNaN; });
+    for (int s = 0; s < m_options.spans.size(); ++s) {
+        add(QStringLiteral("spans.%1.seconds").arg(s),
+            QStringLiteral("span '%1' → '%2' (s)")
+                .arg(m_options.spans[s].first, m_options.spans[s].second),
+            B::Lower, false, 3, [s](const Metrics &m) {
+                return std::size_t(s) < m.spans.size() ? m.spans[std::size_t(s)].seconds : kNaN;
+            });
+    }
+    add("boot_time_s", QStringLiteral("boot to '%1' (s)").arg(m_options.bootPattern), B::Lower,
+        false, 3, [](const Metrics &m) { return m.bootTime; });
+    ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
+                           [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
+    panic->boolean = true;
+    ReportRow *complete =
+        add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
+            [](const Metrics &m) { return m.panic.detected ? (m.panic.complete ? 1.0 : 0.0) : kNaN; });
+    complete->boolean = true;
+    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        const auto &ms = m_columns[c].metrics;
+        if (ms.size() == 1 && ms.front().panic.detected && !ms.front().panic.complete) {
+            complete->notes[qsizetype(c)] =
+                QStringLiteral("no, missing %1").arg(ms.front().panic.missing.join(QStringLiteral(", ")));
+        }
+    }
+    for (int k = 0; k < kEventKindCount; ++k) {
+        bool any = false;
+        for (const ReportColumn &c : m_columns) {
+            for (const Metrics &m : c.metrics) {
+                any = any || m.eventCounts[std::size_t(k)] > 0;
+            }
+        }
+        if (!any || EventKind(k) == EventKind::Drop) {
+            continue;
+        }
+        add(QStringLiteral("events.%1").arg(QLatin1String(eventKindName(EventKind(k)))),
+            QStringLiteral("%1 events").arg(QLatin1String(eventKindName(EventKind(k)))), B::None,
+            true, 0, [k](const Metrics &m) { return double(m.eventCounts[std::size_t(k)]); });
+    }
+    for (int i = 0; i < m_options.intervals.size(); ++i) {
+        const QString p = m_options.intervals[i];
+        auto iv = [i](const Metrics &m) -> const IntervalStats * {
+            return std::size_t(i) < m.intervals.size() ? &m.intervals[std::size_t(i)] : nullptr;
+        };
+        add(QStringLiteral("intervals.%1.matches").arg(i), QStringLiteral("'%1' matches").arg(p),
+            B::None, true, 0, [iv](const Metrics &m) { return iv(m) ? double(iv(m)->matches) : kNaN; });
+        add(QStringLiteral("intervals.%1.mean_s").arg(i),
+            QStringLiteral("'%1' interval mean (s)").arg(p), B::None, false, 4,
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->mean : kNaN; });
+        add(QStringLiteral("intervals.%1.p50_s").arg(i), QStringLiteral("'%1' interval p50 (s)").arg(p),
+            B::None, false, 4, [iv](const Metrics &m) { return iv(m) ? iv(m)->p50 : kNaN; });
+        add(QStringLiteral("intervals.%1.p99_s").arg(i), QStringLiteral("'%1' interval p99 (s)").arg(p),
+            B::None, false, 4, [iv](const Metrics &m) { return iv(m) ? iv(m)->p99 : kNaN; });
+        add(QStringLiteral("intervals.%1.kernel_p50_s").arg(i),
+            QStringLiteral("'%1' interval p50 by kernel time (s)").arg(p), B::None, false, 4,
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP50 : kNaN; });
+        add(QStringLiteral("intervals.%1.kernel_p99_s").arg(i),
+            QStringLiteral("'%1' interval p99 by kernel time (s)").arg(p), B::None, false, 4,
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP99 : kNaN; });
+    }
+}
+
+QString Report::cell(const ReportRow &row, std::size_t column) const
+{
+    if (!row.notes[qsizetype(column)].isEmpty()) {
+        return row.notes[qsizetype(column)];
+    }
+    const std::vector<double> &v = row.values[column];
+    if (row.boolean) {
+        int yes = 0, n = 0;
+        for (double x : v) {
+            if (std::isfinite(x)) {
+                ++n;
+                yes += x > 0.5 ? 1 : 0;
+            }
+        }
+        if (n == 0) {
+            return QStringLiteral("–");
+        }
+        if (v.size() == 1) {
+            return yes ? QStringLiteral("yes") : QStringLiteral("no");
+        }
+        return QStringLiteral("%1/%2").arg(yes).arg(n);
+    }
+    if (v.size() == 1) {
+        return fmt(v.front(), row.decimals, row.integer);
+    }
+    const Summary s = summarize(v);
+    if (s.n == 0) {
+        return QStringLiteral("–");
+    }
+    const int d = row.integer ? 1 : row.decimals;
+    return QStringLiteral("%1 ± %2 (n=%3)")
+        .arg(fmt(s.mean, d, false), fmt(s.sd, d, false))
+        .arg(s.n);
+}
+
+int Report::better(const ReportRow &row) const
+{
+    if (!hasDiff() || row.better == ReportRow::Better::None) {
+        return 0;
+    }
+    const double a = summarize(row.values[0]).mean, b = summarize(row.values[1]).mean;
+    if (!std::isfinite(a) || !std::isfinite(b) || a == b) {
+        return 0;
+    }
+    const bool bLower = b < a;
+    return (row.better == ReportRow::Better::Lower) == bLower ? 1 : -1;
+}
+
+QString Report::diffCell(const ReportRow &row) const
+{
+    if (!hasDiff()) {
+        return {};
+    }
+    const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
+    if (a.n == 0 || b.n == 0) {
+        return QStringLiteral("–");
+    }
+    if (row.boolean) {
+        return a.mean == b.mean ? QStringLiteral("same") : QStringLiteral("differs");
+    }
+    const double d = b.mean - a.mean;
+    const bool groups = row.values[0].size() > 1 || row.values[1].size() > 1;
+    const int dec = row.integer && !groups ? 0 : (row.integer ? 1 : row.decimals);
+    QString s = signedFmt(d, dec, row.integer && !groups);
+    if (a.mean != 0) {
+        s += QStringLiteral(" (%1%)").arg(signedFmt(100.0 * d / std::fabs(a.mean), 1, false));
+    }
+    const int w = better(row);
+    if (w != 0) {
+        s += w > 0 ? QStringLiteral("  B better") : QStringLiteral("  A better");
+    }
+    return s;
+}
+
+QString Report::text() const
+{
+    QStringList header{QStringLiteral("metric")};
+    for (const ReportColumn &c : m_columns) {
+        header << c.label;
+    }
+    if (hasDiff()) {
+        header << QStringLiteral("B − A");
+    }
+    std::vector<QStringList> table{header};
+    for (const ReportRow &r : m_rows) {
+        QStringList line{r.title};
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            line << cell(r, c);
+        }
+        if (hasDiff()) {
+            line << diffCell(r);
+        }
+        table.push_back(line);
+    }
+    std::vector<int> width(std::size_t(header.size()), 0);
+    for (const QStringList &l : table) {
+        for (int i = 0; i < l.size(); ++i) {
+            width[std::size_t(i)] = std::max(width[std::size_t(i)], int(l[i].size()));
+        }
+    }
+    QString out;
+    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        out += QStringLiteral("%1: %2\n")
+                   .arg(m_columns[c].label, m_columns[c].sources.join(QStringLiteral(", ")));
+    }
+    out += QLatin1Char('\n');
+    for (std::size_t r = 0; r < table.size(); ++r) {
+        const QStringList &l = table[r];
+        QString line;
+        for (int i = 0; i < l.size(); ++i) {
+            line += i == 0 ? l[i].leftJustified(width[0]) : QStringLiteral("  ") +
+                                                               l[i].leftJustified(width[std::size_t(i)]);
+        }
+        out += line.trimmed() + QLatin1Char('\n');
+        if (r == 0) {
+            int total = 0;
+            for (int w : width) {
+                total += w + 2;
+            }
+            out += QString(total - 2, QLatin1Char('-')) + QLatin1Char('\n');
+        }
+    }
+    return out;
+}
+
+QString Report::markdown() const
+{
+    QString out = QStringLiteral("| metric |");
+    for (const ReportColumn &c : m_columns) {
+        out += QStringLiteral(" %1 |").arg(c.label);
+    }
+    if (hasDiff()) {
+        out += QStringLiteral(" B − A |");
+    }
+    out += QStringLiteral("\n|---|");
+    for (std::size_t c = 0; c < m_columns.size() + (hasDiff() ? 1 : 0); ++c) {
+        out += QStringLiteral("---:|");
+    }
+    out += QLatin1Char('\n');
+    for (const ReportRow &r : m_rows) {
+        out += QStringLiteral("| %1 |").arg(r.title);
+        const int w = better(r);
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            const bool best = (w < 0 && c == 0) || (w > 0 && c == 1);
+            out += best ? QStringLiteral(" **%1** |").arg(cell(r, c))
+                        : QStringLiteral(" %1 |").arg(cell(r, c));
+        }
+        if (hasDiff()) {
+            out += QStringLiteral(" %1 |").arg(diffCell(r));
+        }
+        out += QLatin1Char('\n');
+    }
+    out += QLatin1Char('\n');
+    for (const ReportColumn &c : m_columns) {
+        out += QStringLiteral("- %1: %2\n").arg(c.label, c.sources.join(QStringLiteral(", ")));
+    }
+    return out;
+}
+
+QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
+{
+    QJsonObject j;
+    j[QStringLiteral("source")] = run.meta.source;
+    j[QStringLiteral("format")] = run.meta.format;
+    j[QStringLiteral("label")] = run.meta.label;
+    j[QStringLiteral("baud")] = run.meta.baud;
+    j[QStringLiteral("host_times")] = run.hasArrival;
+    j[QStringLiteral("lines")] = double(m.lines);
+    j[QStringLiteral("kernel_lines")] = double(m.kernelLines);
+    j[QStringLiteral("bytes")] = double(m.bytes);
+    j[QStringLiteral("duration_s")] = m.duration;
+    j[QStringLiteral("boots")] = m.boots;
+    j[QStringLiteral("drops")] = QJsonObject{{QStringLiteral("notices"), double(m.dropNotices)},
+                                             {QStringLiteral("messages"), double(m.droppedMessages)}};
+    QJsonObject panic{{QStringLiteral("detected"), m.panic.detected},
+                      {QStringLiteral("trace_complete"), m.panic.complete},
+                      {QStringLiteral("missing"), QJsonArray::fromStringList(m.panic.missing)}};
+    if (m.panic.detected) {
+        panic[QStringLiteral("line")] = double(m.panic.line + 1);
+        panic[QStringLiteral("reason")] = m.panic.reason;
+    }
+    j[QStringLiteral("panic")] = panic;
+    QJsonObject lag{{QStringLiteral("max_s"), m.hasLag ? num(m.lagMax) : QJsonValue()},
+                    {QStringLiteral("p50_s"), m.hasLag ? num(m.lagP50) : QJsonValue()},
+                    {QStringLiteral("p99_s"), m.hasLag ? num(m.lagP99) : QJsonValue()}};
+    if (!run.hasArrival) {
+        lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
+    }
+    j[QStringLiteral("lag")] = lag;
+    QJsonObject win{{QStringLiteral("start"), o.windowStart.isEmpty() ? QStringLiteral("first line")
+                                                                      : o.windowStart},
+                    {QStringLiteral("seconds"), o.windowSeconds},
+                    {QStringLiteral("found"), m.window.found},
+                    {QStringLiteral("lines"), m.window.found ? QJsonValue(double(m.window.lines))
+                                                             : QJsonValue()},
+                    {QStringLiteral("produced"), m.window.found
+                                                     ? QJsonValue(double(m.window.produced))
+                                                     : QJsonValue()}};
+    if (!o.windowMatch.isEmpty()) {
+        win[QStringLiteral("match")] = o.windowMatch;
+    }
+    if (m.window.found) {
+        win[QStringLiteral("start_line")] = double(m.window.startLine + 1);
+        win[QStringLiteral("start_s")] = m.window.start;
+    }
+    j[QStringLiteral("window")] = win;
+    QJsonArray spans;
+    for (const SpanResult &s : m.spans) {
+        QJsonObject so{{QStringLiteral("from"), s.from},
+                       {QStringLiteral("to"), s.to},
+                       {QStringLiteral("seconds"), num(s.seconds)}};
+        if (!s.missing.isEmpty()) {
+            so[QStringLiteral("missing")] = s.missing;
+        }
+        spans.append(so);
+    }
+    j[QStringLiteral("spans")] = spans;
+    j[QStringLiteral("boot_time_s")] = num(m.bootTime);
+    QJsonObject counts;
+    for (int k = 0; k < kEventKindCount; ++k) {
+        counts[QLatin1String(eventKindName(EventKind(k)))] = double(m.eventCounts[std::size_t(k)]);
+    }
+    j[QStringLiteral("event_counts")] = counts;
+    QJsonArray events;
+    for (const Event &e : run.events) {
+        if (e.line < m.first || (e.line >= m.end && m.end < run.lines.size())) {
+            continue;
+        }
+        const std::string_view t = run.eventText(e);
+        QJsonObject eo{{QStringLiteral("kind"), QLatin1String(eventKindName(e.kind))},
+                       {QStringLiteral("line"), double(e.line + 1)},
+                       {QStringLiteral("text"), QString::fromUtf8(t.data(), qsizetype(t.size()))}};
+        const HostNs a = run.eventArrival(e);
+        eo[QStringLiteral("arrival")] =
+            run.hasArrival && hasHostTime(a) ? num(double(a) * 1e-9) : QJsonValue();
+        const KernelUs k = e.note < 0 && e.line < run.lines.size() ? run.lines.kernelTime(e.line)
+                                                                    : kNoKernelTime;
+        eo[QStringLiteral("kernel_time")] = hasKernelTime(k) ? QJsonValue(double(k) * 1e-6)
+                                                             : QJsonValue();
+        if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
+            eo[QStringLiteral("count")] = double(e.count);
+        }
+        events.append(eo);
+    }
+    j[QStringLiteral("events")] = events;
+    QJsonArray intervals;
+    for (const IntervalStats &s : m.intervals) {
+        intervals.append(QJsonObject{{QStringLiteral("pattern"), s.pattern},
+                                     {QStringLiteral("matches"), double(s.matches)},
+                                     {QStringLiteral("mean_s"), num(s.mean)},
+                                     {QStringLiteral("p50_s"), num(s.p50)},
+                                     {QStringLiteral("p99_s"), num(s.p99)},
+                                     {QStringLiteral("kernel_mean_s"), num(s.kernelMean)},
+                                     {QStringLiteral("kernel_p50_s"), num(s.kernelP50)},
+                                     {QStringLiteral("kernel_p99_s"), num(s.kernelP99)}});
+    }
+    j[QStringLiteral("intervals")] = intervals;
+    j[QStringLiteral("warnings")] = QJsonArray::fromStringList(run.warnings);
+    if (!run.error.isEmpty()) {
+        j[QStringLiteral("error")] = run.error;
+    }
+    return j;
+}
+
+QJsonObject Report::json() const
+{
+    QJsonArray runs;
+    QJsonArray groups;
+    for (const ReportColumn &c : m_columns) {
+        QJsonArray members;
+        for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+            QJsonObject o = runToJson(*c.runs[i], c.metrics[i], m_options);
+            o[QStringLiteral("group")] = c.label;
+            if (i < c.boots.size() && c.boots[i] >= 0) {
+                o[QStringLiteral("boot")] = c.boots[i] + 1;
+            }
+            runs.append(o);
+        }
+        QJsonObject g{{QStringLiteral("label"), c.label},
+                      {QStringLiteral("n"), int(c.metrics.size())},
+                      {QStringLiteral("sources"), QJsonArray::fromStringList(c.sources)}};
+        QJsonObject stats;
+        for (const ReportRow &row : m_rows) {
+            const std::size_t ci = std::size_t(&c - m_columns.data());
+            const Summary s = summarize(row.values[ci]);
+            QJsonArray vals;
+            for (double v : row.values[ci]) {
+                vals.append(num(v));
+            }
+            stats[row.key] = QJsonObject{{QStringLiteral("mean"), num(s.n ? s.mean : kNaN)},
+                                         {QStringLiteral("sd"), num(s.n > 1 ? s.sd : kNaN)},
+                                         {QStringLiteral("n"), s.n},
+                                         {QStringLiteral("values"), vals}};
+        }
+        g[QStringLiteral("metrics")] = stats;
+        groups.append(g);
+    }
+    QJsonObject top{{QStringLiteral("runs"), runs}, {QStringLiteral("groups"), groups}};
+    if (hasDiff()) {
+        QJsonObject diff;
+        for (const ReportRow &row : m_rows) {
+            const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
+            if (a.n == 0 || b.n == 0) {
+                continue;
+            }
+            const double d = b.mean - a.mean;
+            const int w = better(row);
+            diff[row.key] = QJsonObject{
+                {QStringLiteral("b_minus_a"), num(d)},
+                {QStringLiteral("percent"), a.mean != 0 ? num(100.0 * d / std::fabs(a.mean)) : QJsonValue()},
+                {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
+        }
+        top[QStringLiteral("diff")] = diff;
+    }
+    return top;
+}
+
+} // namespace tty

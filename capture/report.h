@@ -1,0 +1,74 @@
+// Renders metrics of runs, or groups of trials, as a table: aligned text, Markdown or JSON.
+// With two columns a difference column (B - A, and %) is added and the better value marked.
+#pragma once
+
+#include "metrics.h"
+#include "run.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace tty {
+
+struct ReportColumn
+{
+    QString label;
+    // Per trial (a run, or one boot of a run when boots are trials): all the same length.
+    std::vector<const Run *> runs;
+    std::vector<int> boots;         // the boot (0-based) a trial is, -1 for a whole run
+    std::vector<Metrics> metrics;
+    QStringList sources;            // what each trial came from
+};
+
+// One row of the table: a metric, how to read it from Metrics, and which way is better.
+struct ReportRow
+{
+    QString key;   // JSON-ish name, e.g. "drops.messages"
+    QString title; // shown in tables
+    enum class Better { None, Lower, Higher } better = Better::None;
+    bool integer = false;
+    bool boolean = false;
+    int decimals = 3;
+    std::vector<std::vector<double>> values; // per column, per trial (NaN = absent)
+    QStringList notes;                       // per column: text shown instead of numbers
+};
+
+class Report
+{
+public:
+    Report(std::vector<ReportColumn> columns, const MetricOptions &options);
+
+    QString text() const;
+    QString markdown() const;
+    QJsonObject json() const;
+    const std::vector<ReportRow> &rows() const { return m_rows; }
+    const std::vector<ReportColumn> &columns() const { return m_columns; }
+    bool hasDiff() const { return m_columns.size() == 2; }
+
+    // Cell text of a row for a column ("12 ± 3 (n=3)"), and of the difference column.
+    QString cell(const ReportRow &row, std::size_t column) const;
+    QString diffCell(const ReportRow &row) const;
+    // -1: A is better, 1: B is better, 0: neither or undefined.
+    int better(const ReportRow &row) const;
+
+private:
+    void buildRows();
+    std::vector<ReportColumn> m_columns;
+    MetricOptions m_options;
+    std::vector<ReportRow> m_rows;
+};
+
+// Mean and sample standard deviation of the finite values; n counts them.
+struct Summary
+{
+    double mean = 0, sd = 0;
+    int n = 0;
+};
+Summary summarize(const std::vector<double> &v);
+
+QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &options);
+
+} // namespace tty

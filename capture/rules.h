@@ -1,0 +1,97 @@
+// The event rule table: which console lines are events of which kind. Loaded from JSON
+// (the built-in table is resources/rules.json); user markers are added as regexes.
+#pragma once
+
+#include "event.h"
+#include "linematcher.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tty {
+
+class RuleSet
+{
+public:
+    enum class Anchor { Message, Line, Anywhere };
+
+    struct Rule
+    {
+        EventKind kind = EventKind::Marker;
+        Anchor anchor = Anchor::Message;
+        QString name;          // the regex as written (names user markers)
+        std::string literal;   // required leading literal (Message/Line) or substring (Anywhere)
+        bool literalOnly = false; // the regex is just the literal: no need to run it
+        QRegularExpression regex;
+        int countGroup = -1;   // capture group with the count N, -1 if none
+    };
+
+    struct Match
+    {
+        int rule;
+        EventKind kind;
+        std::uint32_t count;
+    };
+
+    // The table shipped with ttyscope.
+    static RuleSet builtin();
+    // Replaces the table by a JSON rule file; false with a message naming the bad rule.
+    bool loadJson(const QByteArray &json, QString *error);
+    bool loadFile(const QString &path, QString *error);
+    // A user marker: every line matching the regex becomes a `marker` event.
+    bool addMarker(const QString &regex, QString *error);
+
+    const std::vector<Rule> &rules() const { return m_rules; }
+
+    // Calls onMatch(Match) for each rule matching; one match per kind per line.
+    template <typename F> void match(std::string_view line, std::size_t message, F &&onMatch) const
+    {
+        unsigned seen = 0; // bit per kind: one event of a kind per line
+        const std::string_view msg = line.substr(message < line.size() ? message : line.size());
+        if (!msg.empty()) {
+            for (int r : m_byFirstByte[std::uint8_t(msg[0])]) {
+                tryRule(r, msg, &seen, onMatch);
+            }
+        }
+        if (!line.empty()) {
+            for (int r : m_lineByFirstByte[std::uint8_t(line[0])]) {
+                tryRule(r, line, &seen, onMatch);
+            }
+        }
+        for (int r : m_anywhere) {
+            tryRule(r, line, &seen, onMatch);
+        }
+    }
+
+private:
+    void addRule(Rule rule);
+    void index();
+    bool ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *count) const;
+
+    template <typename F>
+    void tryRule(int r, std::string_view s, unsigned *seen, F &onMatch) const
+    {
+        const Rule &rule = m_rules[std::size_t(r)];
+        const unsigned bit = 1u << unsigned(rule.kind);
+        if (*seen & bit) {
+            return;
+        }
+        std::uint32_t count = 0;
+        if (ruleMatches(rule, s, &count)) {
+            *seen |= bit;
+            onMatch(Match{r, rule.kind, count});
+        }
+    }
+
+    std::vector<Rule> m_rules;
+    std::array<std::vector<int>, 256> m_byFirstByte;
+    std::array<std::vector<int>, 256> m_lineByFirstByte;
+    std::vector<int> m_anywhere;
+};
+
+} // namespace tty

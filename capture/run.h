@@ -1,0 +1,88 @@
+// A loaded (or live) console capture: its lines, events, boots, clocks and series.
+#pragma once
+
+#include "event.h"
+#include "linetable.h"
+#include "series.h"
+#include "types.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace tty {
+
+struct RunMeta
+{
+    QString source;   // the file it was loaded from, or the port it was captured on
+    QString format;   // ttyscope, hostts, grabserial, kmsg, raw
+    QString label;    // the recording's label, else the file name
+    QString tool;     // recording metadata, where the format has it
+    QString startUtc;
+    QString host;
+    int baud = 0;     // from metadata or the user's --baud; 0 = unknown
+    QJsonObject extra; // every other header field, kept
+};
+
+// One boot of the kernel inside a capture (a console-server log may hold many).
+struct Boot
+{
+    LineIndex first = 0;
+    LineIndex end = 0;                 // one past the last line
+    LineIndex firstKernelLine = -1;
+    // Lower envelope of (arrival - kernel time): the host time of kernel time 0,
+    // estimated per boot. kNoHostTime when the format has no arrival times.
+    HostNs kernelZero = kNoHostTime;
+    double timeBase = 0; // runs without arrival times: run seconds of this boot's kernel time 0
+    QString version;     // from the `Linux version` banner
+};
+
+class Run
+{
+public:
+    RunMeta meta;
+    LineTable lines;
+    std::vector<Event> events;   // in line order
+    std::vector<std::string> notes; // texts of events that are not console lines
+    std::vector<Boot> boots;
+    SeriesPyramid series;
+
+    bool hasArrival = false;       // the format carries host arrival times
+    bool arrivalIsWallClock = false; // ...and they are Unix times (not elapsed)
+    HostNs origin = 0;             // run second 0 (first arrival)
+    std::int64_t bytes = 0;        // console bytes including line endings as received
+    std::int64_t metaLines = 0;    // console-server lines (conserver MARKs) not counted as console
+    std::int64_t kernelLines = 0;
+
+    QStringList warnings; // damage that was survived: what happened and what was kept
+    QString error;        // reading stopped early: why, and that the lines before were kept
+
+    // Seconds since the start of the run: by arrival where known, else by kernel time.
+    double timeOf(LineIndex i) const;
+    // When the line was produced, in run seconds (kernel time mapped to the host clock);
+    // NaN without kernel time.
+    double producedAt(LineIndex i) const;
+    // Console lag in seconds (arrival - production); NaN where either is unknown.
+    double lagOf(LineIndex i) const;
+    int bootOf(LineIndex i) const;
+    // Text of an event: its note, else its line.
+    std::string_view eventText(const Event &e) const;
+    // Arrival of an event (recorded markers have their own), else kNoHostTime.
+    HostNs eventArrival(const Event &e) const;
+    double eventTime(const Event &e) const;
+    // Host time (ns) for a run second, for wall-clock axes.
+    HostNs hostTimeAt(double runSeconds) const { return origin + HostNs(runSeconds * 1e9); }
+
+    // Recomputes boots, clock offsets and series after lines were added.
+    void finalize();
+
+private:
+    void splitBoots();
+    void estimateOffsets();
+};
+
+} // namespace tty

@@ -1,0 +1,107 @@
+#include "runbuilder.h"
+
+#include "kernelprefix.h"
+
+namespace tty {
+
+namespace {
+// A host clock that goes back by more than this is reported; smaller jitter is only clamped.
+constexpr HostNs kReportedStepNs = 1000000;
+} // namespace
+
+void RunBuilder::addLine(std::string_view text, HostNs arrival, std::uint16_t flags,
+                         KernelUs kernel, int level, bool parsePrefix)
+{
+    std::size_t message = 0;
+    if (parsePrefix) {
+        const KernelPrefix p = parseKernelPrefix(text);
+        kernel = p.time;
+        if (p.level >= 0) {
+            level = p.level;
+        }
+        if (p.timeAt > 0 && hasKernelTime(p.time)) {
+            flags |= KernelTimeNotAtStart;
+        }
+        message = p.message;
+    }
+    if (level >= 0) {
+        flags = std::uint16_t((flags & ~LevelMask) | ((level & 7) + 1));
+    }
+    if (hasHostTime(arrival)) {
+        // The timeline needs arrival times that never go back: a host clock stepped back
+        // (NTP, a user setting the date) is folded out and reported.
+        arrival += m_clockCorrection;
+        if (hasHostTime(m_lastArrival) && arrival < m_lastArrival) {
+            const HostNs step = m_lastArrival - arrival;
+            m_clockCorrection += step;
+            if (step > kReportedStepNs) {
+                ++m_clockSteps;
+                m_largestStep = std::max(m_largestStep, step);
+                if (m_firstStepLine < 0) {
+                    m_firstStepLine = m_run.lines.size();
+                }
+            }
+            arrival = m_lastArrival;
+        }
+        m_lastArrival = arrival;
+    }
+    const LineIndex idx = m_run.lines.size();
+    m_run.lines.append(text, arrival, kernel, flags);
+    detect(text, message, idx);
+}
+
+void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
+{
+    const LineIndex idx = m_run.lines.size() - 1;
+    if (idx < 0) {
+        return;
+    }
+    while (!m_run.events.empty() && m_run.events.back().line == idx &&
+           m_run.events.back().note < 0) {
+        m_run.events.pop_back();
+    }
+    const KernelPrefix p = parseKernelPrefix(text);
+    m_run.lines.replaceLast(text, flags);
+    detect(text, p.message, idx);
+}
+
+void RunBuilder::detect(std::string_view text, std::size_t message, LineIndex line)
+{
+    m_rules.match(text, message, [&](const RuleSet::Match &m) {
+        Event e;
+        e.line = line;
+        e.kind = m.kind;
+        e.count = m.count;
+        e.rule = std::int16_t(m.rule);
+        m_run.events.push_back(e);
+    });
+}
+
+void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, HostNs arrival,
+                              std::uint32_t count)
+{
+    Event e;
+    e.line = m_run.lines.size();
+    e.kind = kind;
+    e.count = count;
+    e.arrival = arrival;
+    e.note = std::int32_t(m_run.notes.size());
+    m_run.notes.emplace_back(text);
+    m_run.events.push_back(e);
+}
+
+void RunBuilder::finish()
+{
+    if (m_clockSteps > 0) {
+        m_run.warnings << QStringLiteral(
+                              "the host clock went back %1 time(s) (largest step %2 s, first "
+                              "before line %3); times after each step were shifted so the "
+                              "timeline stays in order")
+                              .arg(m_clockSteps)
+                              .arg(double(m_largestStep) * 1e-9, 0, 'f', 3)
+                              .arg(m_firstStepLine + 1);
+    }
+    m_run.finalize();
+}
+
+} // namespace tty

@@ -1,0 +1,45 @@
+// Turns console lines into a Run: parses the kernel prefix, detects events, repairs host
+// clock steps. Shared by the file loader and live capture.
+#pragma once
+
+#include "rules.h"
+#include "run.h"
+
+#include <string_view>
+
+namespace tty {
+
+class RunBuilder
+{
+public:
+    RunBuilder(Run &run, const RuleSet &rules) : m_run(run), m_rules(rules) {}
+
+    // A console line as received. `kernel`/`level` override the parsed prefix (kmsg
+    // records carry them outside the text); pass kNoKernelTime / -1 to parse them.
+    void addLine(std::string_view text, HostNs arrival, std::uint16_t flags = 0,
+                 KernelUs kernel = kNoKernelTime, int level = -1, bool parsePrefix = true);
+    // Replaces the last line (a partial line that was completed later).
+    void replaceLastLine(std::string_view text, std::uint16_t flags);
+    // An event that is not a console line (recorded marker, gap, kmsg sequence gap): it
+    // is placed before the next line.
+    void addNoteEvent(EventKind kind, std::string_view text, HostNs arrival,
+                      std::uint32_t count = 0);
+    // Counts the console bytes as received (line endings included).
+    void addBytes(std::int64_t n) { m_run.bytes += n; }
+
+    // Adds warnings for what was repaired; then Run::finalize().
+    void finish();
+
+private:
+    void detect(std::string_view text, std::size_t message, LineIndex line);
+
+    Run &m_run;
+    const RuleSet &m_rules;
+    HostNs m_lastArrival = kNoHostTime;
+    HostNs m_clockCorrection = 0;
+    std::int64_t m_clockSteps = 0;
+    HostNs m_largestStep = 0;
+    LineIndex m_firstStepLine = -1;
+};
+
+} // namespace tty

@@ -1,0 +1,147 @@
+#include "series.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tty {
+
+namespace {
+bool isMaxChannel(int c) { return c == int(Channel::LagMax); }
+
+double niceWidth(double minWidth)
+{
+    double w = 0.001;
+    static const double steps[] = {1, 2, 5};
+    for (int decade = 0; decade < 12; ++decade) {
+        for (double s : steps) {
+            const double cand = 0.001 * s * std::pow(10.0, decade);
+            if (cand >= minWidth) {
+                return cand;
+            }
+            w = cand;
+        }
+    }
+    return w;
+}
+} // namespace
+
+void SeriesPyramid::reset(double start, double end, std::size_t maxBins)
+{
+    m_levels.clear();
+    m_start = start;
+    const double span = std::max(end - start, 0.001);
+    const double width = niceWidth(span / double(maxBins));
+    const std::size_t n = std::size_t(std::ceil(span / width)) + 1;
+    Level l;
+    l.width = width;
+    for (auto &v : l.ch) {
+        v.assign(n, 0.0f);
+    }
+    m_levels.push_back(std::move(l));
+}
+
+std::size_t SeriesPyramid::binOf(double t) const
+{
+    const Level &l = m_levels.front();
+    const double b = std::floor((t - m_start) / l.width);
+    if (!(b >= 0)) {
+        return 0;
+    }
+    return std::min(std::size_t(b), l.bins() - 1);
+}
+
+void SeriesPyramid::add(Channel c, double t, float v)
+{
+    if (m_levels.empty() || !std::isfinite(t)) {
+        return;
+    }
+    m_levels.front().ch[std::size_t(c)][binOf(t)] += v;
+}
+
+void SeriesPyramid::addMax(Channel c, double t, float v)
+{
+    if (m_levels.empty() || !std::isfinite(t)) {
+        return;
+    }
+    float &slot = m_levels.front().ch[std::size_t(c)][binOf(t)];
+    slot = std::max(slot, v);
+}
+
+void SeriesPyramid::build()
+{
+    if (m_levels.empty()) {
+        return;
+    }
+    m_levels.resize(1);
+    while (m_levels.back().bins() > 64) {
+        const Level &fine = m_levels.back();
+        Level coarse;
+        coarse.width = fine.width * 4;
+        const std::size_t n = (fine.bins() + 3) / 4;
+        for (int c = 0; c < kChannelCount; ++c) {
+            const std::vector<float> &src = fine.ch[std::size_t(c)];
+            std::vector<float> &dst = coarse.ch[std::size_t(c)];
+            dst.assign(n, 0.0f);
+            for (std::size_t i = 0; i < src.size(); ++i) {
+                float &d = dst[i / 4];
+                d = isMaxChannel(c) ? std::max(d, src[i]) : d + src[i];
+            }
+        }
+        m_levels.push_back(std::move(coarse));
+    }
+}
+
+double SeriesPyramid::end() const
+{
+    if (m_levels.empty()) {
+        return m_start;
+    }
+    return m_start + m_levels.front().width * double(m_levels.front().bins());
+}
+
+int SeriesPyramid::levelFor(double seconds, double maxBins) const
+{
+    for (int l = 0; l < levels(); ++l) {
+        if (seconds / m_levels[std::size_t(l)].width <= maxBins) {
+            return l;
+        }
+    }
+    return levels() - 1;
+}
+
+std::size_t SeriesPyramid::memoryBytes() const
+{
+    std::size_t n = 0;
+    for (const Level &l : m_levels) {
+        n += l.bins() * kChannelCount * sizeof(float);
+    }
+    return n;
+}
+
+double SeriesPyramid::sum(Channel c, double t0, double t1) const
+{
+    if (m_levels.empty() || t1 <= t0) {
+        return 0;
+    }
+    const std::vector<float> &v = m_levels.front().ch[std::size_t(c)];
+    double s = 0;
+    for (std::size_t i = binOf(t0), e = binOf(t1); i <= e && i < v.size(); ++i) {
+        s += v[i];
+    }
+    return s;
+}
+
+double SeriesPyramid::max(Channel c, double t0, double t1) const
+{
+    if (m_levels.empty() || t1 <= t0) {
+        return 0;
+    }
+    const std::vector<float> &v = m_levels.front().ch[std::size_t(c)];
+    double m = 0;
+    for (std::size_t i = binOf(t0), e = binOf(t1); i <= e && i < v.size(); ++i) {
+        m = std::max(m, double(v[i]));
+    }
+    return m;
+}
+
+} // namespace tty

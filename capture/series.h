@@ -1,0 +1,65 @@
+// Time series on fixed bins, kept as a pyramid (each level 4x coarser) so that a plot can
+// always be fed about one bin per pixel whatever the zoom: drawing cost does not grow
+// with the size of the log.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace tty {
+
+enum class Channel : int {
+    Produced,  // lines by the time the kernel produced them
+    Printed,   // lines by arrival
+    Bytes,     // bytes by arrival (line endings included)
+    Dropped,   // printk messages dropped (sum of N of the drop notices)
+    LagMax,    // max console lag of the lines arriving in the bin (s)
+    LagSum,    // sum of console lag (s), with LagCount for the mean
+    LagCount,
+};
+constexpr int kChannelCount = int(Channel::LagCount) + 1;
+
+class SeriesPyramid
+{
+public:
+    struct Level
+    {
+        double width = 0; // seconds per bin
+        std::array<std::vector<float>, kChannelCount> ch;
+        std::size_t bins() const { return ch[0].size(); }
+    };
+
+    // Sets up the finest level covering [start, end) run seconds; the bin width is a
+    // 1-2-5 value of at least 1 ms, chosen so that there are at most maxBins bins.
+    void reset(double start, double end, std::size_t maxBins = 1u << 20);
+    void add(Channel c, double t, float v);
+    void addMax(Channel c, double t, float v);
+    // Builds the coarser levels from the finest one.
+    void build();
+
+    bool isEmpty() const { return m_levels.empty(); }
+    double start() const { return m_start; }
+    double end() const;
+    int levels() const { return int(m_levels.size()); }
+    const Level &level(int l) const { return m_levels[std::size_t(l)]; }
+    // The finest level with at most `maxBins` bins in a span of `seconds`.
+    int levelFor(double seconds, double maxBins) const;
+    std::size_t memoryBytes() const;
+
+    // A channel's sum over [t0, t1) (whole fine bins) and max, for metrics and tooltips.
+    double sum(Channel c, double t0, double t1) const;
+    double max(Channel c, double t0, double t1) const;
+
+    // Present channels: the loader marks what the format can provide.
+    void setPresent(Channel c, bool on) { m_present[std::size_t(c)] = on; }
+    bool present(Channel c) const { return m_present[std::size_t(c)]; }
+
+private:
+    std::size_t binOf(double t) const;
+    double m_start = 0;
+    std::vector<Level> m_levels;
+    std::array<bool, kChannelCount> m_present{};
+};
+
+} // namespace tty

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Installs every Debian 12 package ttyscope needs to build, test and package.
+# Idempotent: packages already present are skipped quickly by apt.
+set -e
+PKGS="cmake g++ make pkg-config qt6-base-dev libqcustomplot-dev libserialport-dev libzstd-dev \
+zstd fonts-dejavu-core xvfb xauth ser2net desktop-file-utils appstream dpkg-dev file"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
