@@ -1,0 +1,200 @@
+// The bundled real captures against their independently counted .truth.json figures.
+#include "metrics.h"
+#include "run.h"
+#include "runloader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace tty;
+
+namespace {
+
+QJsonObject readTruth(const QString &name)
+{
+    QFile f(QStringLiteral(TTYSCOPE_SAMPLES "/%1.truth.json").arg(name));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+bool isNull(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).isNull() || o.value(QLatin1String(key)).isUndefined();
+}
+
+// Kernel lines whose timestamp starts the line, as the truth scripts count them.
+qint64 linesWithTimestampAtStart(const Run &run)
+{
+    qint64 n = 0;
+    for (LineIndex i = 0; i < run.lines.size(); ++i) {
+        if (hasKernelTime(run.lines.kernelTime(i)) &&
+            !(run.lines.flags(i) & KernelTimeNotAtStart)) {
+            ++n;
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+class TstTruth : public QObject
+{
+    Q_OBJECT
+private slots:
+    void captures_data();
+    void captures();
+};
+
+void TstTruth::captures_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("variant");
+    const QDir dir(QStringLiteral(TTYSCOPE_SAMPLES));
+    const QStringList files = dir.entryList({QStringLiteral("*.zst")}, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 24);
+    for (const QString &f : files) {
+        const int dot = f.indexOf(QLatin1Char('.'));
+        const QString name = f.left(dot);
+        QString variant = f.mid(dot + 1);
+        variant.chop(variant.endsWith(QLatin1String(".log.zst")) ? 8 : 4);
+        QTest::newRow(qPrintable(f)) << dir.filePath(f) << name << variant;
+    }
+}
+
+void TstTruth::captures()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, name);
+    QFETCH(QString, variant);
+    const QJsonObject truth = readTruth(name);
+    QVERIFY2(!truth.isEmpty(), qPrintable(name));
+
+    QString error;
+    const std::unique_ptr<Run> run = loadRun(file, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QVERIFY2(run->error.isEmpty(), qPrintable(run->error));
+    QVERIFY2(run->warnings.isEmpty(), qPrintable(run->warnings.join(QLatin1Char('\n'))));
+
+    const QString expectedFormat =
+        variant.startsWith(QLatin1String("grabserial")) ? QStringLiteral("grabserial") : variant;
+    QCOMPARE(run->meta.format, expectedFormat);
+    const bool timed = variant != QLatin1String("raw");
+    QCOMPARE(run->hasArrival, timed);
+
+    MetricOptions o;
+    o.spans.append(
+        {QStringLiteral("harness: rmmod"), QStringLiteral("noise: all workers stopped")});
+    const Metrics m = computeMetrics(*run, o);
+
+    QCOMPARE(m.lines, qint64(truth.value(QLatin1String("lines")).toInteger()));
+    QCOMPARE(linesWithTimestampAtStart(*run),
+             qint64(truth.value(QLatin1String("lines_with_kernel_timestamp")).toInteger()));
+    QCOMPARE(m.dropNotices, qint64(truth.value(QLatin1String("dropped_lines")).toInteger()));
+    QCOMPARE(m.droppedMessages,
+             qint64(truth.value(QLatin1String("dropped_messages_sum")).toInteger()));
+    QCOMPARE(m.boots, 1);
+    QCOMPARE(int(run->boots.size()), 1);
+    if (variant == QLatin1String("raw")) {
+        QCOMPARE(m.bytes, qint64(truth.value(QLatin1String("bytes_total")).toInteger()));
+    }
+
+    // Panic and its completeness.
+    const bool panic = !isNull(truth, "first_kernel_panic");
+    const bool end = !isNull(truth, "end_kernel_panic");
+    const bool trace = truth.value(QLatin1String("call_trace_between_panic_and_end")).toBool();
+    QCOMPARE(m.panic.detected, panic || end);
+    QCOMPARE(m.panic.complete, panic && end && trace);
+    QCOMPARE(m.eventCounts[std::size_t(EventKind::Panic)] > 0, panic);
+    if (panic) {
+        const QJsonObject p = truth.value(QLatin1String("first_kernel_panic")).toObject();
+        QCOMPARE(m.panic.line + 1, qint64(p.value(QLatin1String("line")).toInteger()));
+        QVERIFY(p.value(QLatin1String("text")).toString().endsWith(m.panic.reason));
+    }
+
+    // Clocks: the lower envelope of (arrival - kernel time), and the lag above it.
+    if (timed) {
+        QVERIFY(m.hasLag);
+        QVERIFY2(std::fabs(m.lagMax - truth.value(QLatin1String("max_console_lag_s")).toDouble()) <
+                     0.001,
+                 qPrintable(QString::number(m.lagMax, 'f', 6)));
+    } else {
+        QVERIFY(!m.hasLag);
+    }
+    if (variant == QLatin1String("hostts") || variant == QLatin1String("grabserial-T")) {
+        QVERIFY(run->arrivalIsWallClock);
+        const double zero = double(run->boots.front().kernelZero) * 1e-9;
+        const double expected = truth.value(QLatin1String("kernel_to_host_offset_s")).toDouble();
+        QVERIFY2(std::fabs(zero - expected) < 0.001, qPrintable(QString::number(zero, 'f', 6)));
+    }
+
+    // The flush after rmmod: from the marker's production to the arrival of the last line.
+    QCOMPARE(m.spans.size(), std::size_t(1));
+    if (!isNull(truth, "rmmod_issued_to_stopped_on_wire_s")) {
+        const double expected =
+            truth.value(QLatin1String("rmmod_issued_to_stopped_on_wire_s")).toDouble();
+        if (timed) {
+            QVERIFY2(std::fabs(m.spans[0].seconds - expected) < 0.001,
+                     qPrintable(QString::number(m.spans[0].seconds, 'f', 6)));
+        } else {
+            // Raw text has no arrival: the span is by kernel time only, so it is shorter.
+            QVERIFY(m.spans[0].seconds > 0);
+        }
+        const QJsonObject stopped =
+            truth.value(QLatin1String("noise_all_workers_stopped")).toObject();
+        QCOMPARE(m.spans[0].toLine + 1, qint64(stopped.value(QLatin1String("line")).toInteger()));
+    } else {
+        QVERIFY(!m.spans[0].missing.isEmpty());
+        QVERIFY(std::isnan(m.spans[0].seconds));
+    }
+
+    // Noise lines in the 30 s after the insmod marker, by arrival and by kernel time.
+    if (truth.contains(QLatin1String("noise_lines_arrived_within_30s_of_insmod_marker_host"))) {
+        MetricOptions w;
+        w.windowStart = QStringLiteral("harness: insmod");
+        w.windowMatch = QStringLiteral("noise: worker");
+        w.windowSeconds = 30;
+        const Metrics wm = computeMetrics(*run, w);
+        QVERIFY(wm.window.found);
+        QCOMPARE(
+            wm.window.produced,
+            qint64(truth.value(QLatin1String("noise_lines_logged_within_30s_of_insmod_kernel_ts"))
+                       .toInteger()));
+        if (timed) {
+            QCOMPARE(wm.window.lines,
+                     qint64(truth
+                                .value(QLatin1String(
+                                    "noise_lines_arrived_within_30s_of_insmod_marker_host"))
+                                .toInteger()));
+        }
+    }
+
+    // Boot time to the login prompt. The truth counts from QEMU's start, which is not in
+    // the capture; ttyscope counts from the first line that arrived.
+    if (!isNull(truth, "login_prompt")) {
+        const QJsonObject login = truth.value(QLatin1String("login_prompt")).toObject();
+        if (timed) {
+            const double expected = login.value(QLatin1String("host_time")).toDouble() -
+                                    truth.value(QLatin1String("first_host_time")).toDouble();
+            // grabserial stamps lines on its own clock, a few ms after the capture did.
+            const double tolerance = expectedFormat == QLatin1String("grabserial") ? 0.01 : 0.001;
+            QVERIFY2(std::fabs(m.bootTime - expected) < tolerance,
+                     qPrintable(QString::number(m.bootTime, 'f', 6)));
+            QVERIFY(m.bootTime < truth.value(QLatin1String("qemu_start_to_login_s")).toDouble());
+        } else {
+            QVERIFY(std::isnan(m.bootTime));
+        }
+    } else {
+        QVERIFY(std::isnan(m.bootTime));
+    }
+}
+
+QTEST_GUILESS_MAIN(TstTruth)
+#include "tst_truth.moc"
