@@ -18,37 +18,40 @@ namespace {
 
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
-// "<seconds>[.<fraction>]" at p; returns position after it or npos.
+// "<seconds>[.<fraction>]" at p; returns position after it or npos. Runs once per line of
+// every timed format: kept to one pass over the digits.
 std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t *ns, int minIntDigits)
 {
+    static constexpr std::int64_t kScale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
+                                                10000,      1000,      100,      10,      1};
+    const char *const b = s.data();
+    const char *const e = b + s.size();
+    const char *c = b + p;
+    const char *const intStart = c;
     std::int64_t sec = 0;
-    int d = 0;
-    while (p < s.size() && isDigit(s[p])) {
-        if (++d > 12) {
+    while (c < e && isDigit(*c)) {
+        sec = sec * 10 + (*c++ - '0');
+        if (c - intStart > 12) {
             return std::string_view::npos;
         }
-        sec = sec * 10 + (s[p++] - '0');
     }
-    if (d < minIntDigits) {
+    if (c - intStart < minIntDigits) {
         return std::string_view::npos;
     }
     std::int64_t frac = 0;
-    int fd = 0;
-    if (p < s.size() && s[p] == '.') {
-        ++p;
-        while (p < s.size() && isDigit(s[p])) {
-            if (fd < 9) {
-                frac = frac * 10 + (s[p] - '0');
-                ++fd;
-            }
-            ++p;
+    if (c < e && *c == '.') {
+        const char *const fracStart = ++c;
+        const char *const fracEnd = e - c > 9 ? c + 9 : e;
+        while (c < fracEnd && isDigit(*c)) {
+            frac = frac * 10 + (*c++ - '0');
+        }
+        frac *= kScale[c - fracStart];
+        while (c < e && isDigit(*c)) {
+            ++c; // digits beyond nanoseconds
         }
     }
-    for (; fd < 9; ++fd) {
-        frac *= 10;
-    }
     *ns = sec * 1000000000 + frac;
-    return p;
+    return std::size_t(c - b);
 }
 
 // ---- host-timestamped lines: "<unix seconds[.frac]>\t<line>" or with one space (ts '%.s')

@@ -14,42 +14,42 @@ inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 // six fraction digits as printk writes them (used away from the line start).
 std::size_t parseTime(std::string_view s, std::size_t p, KernelUs *out, bool strict = false)
 {
-    if (p >= s.size() || s[p] != '[') {
+    static constexpr std::int64_t kScale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+    const char *const b = s.data();
+    const char *const e = b + s.size();
+    const char *c = b + p;
+    if (c >= e || *c != '[') {
         return std::string_view::npos;
     }
-    ++p;
-    while (p < s.size() && s[p] == ' ') {
-        ++p;
+    ++c;
+    while (c < e && *c == ' ') {
+        ++c;
     }
+    const char *const intStart = c;
     std::int64_t sec = 0;
-    int digits = 0;
-    while (p < s.size() && isDigit(s[p])) {
-        if (++digits > 12) {
+    while (c < e && isDigit(*c)) {
+        sec = sec * 10 + (*c++ - '0');
+        if (c - intStart > 12) {
             return std::string_view::npos;
         }
-        sec = sec * 10 + (s[p++] - '0');
     }
-    if (digits == 0 || p >= s.size() || s[p] != '.') {
+    if (c == intStart || c >= e || *c != '.') {
         return std::string_view::npos;
     }
-    ++p;
+    const char *const fracStart = ++c;
     std::int64_t frac = 0;
-    int fd = 0;
-    while (p < s.size() && isDigit(s[p])) {
-        if (fd < 6) {
-            frac = frac * 10 + (s[p] - '0');
+    while (c < e && isDigit(*c)) {
+        if (c - fracStart < 6) {
+            frac = frac * 10 + (*c - '0');
         }
-        ++fd;
-        ++p;
+        ++c;
     }
-    if (fd == 0 || (strict && fd != 6) || p >= s.size() || s[p] != ']') {
+    const std::ptrdiff_t fd = c - fracStart;
+    if (fd == 0 || (strict && fd != 6) || c >= e || *c != ']') {
         return std::string_view::npos;
     }
-    for (int i = fd; i < 6; ++i) {
-        frac *= 10;
-    }
-    *out = sec * 1000000 + frac;
-    return p + 1;
+    *out = sec * 1000000 + frac * kScale[fd < 6 ? fd : 6];
+    return std::size_t(c + 1 - b);
 }
 
 // Parses "[ T123]" / "[C1]" at p; returns the position after ']' or npos.

@@ -17,13 +17,47 @@ bool isQuantifier(QChar c)
     return c == u'?' || c == u'*' || c == u'{' || c == u'+';
 }
 
+// A '|' outside any group: the regex is a choice between whole alternatives, so no
+// literal is required by all of them. (An alternation inside a group only makes that
+// group optional text; the literals around the group are still required.)
+bool hasTopLevelAlternation(const QString &re)
+{
+    int depth = 0;
+    for (int i = 0; i < re.size(); ++i) {
+        const QChar c = re[i];
+        if (c == u'\\') {
+            ++i;
+        } else if (c == u'[') {
+            // Skip the class; a ']' right after '[' or '[^' is a literal member.
+            int j = i + 1;
+            if (j < re.size() && re[j] == u'^') {
+                ++j;
+            }
+            if (j < re.size() && re[j] == u']') {
+                ++j;
+            }
+            while (j < re.size() && re[j] != u']') {
+                j += re[j] == u'\\' ? 2 : 1;
+            }
+            i = j;
+        } else if (c == u'(') {
+            ++depth;
+        } else if (c == u')') {
+            --depth;
+        } else if (c == u'|' && depth == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Splits a regex into runs of literal characters. Returns false when the regex uses
 // constructs that make "every match contains this run" unsafe to claim.
 bool literalRuns(const QString &re, std::vector<std::string> *runs, bool *whole, bool *anchored)
 {
     *whole = true;
     *anchored = false;
-    if (re.contains(u'|') || re.startsWith(QLatin1String("(?"))) {
+    if (hasTopLevelAlternation(re) || re.startsWith(QLatin1String("(?"))) {
         *whole = false;
         return false;
     }
@@ -100,7 +134,26 @@ bool containsBytes(std::string_view haystack, std::string_view needle)
     if (needle.empty()) {
         return true;
     }
-    return memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
+    if (needle.size() > haystack.size()) {
+        return false;
+    }
+    // Console lines are short: memchr for the needle's last byte, then compare, beats
+    // memmem, whose per-call setup dominates on a 60-byte line.
+    const std::size_t m = needle.size() - 1;
+    const char last = needle[m];
+    const char *p = haystack.data() + m;
+    const char *const end = haystack.data() + haystack.size();
+    while (p < end) {
+        p = static_cast<const char *>(std::memchr(p, last, std::size_t(end - p)));
+        if (!p) {
+            return false;
+        }
+        if (std::memcmp(p - m, needle.data(), m) == 0) {
+            return true;
+        }
+        ++p;
+    }
+    return false;
 }
 
 std::string LineMatcher::requiredLiteral(const QString &regex, bool *wholePattern)
@@ -134,6 +187,7 @@ std::string LineMatcher::leadingLiteral(const QString &regex, bool *wholePattern
 LineMatcher::LineMatcher(const QString &pattern) : m_pattern(pattern), m_re(pattern)
 {
     m_re.optimize();
+    m_valid = m_re.isValid();
     bool whole = false;
     m_literal = requiredLiteral(pattern, &whole);
     m_literalOnly = whole && !m_literal.empty();
@@ -148,7 +202,7 @@ QString LineMatcher::errorString() const
 
 bool LineMatcher::matches(std::string_view line) const
 {
-    if (m_pattern.isEmpty() || !m_re.isValid()) {
+    if (m_pattern.isEmpty() || !m_valid) {
         return false;
     }
     if (!m_literal.empty() && !containsBytes(line, m_literal)) {

@@ -17,7 +17,7 @@ public:
     explicit LineMatcher(const QString &pattern);
 
     bool isEmpty() const { return m_pattern.isEmpty(); }
-    bool isValid() const { return m_re.isValid(); }
+    bool isValid() const { return m_valid; }
     QString errorString() const;
     const QString &pattern() const { return m_pattern; }
 
@@ -34,6 +34,7 @@ public:
 private:
     QString m_pattern;
     QRegularExpression m_re;
+    bool m_valid = false; // cached: QRegularExpression::isValid() takes a lock every call
     std::string m_literal;
     bool m_literalOnly = false;
 };

@@ -7,8 +7,6 @@ namespace tty {
 
 namespace {
 constexpr std::size_t kTextChunkBytes = 16u << 20;
-constexpr int kFlagShift = 48;
-constexpr std::int64_t kKernelMask = (std::int64_t(1) << kFlagShift) - 1;
 } // namespace
 
 LineTable::LineTable() = default;
@@ -84,17 +82,6 @@ std::string_view LineTable::text(LineIndex i) const
         end = m_offset[chunk(i + 1)][slot(i + 1)];
     }
     return std::string_view(tc.data.get() + begin, end - begin);
-}
-
-KernelUs LineTable::kernelTime(LineIndex i) const
-{
-    const std::int64_t k = m_kernelAndFlags[chunk(i)][slot(i)] & kKernelMask;
-    return k == 0 ? kNoKernelTime : k - 1;
-}
-
-std::uint16_t LineTable::flags(LineIndex i) const
-{
-    return std::uint16_t(std::uint64_t(m_kernelAndFlags[chunk(i)][slot(i)]) >> kFlagShift);
 }
 
 std::size_t LineTable::memoryBytes() const

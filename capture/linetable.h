@@ -35,8 +35,15 @@ public:
     bool empty() const { return m_size == 0; }
     std::string_view text(LineIndex i) const;
     HostNs arrival(LineIndex i) const { return m_arrival[chunk(i)][slot(i)]; }
-    KernelUs kernelTime(LineIndex i) const;
-    std::uint16_t flags(LineIndex i) const;
+    KernelUs kernelTime(LineIndex i) const
+    {
+        const std::int64_t k = m_kernelAndFlags[chunk(i)][slot(i)] & kKernelMask;
+        return k == 0 ? kNoKernelTime : k - 1;
+    }
+    std::uint16_t flags(LineIndex i) const
+    {
+        return std::uint16_t(std::uint64_t(m_kernelAndFlags[chunk(i)][slot(i)]) >> kFlagShift);
+    }
     int level(LineIndex i) const { return int(flags(i) & LevelMask) - 1; }
 
     // Used by the loader to repair arrival times after a host clock step.
@@ -48,6 +55,9 @@ public:
     std::size_t memoryBytes() const;
 
 private:
+    // kernelAndFlags: kernel time + 1 (0 = none) in the low 48 bits, flags in the high 16.
+    static constexpr int kFlagShift = 48;
+    static constexpr std::int64_t kKernelMask = (std::int64_t(1) << kFlagShift) - 1;
     static constexpr int kChunkBits = 16;
     static constexpr LineIndex kChunkLines = LineIndex(1) << kChunkBits;
     static std::size_t chunk(LineIndex i) { return std::size_t(i >> kChunkBits); }

@@ -184,13 +184,26 @@ void Run::finalize()
     }
     estimateOffsets();
 
+    // The loops below run over every line: they go boot by boot so that a line's
+    // production time needs no boot lookup (same values as timeOf/producedAt/lagOf).
+    auto bootBase = [&](const Boot &b) {
+        return hasArrival && hasHostTime(b.kernelZero) ? double(b.kernelZero - origin) * 1e-9
+                                                       : b.timeBase;
+    };
     double lo = 0, hi = 0;
-    for (LineIndex i = 0; i < lines.size(); ++i) {
-        const double t = timeOf(i), p = producedAt(i);
-        hi = std::max(hi, t);
-        if (p == p) {
-            lo = std::min(lo, p);
-            hi = std::max(hi, p);
+    for (const Boot &b : boots) {
+        const double base = bootBase(b);
+        for (LineIndex i = b.first; i < b.end; ++i) {
+            const KernelUs k = lines.kernelTime(i);
+            const HostNs a = lines.arrival(i);
+            if (hasHostTime(a)) {
+                hi = std::max(hi, double(a - origin) * 1e-9);
+            }
+            if (hasKernelTime(k)) {
+                const double p = base + double(k) * 1e-6;
+                lo = std::min(lo, p);
+                hi = std::max(hi, p);
+            }
         }
     }
     series.reset(lo, hi);
@@ -201,18 +214,26 @@ void Run::finalize()
     }
     series.setPresent(Channel::Dropped, true);
     const int ending = meta.format == QLatin1String("kmsg") ? 1 : 2;
-    for (LineIndex i = 0; i < lines.size(); ++i) {
-        const double t = timeOf(i);
-        series.add(Channel::Produced, producedAt(i), 1.0f);
-        if (hasArrival) {
-            series.add(Channel::Printed, t, 1.0f);
-            const bool nl = !(lines.flags(i) & (NoNewline | Split));
-            series.add(Channel::Bytes, t, float(lines.text(i).size() + (nl ? ending : 0)));
-            const double lag = lagOf(i);
+    for (const Boot &b : boots) {
+        const double base = bootBase(b);
+        for (LineIndex i = b.first; i < b.end; ++i) {
+            const KernelUs k = lines.kernelTime(i);
+            const double p = hasKernelTime(k) ? base + double(k) * 1e-6 : kNaN;
+            series.add(Channel::Produced, p, 1.0f);
+            if (!hasArrival) {
+                continue;
+            }
+            const double t = timeOf(i);
+            const std::ptrdiff_t bin = series.binAt(t);
+            const std::uint16_t f = lines.flags(i);
+            series.addAt(Channel::Printed, bin, 1.0f);
+            const bool nl = !(f & (NoNewline | Split));
+            series.addAt(Channel::Bytes, bin, float(lines.text(i).size() + (nl ? ending : 0)));
+            const double lag = (f & KernelTimeNotAtStart) ? kNaN : t - p;
             if (lag == lag) {
-                series.addMax(Channel::LagMax, t, float(lag));
-                series.add(Channel::LagSum, t, float(lag));
-                series.add(Channel::LagCount, t, 1.0f);
+                series.maxAt(Channel::LagMax, bin, float(lag));
+                series.addAt(Channel::LagSum, bin, float(lag));
+                series.addAt(Channel::LagCount, bin, 1.0f);
             }
         }
     }

@@ -10,6 +10,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace tty {
 
@@ -56,10 +57,30 @@ public:
         m_stopped = true;
         m_notFull.notify_all();
     }
+    // Blocks go back to the reader once parsed: fresh 1 MiB buffers would cost page faults
+    // and zeroing for every block of a gigabyte file.
+    void recycle(std::string block)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_free.size() < m_capacity) {
+            m_free.push_back(std::move(block));
+        }
+    }
+    std::string spare()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_free.empty()) {
+            return {};
+        }
+        std::string b = std::move(m_free.back());
+        m_free.pop_back();
+        return b;
+    }
 
 private:
     std::size_t m_capacity;
     std::deque<std::string> m_queue;
+    std::vector<std::string> m_free;
     std::mutex m_mutex;
     std::condition_variable m_notFull, m_notEmpty;
     bool m_closed = false;
@@ -107,7 +128,7 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
                 if (!queue.push(std::move(b))) {
                     break;
                 }
-                b = std::string();
+                b = queue.spare();
             }
             queue.close();
         });
@@ -133,6 +154,8 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
             progress.lines = run->lines.size();
             options.progress(progress);
         }
+        queue.recycle(std::move(cur));
+        cur = std::string();
     }
     queue.stop();
     if (reader.joinable()) {

@@ -50,6 +50,14 @@ std::size_t SeriesPyramid::binOf(double t) const
     return std::min(std::size_t(b), l.bins() - 1);
 }
 
+std::ptrdiff_t SeriesPyramid::binAt(double t) const
+{
+    if (m_levels.empty() || !std::isfinite(t)) {
+        return -1;
+    }
+    return std::ptrdiff_t(binOf(t));
+}
+
 void SeriesPyramid::add(Channel c, double t, float v)
 {
     if (m_levels.empty() || !std::isfinite(t)) {

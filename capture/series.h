@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,21 @@ public:
     void reset(double start, double end, std::size_t maxBins = 1u << 20);
     void add(Channel c, double t, float v);
     void addMax(Channel c, double t, float v);
+    // The same for several channels at one time: find the fine bin once (-1: no bin).
+    std::ptrdiff_t binAt(double t) const;
+    void addAt(Channel c, std::ptrdiff_t bin, float v)
+    {
+        if (bin >= 0) {
+            m_levels.front().ch[std::size_t(c)][std::size_t(bin)] += v;
+        }
+    }
+    void maxAt(Channel c, std::ptrdiff_t bin, float v)
+    {
+        if (bin >= 0) {
+            float &slot = m_levels.front().ch[std::size_t(c)][std::size_t(bin)];
+            slot = slot < v ? v : slot;
+        }
+    }
     // Builds the coarser levels from the finest one.
     void build();
 
