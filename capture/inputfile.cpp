@@ -10,6 +10,7 @@ namespace tty {
 
 namespace {
 constexpr std::size_t kBlock = 1u << 20;
+constexpr std::size_t kBlockHeader = 3; // zstd block header size
 
 bool isZstdMagic(const std::string &b)
 {
@@ -32,6 +33,11 @@ struct InputFile::ZstdState
     std::int64_t frameStart = 0;
     bool midFrame = false;
     bool eof = false;
+    // zstd's hint for the next input: the rest of the current block plus the next block's
+    // 3-byte header. A call that fails does not report the output it made before failing,
+    // so each call gets the hint minus that header: a block is decoded and delivered in
+    // one call, and a damaged header or block fails a call of its own.
+    std::size_t hint = 1;
 };
 
 InputFile::InputFile() = default;
@@ -155,7 +161,11 @@ bool InputFile::readZstd(std::string &out)
         if (!z.midFrame && !noInput) {
             z.frameStart = z.inputBase + std::int64_t(z.input.pos);
         }
-        const std::size_t ret = ZSTD_decompressStream(z.dctx, &output, &z.input);
+        const std::size_t take = z.hint > kBlockHeader ? z.hint - kBlockHeader : z.hint;
+        ZSTD_inBuffer slice{z.input.src, std::min(z.input.size, z.input.pos + take), z.input.pos};
+        const std::size_t ret = ZSTD_decompressStream(z.dctx, &output, &slice);
+        z.input.pos = slice.pos;
+        z.hint = ZSTD_isError(ret) || ret == 0 ? 1 : ret;
         if (ZSTD_isError(ret)) {
             m_errorOffset = z.midFrame ? z.frameStart : z.inputBase + std::int64_t(z.input.pos);
             m_error = QStringLiteral("corrupt zstd data in the frame at byte %1 of the file (%2); "

@@ -1,0 +1,123 @@
+// Helpers shared by the unit tests: temporary files, zstd in memory, loading bytes.
+#pragma once
+
+#include "run.h"
+#include "runloader.h"
+
+#include <QByteArray>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <vector>
+#include <zstd.h>
+
+namespace testutil {
+
+inline QByteArray zstdCompress(const QByteArray &in, int level = 3)
+{
+    QByteArray out(qsizetype(ZSTD_compressBound(std::size_t(in.size()))), Qt::Uninitialized);
+    const std::size_t n = ZSTD_compress(out.data(), std::size_t(out.size()), in.constData(),
+                                        std::size_t(in.size()), level);
+    out.resize(ZSTD_isError(n) ? 0 : qsizetype(n));
+    return out;
+}
+
+// One frame, flushed after every `linesPerFlush` lines (as a recorder does); `flushEnds`
+// gets the compressed size after each flush and `linesAt` the lines complete by then.
+inline QByteArray zstdCompressFlushed(const QList<QByteArray> &lines, int linesPerFlush,
+                                      std::vector<qsizetype> *flushEnds, std::vector<int> *linesAt)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    QByteArray out;
+    std::vector<char> buf(ZSTD_CStreamOutSize());
+    auto drive = [&](const QByteArray &in, ZSTD_EndDirective mode) {
+        ZSTD_inBuffer ib{in.constData(), std::size_t(in.size()), 0};
+        std::size_t left;
+        do {
+            ZSTD_outBuffer ob{buf.data(), buf.size(), 0};
+            left = ZSTD_compressStream2(c, &ob, &ib, mode);
+            out.append(buf.data(), qsizetype(ob.pos));
+        } while (!ZSTD_isError(left) && (left != 0 || ib.pos < ib.size));
+    };
+    for (int i = 0; i < lines.size(); ++i) {
+        drive(lines[i], ZSTD_e_continue);
+        if ((i + 1) % linesPerFlush == 0) {
+            drive({}, ZSTD_e_flush);
+            flushEnds->push_back(out.size());
+            linesAt->push_back(i + 1);
+        }
+    }
+    drive({}, ZSTD_e_end);
+    ZSTD_freeCCtx(c);
+    return out;
+}
+
+inline QByteArray zstdDecompressFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QByteArray in = f.readAll();
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    QByteArray out;
+    std::vector<char> buf(ZSTD_DStreamOutSize());
+    ZSTD_inBuffer ib{in.constData(), std::size_t(in.size()), 0};
+    while (ib.pos < ib.size) {
+        ZSTD_outBuffer ob{buf.data(), buf.size(), 0};
+        if (ZSTD_isError(ZSTD_decompressStream(d, &ob, &ib))) {
+            break;
+        }
+        out.append(buf.data(), qsizetype(ob.pos));
+    }
+    ZSTD_freeDCtx(d);
+    return out;
+}
+
+class Files
+{
+public:
+    QString write(const QString &name, const QByteArray &data)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(data);
+        }
+        return path;
+    }
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+inline std::unique_ptr<tty::Run> loadBytes(const QByteArray &data,
+                                           const tty::LoadOptions &o = tty::LoadOptions{},
+                                           QString *error = nullptr,
+                                           const QString &name = QStringLiteral("console.log"))
+{
+    Files files;
+    QString e;
+    auto run = tty::loadRun(files.write(name, data), o, &e);
+    if (error) {
+        *error = e;
+    }
+    return run;
+}
+
+inline tty::LoadOptions withFormat(const QString &format)
+{
+    tty::LoadOptions o;
+    o.format = format;
+    return o;
+}
+
+inline QByteArray lineText(const tty::Run &run, tty::LineIndex i)
+{
+    const std::string_view t = run.lines.text(i);
+    return QByteArray(t.data(), qsizetype(t.size()));
+}
+
+} // namespace testutil

@@ -1,0 +1,244 @@
+// Readers: plain text and zstd recognised by content, multi-frame zstd, truncation and
+// corruption at any byte, and files that cannot be read.
+#define ZSTD_STATIC_LINKING_ONLY // ZSTD_frameHeaderSize, to corrupt a block header
+#include "inputfile.h"
+#include "metrics.h"
+#include "runloader.h"
+#include "tst_helpers.h"
+
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+
+QList<QByteArray> numberedLines(int n, const char *tag)
+{
+    QList<QByteArray> lines;
+    for (int i = 0; i < n; ++i) {
+        lines << QByteArray("[ %1.%2] %3 line %4 with some text to fill the console\r\n")
+                     .replace("%1", QByteArray::number(100 + i))
+                     .replace("%2", QByteArray::number(100000 + i))
+                     .replace("%3", tag)
+                     .replace("%4", QByteArray::number(i));
+    }
+    return lines;
+}
+
+QByteArray joined(const QList<QByteArray> &lines)
+{
+    QByteArray b;
+    for (const QByteArray &l : lines) {
+        b += l;
+    }
+    return b;
+}
+
+QByteArray stripped(QByteArray l)
+{
+    while (l.endsWith('\n') || l.endsWith('\r')) {
+        l.chop(1);
+    }
+    return l;
+}
+
+} // namespace
+
+class TstInputFile : public QObject
+{
+    Q_OBJECT
+private slots:
+    void recognisedByContent_data();
+    void recognisedByContent();
+    void multiFrame();
+    void truncatedAnywhere();
+    void corruptFrame();
+    void unreadable_data();
+    void unreadable();
+    void emptyFile();
+};
+
+void TstInputFile::recognisedByContent_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("compress");
+    QTest::newRow("plain named .zst") << QStringLiteral("console.log.zst") << false;
+    QTest::newRow("zstd named .log") << QStringLiteral("console.log") << true;
+    QTest::newRow("zstd without suffix") << QStringLiteral("capture") << true;
+    QTest::newRow("plain named .gz") << QStringLiteral("capture.gz") << false;
+}
+
+void TstInputFile::recognisedByContent()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, compress);
+    const QList<QByteArray> lines = numberedLines(50, "plain");
+    const QByteArray text = joined(lines);
+    Files files;
+    const QString path = files.write(name, compress ? zstdCompress(text) : text);
+
+    InputFile in;
+    QString error;
+    QVERIFY2(in.open(path, &error), qPrintable(error));
+    QCOMPARE(in.compression(),
+             compress ? InputFile::Compression::Zstd : InputFile::Compression::None);
+    QByteArray all;
+    std::string block;
+    while (in.read(block)) {
+        all.append(block.data(), qsizetype(block.size()));
+    }
+    QCOMPARE(all, text);
+    QVERIFY(in.error().isEmpty());
+    QVERIFY(in.warning().isEmpty());
+
+    const auto run = loadRun(path, LoadOptions{}, &error);
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(50));
+    QCOMPARE(lineText(*run, 49), stripped(lines[49]));
+}
+
+void TstInputFile::multiFrame()
+{
+    const QList<QByteArray> a = numberedLines(40, "first"), b = numberedLines(60, "second");
+    const QByteArray file = zstdCompress(joined(a)) + zstdCompress(joined(b), 19);
+    QString error;
+    const auto run = loadBytes(file, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QVERIFY(run->error.isEmpty());
+    QVERIFY(run->warnings.isEmpty());
+    QCOMPARE(run->lines.size(), LineIndex(100));
+    QCOMPARE(lineText(*run, 39), stripped(a[39]));
+    QCOMPARE(lineText(*run, 40), stripped(b[0]));
+    QCOMPARE(lineText(*run, 99), stripped(b[59]));
+}
+
+// Cut a flushed single-frame file at many byte positions: every line flushed before the
+// cut loads, nothing is invented, and a warning says the file was truncated.
+void TstInputFile::truncatedAnywhere()
+{
+    const QList<QByteArray> lines = numberedLines(400, "cut");
+    std::vector<qsizetype> flushEnds;
+    std::vector<int> linesAt;
+    const QByteArray full = zstdCompressFlushed(lines, 7, &flushEnds, &linesAt);
+    QVERIFY(full.size() > 2000);
+    Files files;
+    int checked = 0;
+    for (qsizetype cut = 4; cut < full.size(); cut += cut < 200 ? 1 : 37) {
+        const QString path = files.write(QStringLiteral("cut.zst"), full.left(cut));
+        QString error;
+        const auto run = loadRun(path, LoadOptions{}, &error);
+        QVERIFY2(run, qPrintable(error));
+        int expected = 0;
+        for (std::size_t f = 0; f < flushEnds.size() && flushEnds[f] <= cut; ++f) {
+            expected = linesAt[f];
+        }
+        const QString where = QStringLiteral("cut at %1 of %2").arg(cut).arg(full.size());
+        QVERIFY2(run->lines.size() >= expected, qPrintable(where));
+        for (LineIndex i = 0; i < run->lines.size(); ++i) {
+            const QByteArray want = stripped(lines[int(i)]);
+            if (run->lines.flags(i) & NoNewline) {
+                QVERIFY2(i == run->lines.size() - 1 && want.startsWith(lineText(*run, i)),
+                         qPrintable(where));
+            } else {
+                QVERIFY2(lineText(*run, i) == want, qPrintable(where));
+            }
+        }
+        QVERIFY2(run->error.isEmpty(), qPrintable(where + QLatin1Char(' ') + run->error));
+        const QString warnings = run->warnings.join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QLatin1String("truncated")), qPrintable(where + warnings));
+        ++checked;
+    }
+    QVERIFY(checked > 100);
+}
+
+void TstInputFile::corruptFrame()
+{
+    const QList<QByteArray> a = numberedLines(30, "good"), b = numberedLines(30, "bad");
+    const QByteArray first = zstdCompress(joined(a));
+    QByteArray second = zstdCompress(joined(b));
+    // The first block header after the frame header: block type 3 is reserved (corrupt).
+    const std::size_t fhs = ZSTD_frameHeaderSize(second.constData(), std::size_t(second.size()));
+    QVERIFY(!ZSTD_isError(fhs));
+    for (int i = 0; i < 3; ++i) {
+        second[qsizetype(fhs) + i] = char(0xff);
+    }
+    QString error;
+    const auto run = loadBytes(first + second, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->lines.size(), LineIndex(30));
+    QCOMPARE(lineText(*run, 29), stripped(a[29]));
+    QVERIFY2(run->error.contains(QStringLiteral("byte %1").arg(first.size())),
+             qPrintable(run->error));
+    QVERIFY(run->error.contains(QLatin1String("corrupt")));
+
+    // Flipped bytes in the middle of a single frame: the error names a byte offset and
+    // the lines decoded before it are kept (a prefix of the original).
+    const QList<QByteArray> many = numberedLines(3000, "mid");
+    std::vector<qsizetype> ends;
+    std::vector<int> at;
+    QByteArray one = zstdCompressFlushed(many, 100, &ends, &at);
+    const qsizetype mid = ends[ends.size() / 2];
+    for (qsizetype i = mid; i < mid + 3; ++i) {
+        one[i] = char(0xff); // the next block's header
+    }
+    const auto run2 = loadBytes(one, LoadOptions{}, &error);
+    QVERIFY(run2);
+    QVERIFY2(run2->error.contains(QRegularExpression(QStringLiteral("at byte \\d+"))),
+             qPrintable(run2->error));
+    QVERIFY2(run2->lines.size() >= at[ends.size() / 2],
+             qPrintable(QStringLiteral("%1 lines, %2 flushed before the damage")
+                            .arg(run2->lines.size())
+                            .arg(at[ends.size() / 2])));
+    QVERIFY(run2->lines.size() < 3000);
+    for (LineIndex i = 0; i < run2->lines.size(); ++i) {
+        QVERIFY(stripped(many[int(i)]).startsWith(lineText(*run2, i)));
+    }
+}
+
+void TstInputFile::unreadable_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("gzip") << QStringLiteral("gzip") << QStringLiteral("gzip");
+    QTest::newRow("directory") << QStringLiteral("dir") << QStringLiteral("is a directory");
+    QTest::newRow("nonexistent") << QStringLiteral("missing") << QStringLiteral("No such file");
+}
+
+void TstInputFile::unreadable()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    Files files;
+    QString path;
+    if (kind == QLatin1String("gzip")) {
+        path = files.write(QStringLiteral("console.log"),
+                           QByteArray::fromHex("1f8b0800000000000003cb48cdc9c9e70200"));
+    } else if (kind == QLatin1String("dir")) {
+        path = files.path(QString());
+    } else {
+        path = files.path(QStringLiteral("no-such.log"));
+    }
+    QString error;
+    const auto run = loadRun(path, LoadOptions{}, &error);
+    QVERIFY(!run);
+    QVERIFY2(error.contains(message), qPrintable(error));
+    QVERIFY2(error.contains(path.section(QLatin1Char('/'), -1)), qPrintable(error));
+}
+
+void TstInputFile::emptyFile()
+{
+    for (const QByteArray &data : {QByteArray(), zstdCompress(QByteArray())}) {
+        QString error;
+        const auto run = loadBytes(data, LoadOptions{}, &error);
+        QVERIFY2(run, qPrintable(error));
+        QCOMPARE(run->lines.size(), LineIndex(0));
+        QVERIFY(run->error.isEmpty());
+        QVERIFY(run->warnings.join(QLatin1Char(' ')).contains(QLatin1String("no console lines")));
+        const Metrics m = computeMetrics(*run, MetricOptions{});
+        QCOMPARE(m.lines, qint64(0));
+    }
+}
+
+QTEST_GUILESS_MAIN(TstInputFile)
+#include "tst_inputfile.moc"
