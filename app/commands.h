@@ -7,5 +7,6 @@ namespace tty {
 
 int runReport(const QStringList &args);
 int runCat(const QStringList &args);
+int runCapture(const QStringList &args); // headless: a QCoreApplication
 
 } // namespace tty

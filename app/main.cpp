@@ -18,6 +18,12 @@ int main(int argc, char **argv)
         const QStringList args = QCoreApplication::arguments();
         return std::strcmp(cmd, "report") == 0 ? tty::runReport(args) : tty::runCat(args);
     }
+    if (std::strcmp(cmd, "capture") == 0) {
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("ttyscope"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(TTYSCOPE_VERSION));
+        return tty::runCapture(QCoreApplication::arguments());
+    }
     std::fprintf(stderr, "ttyscope: the GUI is not built yet; use 'ttyscope report FILE...'\n");
     return 2;
 }

@@ -47,12 +47,18 @@ void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, s
 
 void LineTable::replaceLast(std::string_view text, std::uint16_t flags)
 {
+    if (m_size > 0) {
+        replaceLast(text, flags, kernelTime(m_size - 1));
+    }
+}
+
+void LineTable::replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel)
+{
     if (m_size == 0) {
         return;
     }
     const LineIndex last = m_size - 1;
     const HostNs arrival = this->arrival(last);
-    const KernelUs kernel = kernelTime(last);
     TextChunk &tc = m_text[textChunkOf(last)];
     const std::uint32_t off = m_offset[chunk(last)][slot(last)];
     m_textBytes -= tc.used - off;

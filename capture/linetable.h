@@ -50,6 +50,8 @@ public:
     void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t; }
     // Used by live capture: an idle partial line that later got more bytes.
     void replaceLast(std::string_view text, std::uint16_t flags);
+    // ...with the kernel time parsed from the completed text.
+    void replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel);
 
     std::size_t textBytes() const { return m_textBytes; }
     std::size_t memoryBytes() const;

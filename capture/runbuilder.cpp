@@ -56,13 +56,29 @@ void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
     if (idx < 0) {
         return;
     }
-    while (!m_run.events.empty() && m_run.events.back().line == idx &&
-           m_run.events.back().note < 0) {
+    // Take off the events at the end that belong to the old text, keeping note events
+    // (markers, gaps) in place: those placed before the line, then the line's new events,
+    // then those placed after it, so the events stay in line order.
+    std::vector<Event> before, after;
+    while (!m_run.events.empty() && m_run.events.back().line >= idx) {
+        const Event e = m_run.events.back();
         m_run.events.pop_back();
+        if (e.note >= 0) {
+            (e.line == idx ? before : after).push_back(e);
+        }
     }
+    m_run.events.insert(m_run.events.end(), before.rbegin(), before.rend());
+    // The completed text's prefix decides the level and kernel time, as in addLine.
     const KernelPrefix p = parseKernelPrefix(text);
-    m_run.lines.replaceLast(text, flags);
+    if (p.level >= 0) {
+        flags = std::uint16_t((flags & ~LevelMask) | ((p.level & 7) + 1));
+    }
+    if (p.timeAt > 0 && hasKernelTime(p.time)) {
+        flags |= KernelTimeNotAtStart;
+    }
+    m_run.lines.replaceLast(text, flags, p.time);
     detect(text, p.message, idx);
+    m_run.events.insert(m_run.events.end(), after.rbegin(), after.rend());
 }
 
 void RunBuilder::detect(std::string_view text, std::size_t message, LineIndex line)

@@ -1,0 +1,135 @@
+#include "liverun.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace tty {
+
+LiveRun::LiveRun(const RuleSet *rules, std::int64_t idleNs)
+    : m_ownRules(rules ? nullptr : std::make_unique<RuleSet>(RuleSet::builtin())),
+      m_builder(m_run, rules ? *rules : *m_ownRules), m_idleNs(idleNs)
+{
+    m_run.meta.format = QStringLiteral("ttyscope");
+    m_run.hasArrival = true;
+    m_run.arrivalIsWallClock = true;
+}
+
+HostNs LiveRun::arrival(HostNs wall, std::int64_t mono)
+{
+    // As the loader does (docs/format.md, Time): monotonic, anchored at the first record.
+    if (mono == 0) {
+        return wall;
+    }
+    if (!m_anchored) {
+        m_anchored = true;
+        m_wall0 = wall;
+        m_mono0 = mono;
+    }
+    return m_wall0 + (mono - m_mono0);
+}
+
+void LiveRun::add(const std::vector<LiveRecord> &records)
+{
+    for (const LiveRecord &r : records) {
+        add(r);
+    }
+}
+
+void LiveRun::add(const LiveRecord &r)
+{
+    const HostNs t = arrival(r.wall, r.mono);
+    switch (r.type) {
+    case 'D':
+        m_lastDataMono = r.mono;
+        m_builder.addBytes(std::int64_t(r.data.size()));
+        m_framer.feed(r.data.data(), r.data.size(), t,
+                      [this](const LineFramer::Line &l) { line(l); });
+        if (m_shown && m_framer.pending().size() > m_shownBytes) {
+            // The shown prompt grew but is still not a whole line: show it as it is now.
+            m_shownBytes = m_framer.pending().size();
+            m_builder.replaceLastLine(m_framer.pending(), NoNewline);
+        }
+        break;
+    case 'H':
+        header(r.data);
+        break;
+    case 'M':
+        m_builder.addNoteEvent(EventKind::Marker, r.data, t);
+        break;
+    case 'S':
+        m_builder.addNoteEvent(EventKind::Marker, "sent: " + r.data, t);
+        break;
+    case 'G':
+        m_builder.addNoteEvent(EventKind::Gap, "capture gap: " + r.data, t);
+        break;
+    case 'R':
+        m_builder.addNoteEvent(EventKind::Gap, "capture resumed: " + r.data, t);
+        break;
+    case 'W':
+        m_run.warnings << QStringLiteral("recorder: %1").arg(QString::fromStdString(r.data));
+        break;
+    default:
+        break;
+    }
+}
+
+void LiveRun::line(const LineFramer::Line &l)
+{
+    const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+    if (m_shown) {
+        m_shown = false;
+        m_builder.replaceLastLine(l.text, flags);
+    } else {
+        m_builder.addLine(l.text, l.firstByte, flags);
+    }
+}
+
+void LiveRun::idle(std::int64_t monoNow)
+{
+    const std::string_view p = m_framer.pending();
+    if (m_shown || p.empty() || monoNow - m_lastDataMono < m_idleNs) {
+        return;
+    }
+    m_builder.addLine(p, m_framer.pendingTime(), NoNewline);
+    m_shown = true;
+    m_shownBytes = p.size();
+}
+
+void LiveRun::finish()
+{
+    m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+    m_shown = false;
+    m_builder.finish();
+}
+
+std::size_t LiveRun::stableEvents() const
+{
+    if (!m_shown) {
+        return m_run.events.size();
+    }
+    const LineIndex open = m_run.lines.size() - 1;
+    std::size_t n = 0;
+    while (n < m_run.events.size() && !(m_run.events[n].line == open && m_run.events[n].note < 0)) {
+        ++n;
+    }
+    return n;
+}
+
+void LiveRun::header(const std::string &json)
+{
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+    RunMeta &m = m_run.meta;
+    m.extra = o;
+    m.tool = o.value(QStringLiteral("tool")).toString() + QLatin1Char(' ') +
+             o.value(QStringLiteral("version")).toString();
+    m.source = o.value(QStringLiteral("source")).toString();
+    m.label = o.value(QStringLiteral("label")).toString();
+    if (m.label.isEmpty()) {
+        m.label = m.source;
+    }
+    m.host = o.value(QStringLiteral("host")).toString();
+    m.startUtc = o.value(QStringLiteral("start_utc")).toString();
+    m.baud = o.value(QStringLiteral("baud")).toInt();
+}
+
+} // namespace tty
