@@ -25,7 +25,7 @@ bool readRuleSet(const QCommandLineParser &p, RuleSet *rules, QString *error);
 // join files into a group of trials ("a1.log,a2.log,a3.log b1.log,b2.log").
 struct LoadedColumns
 {
-    std::vector<std::unique_ptr<Run>> runs; // owns every run
+    std::vector<std::shared_ptr<Run>> runs; // owns every run
     std::vector<ReportColumn> columns;
     int unreadable = 0; // files that could not be read at all
     int damaged = 0;    // files read only in part

@@ -1,6 +1,7 @@
 #include "run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace tty {
@@ -42,6 +43,24 @@ double Run::lagOf(LineIndex i) const
         return kNaN;
     }
     return timeOf(i) - producedAt(i);
+}
+
+LineIndex Run::lineAt(double runSeconds) const
+{
+    LineIndex lo = 0, hi = lines.size();
+    if (hi == 0 || !std::isfinite(runSeconds)) {
+        return 0;
+    }
+    const HostNs t = origin + HostNs(runSeconds * 1e9);
+    while (lo < hi) {
+        const LineIndex mid = lo + (hi - lo) / 2;
+        if (lines.arrival(mid) <= t) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo > 0 ? lo - 1 : 0;
 }
 
 int Run::bootOf(LineIndex i) const

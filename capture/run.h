@@ -74,6 +74,9 @@ public:
     // Arrival of an event (recorded markers have their own), else kNoHostTime.
     HostNs eventArrival(const Event &e) const;
     double eventTime(const Event &e) const;
+    // The last line that arrived at or before a run second (0 if none): arrival times are
+    // monotone once loaded, so this is a binary search.
+    LineIndex lineAt(double runSeconds) const;
     // Host time (ns) for a run second, for wall-clock axes.
     HostNs hostTimeAt(double runSeconds) const { return origin + HostNs(runSeconds * 1e9); }
 

@@ -1,0 +1,123 @@
+#include "cliruns.h"
+#include "commands.h"
+#include "figure.h"
+#include "palette.h"
+#include "session.h"
+#include "timelineview.h"
+
+#include <QApplication>
+
+#include <cstdio>
+
+namespace tty {
+
+Session sessionFromColumns(const LoadedColumns &loaded, const Alignment &alignment, const MetricOptions &metrics)
+{
+    Session s;
+    s.alignment = alignment;
+    s.metrics = metrics;
+    for (std::size_t c = 0; c < loaded.columns.size(); ++c) {
+        const ReportColumn &col = loaded.columns[c];
+        Side side;
+        side.label = col.label;
+        side.color = runColor(int(c));
+        for (std::size_t t = 0; t < col.runs.size(); ++t) {
+            std::shared_ptr<const Run> run;
+            for (const auto &owned : loaded.runs) {
+                if (owned.get() == col.runs[t]) {
+                    run = owned;
+                }
+            }
+            side.trials.append(Trial{run, col.boots[t], col.sources.value(int(t))});
+        }
+        s.sides.append(side);
+    }
+    return s;
+}
+
+int runExport(const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Renders the timeline of one run, or the comparison of two runs or groups of trials "
+        "(FILE,FILE,... per side), with the metrics table, to PNG and/or PDF without a display."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
+    p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("One or two logs or groups."),
+                            QStringLiteral("A [B]"));
+    p.addOption({QStringLiteral("png"), QStringLiteral("Write a PNG image."), QStringLiteral("OUT.png")});
+    p.addOption({QStringLiteral("pdf"), QStringLiteral("Write a PDF document."), QStringLiteral("OUT.pdf")});
+    p.addOption({QStringLiteral("width"), QStringLiteral("Width in pixels (default 1600)."), QStringLiteral("W"),
+                 QStringLiteral("1600")});
+    p.addOption({QStringLiteral("height"), QStringLiteral("Height in pixels (default 1100)."), QStringLiteral("H"),
+                 QStringLiteral("1100")});
+    p.addOption({QStringLiteral("scale"), QStringLiteral("Pixel scale of the PNG (2 for high-DPI)."),
+                 QStringLiteral("S"), QStringLiteral("1")});
+    p.addOption({QStringLiteral("align"),
+                 QStringLiteral("Time zero: start, boot, panic, drop, event:KIND or regex:REGEX."),
+                 QStringLiteral("SPEC"), QStringLiteral("start")});
+    p.addOption({QStringLiteral("title"), QStringLiteral("Title of the picture."), QStringLiteral("TEXT")});
+    p.addOption({QStringLiteral("no-table"), QStringLiteral("Leave the metrics table out.")});
+    addLoadOptions(p);
+    addMetricOptions(p);
+    p.process(args);
+    QStringList files = p.positionalArguments();
+    files.removeFirst();
+    if (files.isEmpty() || files.size() > 2) {
+        std::fprintf(stderr, "ttyscope export: give one or two logs (or comma-joined groups)\n");
+        return 2;
+    }
+    if (!p.isSet(QStringLiteral("png")) && !p.isSet(QStringLiteral("pdf"))) {
+        std::fprintf(stderr, "ttyscope export: say where to write: --png OUT.png and/or --pdf OUT.pdf\n");
+        return 2;
+    }
+    MetricOptions mo;
+    RuleSet rules;
+    Alignment alignment;
+    QString error;
+    if (!readMetricOptions(p, &mo, &error) || !readRuleSet(p, &rules, &error) ||
+        !Alignment::parse(p.value(QStringLiteral("align")), &alignment, &error)) {
+        std::fprintf(stderr, "ttyscope export: %s\n", qPrintable(error));
+        return 2;
+    }
+    const int width = p.value(QStringLiteral("width")).toInt();
+    const int height = p.value(QStringLiteral("height")).toInt();
+    const double scale = p.value(QStringLiteral("scale")).toDouble();
+    if (width < 200 || height < 200 || !(scale > 0 && scale <= 8)) {
+        std::fprintf(stderr, "ttyscope export: --width/--height must be at least 200, --scale in (0, 8]\n");
+        return 2;
+    }
+    LoadedColumns loaded = loadColumns(p, files, rules, mo);
+    if (loaded.columns.empty()) {
+        return 1;
+    }
+    const Session session = sessionFromColumns(loaded, alignment, mo);
+    QStringList warnings;
+    TimelineView view;
+    view.resize(width, height);
+    view.setTitle(p.isSet(QStringLiteral("title")) ? p.value(QStringLiteral("title")) : session.title());
+    view.setAxisTitle(alignment.axisTitle());
+    view.setRuns(session.timelineRuns(&warnings));
+    for (const QString &w : warnings) {
+        std::fprintf(stderr, "ttyscope export: warning: %s\n", qPrintable(w));
+    }
+    const Report report = session.report();
+    FigureTable table{p.isSet(QStringLiteral("no-table")) ? nullptr : &report, session.colors()};
+    int rc = 0;
+    if (p.isSet(QStringLiteral("png")) &&
+        !saveFigurePng(&view, table, p.value(QStringLiteral("png")), width, height, scale, &error)) {
+        std::fprintf(stderr, "ttyscope export: %s\n", qPrintable(error));
+        rc = 1;
+    }
+    if (p.isSet(QStringLiteral("pdf")) &&
+        !saveFigurePdf(&view, table, p.value(QStringLiteral("pdf")), width, height, &error)) {
+        std::fprintf(stderr, "ttyscope export: %s\n", qPrintable(error));
+        rc = 1;
+    }
+    if (rc == 0 && loaded.unreadable > 0) {
+        rc = 1;
+    }
+    return rc != 0 ? rc : (loaded.damaged > 0 ? 3 : 0);
+}
+
+} // namespace tty

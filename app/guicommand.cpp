@@ -1,0 +1,86 @@
+#include "cliruns.h"
+#include "commands.h"
+#include "mainwindow.h"
+#include "samples.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace tty {
+
+int runGui(const QStringList &args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "ttyscope: serial-console timelines for kernel developers.\n\n"
+        "  ttyscope [FILE]            view one console log\n"
+        "  ttyscope A B               compare two logs (or groups: a1,a2,a3 b1,b2)\n"
+        "  ttyscope                   the bundled sample comparison\n"
+        "  ttyscope report ...        metrics as text, markdown or JSON (see report --help)\n"
+        "  ttyscope export ...        render a picture without a display (see export --help)\n"
+        "  ttyscope cat ...           console text of any supported log\n"
+        "  ttyscope capture ...       record a serial port or network console"));
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Logs to open."), QStringLiteral("[A [B]]"));
+    p.addOption({QStringLiteral("align"), QStringLiteral("Time zero: start, boot, panic, drop, event:KIND, regex:REGEX."),
+                 QStringLiteral("SPEC"), QStringLiteral("start")});
+    p.addOption({QStringLiteral("screenshot"),
+                 QStringLiteral("Save a screenshot of the window to PNG once loaded, then quit."), QStringLiteral("OUT.png")});
+    p.addOption({QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."), QStringLiteral("WxH")});
+    addLoadOptions(p);
+    addMetricOptions(p);
+    p.process(args);
+
+    MainWindow w;
+    const QString size = p.value(QStringLiteral("size"));
+    if (!size.isEmpty()) {
+        const QStringList wh = size.split(QLatin1Char('x'));
+        if (wh.size() == 2) {
+            w.resize(wh[0].toInt(), wh[1].toInt());
+        }
+    } else if (!w.restoreGeometry(QByteArray())) {
+        w.resize(1500, 950);
+    }
+    const QStringList files = p.positionalArguments();
+    if (files.size() > 2) {
+        std::fprintf(stderr, "ttyscope: at most two logs (or comma-joined groups) can be shown\n");
+        return 2;
+    }
+    if (files.isEmpty()) {
+        w.openSample();
+    } else {
+        OpenRequest r;
+        QString error;
+        auto rules = std::make_shared<RuleSet>();
+        if (!readMetricOptions(p, &r.metrics, &error) || !readRuleSet(p, rules.get(), &error) ||
+            !Alignment::parse(p.value(QStringLiteral("align")), &r.alignment, &error)) {
+            std::fprintf(stderr, "ttyscope: %s\n", qPrintable(error));
+            return 2;
+        }
+        r.rules = rules;
+        r.load.format = p.value(QStringLiteral("format"));
+        r.load.baud = p.value(QStringLiteral("baud")).toInt();
+        r.labels = p.values(QStringLiteral("label"));
+        r.bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
+        for (const QString &f : files) {
+            r.sides.append(f.split(QLatin1Char(','), Qt::SkipEmptyParts));
+        }
+        w.open(r);
+    }
+    w.show();
+    if (p.isSet(QStringLiteral("screenshot"))) {
+        w.waitForLoaded();
+        QApplication::processEvents();
+        w.timeline()->plot()->replot();
+        QApplication::processEvents();
+        const bool ok = w.grab().save(p.value(QStringLiteral("screenshot")));
+        return ok ? 0 : 1;
+    }
+    return QApplication::exec();
+}
+
+} // namespace tty

@@ -1,0 +1,58 @@
+#include "logpane.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace tty {
+
+LogPane::LogPane(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *head = new QHBoxLayout;
+    m_header = new QLabel(this);
+    m_trials = new QComboBox(this);
+    head->addWidget(m_header, 1);
+    head->addWidget(m_trials);
+    layout->addLayout(head);
+    m_view = new LogView(this);
+    layout->addWidget(m_view, 1);
+    connect(m_trials, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i < m_side.trials.size()) {
+            m_view->setRun(m_side.trials[i].run);
+            emit trialChanged(i);
+        }
+    });
+}
+
+void LogPane::setSide(const Side &side, int firstTimelineRun)
+{
+    m_side = side;
+    m_firstRun = firstTimelineRun;
+    m_header->setText(QStringLiteral("<b style='color:%1'>■ %2</b>")
+                          .arg(side.color.name(), side.label.toHtmlEscaped()));
+    m_trials->blockSignals(true);
+    m_trials->clear();
+    for (const Trial &t : side.trials) {
+        m_trials->addItem(t.source);
+    }
+    m_trials->blockSignals(false);
+    m_trials->setVisible(side.trials.size() > 1);
+    m_view->setRun(side.trials.isEmpty() ? nullptr : side.trials.front().run);
+}
+
+int LogPane::trial() const { return std::max(0, m_trials->currentIndex()); }
+
+void LogPane::setTrial(int trial)
+{
+    if (trial != m_trials->currentIndex()) {
+        m_trials->setCurrentIndex(trial);
+    }
+}
+
+const Run *LogPane::run() const { return m_view->model()->run(); }
+
+} // namespace tty

@@ -1,0 +1,117 @@
+// The main window: timeline on top, log text below (one pane per side), events and
+// metrics in docks; loading in the background; export; settings.
+#pragma once
+
+#include "runloadjob.h"
+#include "session.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QComboBox;
+class QLineEdit;
+class QSplitter;
+class QMenu;
+class QDockWidget;
+
+namespace tty {
+
+class TimelineView;
+class EventList;
+class MetricsPanel;
+class LogPane;
+class NoticeBar;
+
+struct OpenRequest
+{
+    QVector<QStringList> sides; // files per side
+    QStringList labels;         // per side, optional
+    LoadOptions load;
+    std::shared_ptr<const RuleSet> rules;
+    Alignment alignment;
+    MetricOptions metrics;
+    bool bootsAsTrials = false;
+    bool sample = false;
+};
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads in the background; the window shows progress and stays responsive.
+    void open(const OpenRequest &request);
+    void openFiles(const QStringList &files); // one side per file, at most two
+    bool openSample();
+    // For tests and scripted screenshots: blocks (processing events) until loading ends.
+    bool waitForLoaded(int timeoutMs = 60000);
+
+    const Session &session() const { return m_session; }
+    TimelineView *timeline() const { return m_timeline; }
+    EventList *eventList() const { return m_events; }
+    MetricsPanel *metricsPanel() const { return m_metrics; }
+    LogPane *logPane(int side) const;
+    NoticeBar *notices() const { return m_notices; }
+    bool exportFigure(const QString &path, int width, int height, double scale, QString *error);
+
+    void setAlignment(const Alignment &a);
+    void showEvent(int timelineRun, int eventIndex);
+    void showTime(double x);
+
+protected:
+    void closeEvent(QCloseEvent *e) override;
+    void dragEnterEvent(QDragEnterEvent *e) override;
+    void dropEvent(QDropEvent *e) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void onLoaded(const LoadResult &result);
+    void setSession(Session session);
+    void refreshMetrics();
+    void refreshTimelineRuns();
+    void onLogLineChanged(int side, LineIndex line);
+    void stepEvent(int direction, bool ofSelectedKind);
+    void addRecent(const QStringList &files);
+    void updateRecentMenu();
+    void exportDialog();
+    void copyImage();
+    void compareDialog();
+    void openDialog();
+    void showShortcuts();
+    void showAbout();
+    void restoreSettings();
+    void saveSettings();
+    void alignOnCurrentLine();
+
+    Session m_session;
+    OpenRequest m_pending;
+    QVector<QPair<int, int>> m_runIndex; // timeline run -> (side, trial)
+    RunLoadJob *m_job;
+    TimelineView *m_timeline;
+    QSplitter *m_logs;
+    QVector<LogPane *> m_panes;
+    EventList *m_events;
+    MetricsPanel *m_metrics;
+    NoticeBar *m_notices;
+    QDockWidget *m_eventDock = nullptr;
+    QDockWidget *m_metricsDock = nullptr;
+    QLabel *m_statusText;
+    QProgressBar *m_progress;
+    QPushButton *m_cancel;
+    QComboBox *m_align;
+    QLineEdit *m_alignRegex;
+    QComboBox *m_axisMode;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_lanesMenu = nullptr;
+    bool m_loading = false;
+};
+
+} // namespace tty

@@ -1,0 +1,65 @@
+#include "runloadjob.h"
+
+#include <QtConcurrent>
+
+namespace tty {
+
+RunLoadJob::RunLoadJob(QObject *parent) : QObject(parent)
+{
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        if (m_watcher.future().resultCount() > 0) {
+            emit finished(m_watcher.future().result());
+        }
+    });
+}
+
+RunLoadJob::~RunLoadJob()
+{
+    m_cancel = true;
+    m_watcher.waitForFinished();
+}
+
+void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &options,
+                       std::shared_ptr<const RuleSet> rules)
+{
+    m_cancel = false;
+    m_watcher.setFuture(QtConcurrent::run([this, sides, options, rules]() {
+        LoadResult result;
+        QElapsedTimer since;
+        since.start();
+        for (const QStringList &files : sides) {
+            QVector<LoadedFile> loaded;
+            for (const QString &f : files) {
+                LoadOptions lo = options;
+                lo.rules = rules.get();
+                lo.cancel = &m_cancel;
+                lo.progress = [this, f, &since](const LoadProgress &p) {
+                    // At most ~20 updates a second reach the GUI thread.
+                    if (since.elapsed() < 50) {
+                        return;
+                    }
+                    since.restart();
+                    QMetaObject::invokeMethod(this, [this, f, p] {
+                        emit progress(f, p.bytesDone, p.bytesTotal, p.lines);
+                    }, Qt::QueuedConnection);
+                };
+                LoadedFile lf;
+                lf.path = f;
+                std::unique_ptr<Run> run = loadRun(f, lo, &lf.error);
+                lf.run = std::shared_ptr<const Run>(std::move(run));
+                loaded.append(lf);
+                if (m_cancel) {
+                    result.cancelled = true;
+                    break;
+                }
+            }
+            result.sides.append(loaded);
+            if (result.cancelled) {
+                break;
+            }
+        }
+        return result;
+    }));
+}
+
+} // namespace tty

@@ -1,0 +1,111 @@
+#include "session.h"
+
+#include <QFileInfo>
+
+namespace tty {
+
+QString defaultLabel(const QVector<Trial> &trials)
+{
+    if (trials.isEmpty()) {
+        return {};
+    }
+    if (trials.size() == 1) {
+        return trials.front().run->meta.label;
+    }
+    QStringList names;
+    for (const Trial &t : trials) {
+        names << t.run->meta.label + (t.boot >= 0 ? QStringLiteral("#%1").arg(t.boot + 1) : QString());
+    }
+    QString pre = names.front(), suf = names.front();
+    for (const QString &n : names) {
+        int i = 0;
+        while (i < pre.size() && i < n.size() && pre[i] == n[i]) {
+            ++i;
+        }
+        pre.truncate(i);
+        int j = 0;
+        while (j < suf.size() && j < n.size() && suf[suf.size() - 1 - j] == n[n.size() - 1 - j]) {
+            ++j;
+        }
+        suf = suf.right(j);
+    }
+    return pre + QLatin1Char('*') + suf;
+}
+
+QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
+{
+    QVector<TimelineRun> out;
+    for (int s = 0; s < sides.size(); ++s) {
+        for (const Trial &t : sides[s].trials) {
+            TimelineRun tr;
+            tr.run = t.run;
+            tr.color = sides[s].color;
+            tr.group = s;
+            tr.groupLabel = sides[s].label;
+            tr.label = sides[s].trials.size() > 1
+                           ? QStringLiteral("%1 [%2]").arg(sides[s].label, t.source)
+                           : sides[s].label;
+            LineIndex first = 0, end = -1;
+            if (t.boot >= 0 && std::size_t(t.boot) < t.run->boots.size()) {
+                first = t.run->boots[std::size_t(t.boot)].first;
+                end = t.run->boots[std::size_t(t.boot)].end;
+            }
+            double shift = 0;
+            if (!alignmentTime(*t.run, alignment, &shift, first, end) && warnings &&
+                alignment.kind != Alignment::Kind::Start) {
+                *warnings << QStringLiteral("%1: no '%2' to align on; shown from its start")
+                                 .arg(t.source, alignment.spec());
+            }
+            tr.shift = shift;
+            out.append(tr);
+        }
+    }
+    return out;
+}
+
+Report Session::report() const
+{
+    std::vector<ReportColumn> cols;
+    for (const Side &side : sides) {
+        ReportColumn c;
+        c.label = side.label;
+        for (const Trial &t : side.trials) {
+            c.runs.push_back(t.run.get());
+            c.boots.push_back(t.boot);
+            c.sources << t.source;
+            if (t.boot >= 0 && std::size_t(t.boot) < t.run->boots.size()) {
+                const Boot &b = t.run->boots[std::size_t(t.boot)];
+                c.metrics.push_back(computeMetrics(*t.run, metrics, b.first, b.end));
+            } else {
+                c.metrics.push_back(computeMetrics(*t.run, metrics));
+            }
+        }
+        cols.push_back(std::move(c));
+    }
+    return Report(std::move(cols), metrics);
+}
+
+QVector<QColor> Session::colors() const
+{
+    QVector<QColor> c;
+    for (const Side &s : sides) {
+        c << s.color;
+    }
+    return c;
+}
+
+QString Session::title() const
+{
+    QStringList parts;
+    for (const Side &s : sides) {
+        parts << (s.trials.size() > 1 ? QStringLiteral("%1 (%2 trials)").arg(s.label).arg(s.trials.size())
+                                      : s.label);
+    }
+    QString t = parts.join(QStringLiteral("  vs  "));
+    if (sample) {
+        t = QStringLiteral("Sample: ") + t;
+    }
+    return t;
+}
+
+} // namespace tty

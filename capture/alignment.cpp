@@ -1,0 +1,109 @@
+#include "alignment.h"
+
+#include "linematcher.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace tty {
+
+bool Alignment::parse(const QString &spec, Alignment *out, QString *error)
+{
+    Alignment a;
+    if (spec.isEmpty() || spec == QLatin1String("start")) {
+        a.kind = Kind::Start;
+    } else if (spec == QLatin1String("boot") || spec == QLatin1String("kernel")) {
+        a.kind = Kind::FirstKernelLine;
+    } else if (spec == QLatin1String("panic") || spec == QLatin1String("drop")) {
+        a.kind = Kind::FirstEvent;
+        eventKindFromName(spec, &a.event);
+    } else if (spec.startsWith(QLatin1String("event:"))) {
+        a.kind = Kind::FirstEvent;
+        if (!eventKindFromName(spec.mid(6), &a.event)) {
+            *error = QStringLiteral("unknown event kind '%1'").arg(spec.mid(6));
+            return false;
+        }
+    } else {
+        a.kind = Kind::Regex;
+        a.regex = spec.startsWith(QLatin1String("regex:")) ? spec.mid(6) : spec;
+        const QRegularExpression re(a.regex);
+        if (!re.isValid()) {
+            *error = QStringLiteral("invalid regular expression '%1': %2").arg(a.regex, re.errorString());
+            return false;
+        }
+    }
+    *out = a;
+    return true;
+}
+
+QString Alignment::spec() const
+{
+    switch (kind) {
+    case Kind::Start: return QStringLiteral("start");
+    case Kind::FirstKernelLine: return QStringLiteral("boot");
+    case Kind::FirstEvent: return QStringLiteral("event:%1").arg(QLatin1String(eventKindName(event)));
+    case Kind::Regex: return QStringLiteral("regex:%1").arg(regex);
+    }
+    return {};
+}
+
+QString Alignment::axisTitle() const
+{
+    switch (kind) {
+    case Kind::Start: return QStringLiteral("seconds from the start of the capture");
+    case Kind::FirstKernelLine: return QStringLiteral("seconds from the first kernel line");
+    case Kind::FirstEvent:
+        return QStringLiteral("seconds from the first %1 event").arg(QLatin1String(eventKindName(event)));
+    case Kind::Regex: return QStringLiteral("seconds from the first '%1'").arg(regex);
+    }
+    return {};
+}
+
+bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineIndex first, LineIndex end)
+{
+    *seconds = 0;
+    if (end < 0 || end > run.lines.size()) {
+        end = run.lines.size();
+    }
+    LineIndex hit = -1;
+    switch (a.kind) {
+    case Alignment::Kind::Start:
+        hit = first < end ? first : -1;
+        break;
+    case Alignment::Kind::FirstKernelLine:
+        for (LineIndex i = first; i < end && hit < 0; ++i) {
+            if (hasKernelTime(run.lines.kernelTime(i))) {
+                hit = i;
+            }
+        }
+        break;
+    case Alignment::Kind::FirstEvent:
+        for (const Event &e : run.events) {
+            if (e.kind == a.event && e.line >= first && e.line < end) {
+                const double t = run.eventTime(e);
+                if (std::isfinite(t)) {
+                    *seconds = t;
+                    return true;
+                }
+            }
+        }
+        return false;
+    case Alignment::Kind::Regex: {
+        const LineMatcher m(a.regex);
+        for (LineIndex i = first; i < end && hit < 0; ++i) {
+            if (m.matches(run.lines.text(i))) {
+                hit = i;
+            }
+        }
+        break;
+    }
+    }
+    if (hit < 0) {
+        return false;
+    }
+    *seconds = run.timeOf(hit);
+    return std::isfinite(*seconds);
+}
+
+} // namespace tty

@@ -1,0 +1,211 @@
+#include "eventlist.h"
+
+#include "logmodel.h"
+#include "palette.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QPainter>
+#include <QPixmap>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace tty {
+
+EventModel::EventModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void EventModel::setRuns(const QVector<TimelineRun> &runs)
+{
+    beginResetModel();
+    m_runs = runs;
+    m_rows.clear();
+    for (int r = 0; r < runs.size(); ++r) {
+        for (int e = 0; e < int(runs[r].run->events.size()); ++e) {
+            m_rows.append({r, e});
+        }
+    }
+    endResetModel();
+}
+
+int EventModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int EventModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant EventModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size()) {
+        return {};
+    }
+    const auto [ri, ei] = m_rows[index.row()];
+    const TimelineRun &tr = m_runs[ri];
+    const Run &run = *tr.run;
+    const Event &e = run.events[std::size_t(ei)];
+    switch (role) {
+    case RunRole: return ri;
+    case EventRole: return ei;
+    case KindRole: return QLatin1String(eventKindName(e.kind));
+    case Qt::DecorationRole:
+        if (index.column() == Kind) {
+            QPixmap pm(10, 10);
+            pm.fill(kindStyle(e.kind).color);
+            return pm;
+        }
+        if (index.column() == RunCol) {
+            QPixmap pm(10, 10);
+            pm.fill(tr.color);
+            return pm;
+        }
+        return {};
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case RunCol: return tr.label;
+        case Kind: {
+            QString k = QLatin1String(eventKindName(e.kind));
+            if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
+                k += QStringLiteral(" (%1)").arg(e.count);
+            }
+            return k;
+        }
+        case Arrival: {
+            const double t = run.eventTime(e) - tr.shift;
+            return std::isfinite(t) ? QString::number(t, 'f', 3) : QString();
+        }
+        case Kernel: {
+            if (e.note >= 0 || e.line >= run.lines.size()) {
+                return {};
+            }
+            const KernelUs k = run.lines.kernelTime(e.line);
+            return hasKernelTime(k) ? QString::number(double(k) * 1e-6, 'f', 6) : QString();
+        }
+        case Text: return LogModel::displayText(run.eventText(e));
+        }
+        return {};
+    case Qt::UserRole: // sort key
+        if (index.column() == Arrival) {
+            return run.eventTime(e) - tr.shift;
+        }
+        return data(index, Qt::DisplayRole);
+    }
+    return {};
+}
+
+QVariant EventModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (role != Qt::DisplayRole || o != Qt::Horizontal) {
+        return {};
+    }
+    switch (section) {
+    case RunCol: return tr("run");
+    case Kind: return tr("kind");
+    case Arrival: return tr("time (s)");
+    case Kernel: return tr("kernel time");
+    case Text: return tr("text");
+    }
+    return {};
+}
+
+namespace {
+class KindFilter : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QString kind;
+    void setKind(const QString &k)
+    {
+        kind = k;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
+    {
+        if (kind.isEmpty()) {
+            return true;
+        }
+        return sourceModel()->index(row, 0, parent).data(EventModel::KindRole).toString() == kind;
+    }
+};
+} // namespace
+
+EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_kinds = new QComboBox(this);
+    layout->addWidget(m_kinds);
+    auto *proxy = new KindFilter(this);
+    proxy->setSourceModel(m_model);
+    proxy->setSortRole(Qt::UserRole);
+    m_proxy = proxy;
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(EventModel::Arrival, Qt::AscendingOrder);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 4);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    layout->addWidget(m_table, 1);
+    connect(m_kinds, &QComboBox::currentIndexChanged, this,
+            [this] { setKindFilter(m_kinds->currentData().toString()); });
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex &i) {
+        emit eventActivated(i.data(EventModel::RunRole).toInt(), i.data(EventModel::EventRole).toInt());
+    });
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex &i) {
+        emit eventActivated(i.data(EventModel::RunRole).toInt(), i.data(EventModel::EventRole).toInt());
+    });
+}
+
+void EventList::setRuns(const QVector<TimelineRun> &runs)
+{
+    m_model->setRuns(runs);
+    m_table->setColumnHidden(EventModel::RunCol, runs.size() < 2);
+    QVector<int> counts(kEventKindCount, 0);
+    for (const TimelineRun &r : runs) {
+        for (const Event &e : r.run->events) {
+            ++counts[int(e.kind)];
+        }
+    }
+    m_kinds->blockSignals(true);
+    m_kinds->clear();
+    m_kinds->addItem(tr("all kinds (%1)").arg(m_model->rowCount()), QString());
+    for (int k = 0; k < kEventKindCount; ++k) {
+        if (counts[k] > 0) {
+            QPixmap pm(10, 10);
+            pm.fill(kindStyle(EventKind(k)).color);
+            m_kinds->addItem(QIcon(pm), QStringLiteral("%1 (%2)").arg(QLatin1String(eventKindName(EventKind(k)))).arg(counts[k]),
+                             QLatin1String(eventKindName(EventKind(k))));
+        }
+    }
+    m_kinds->blockSignals(false);
+    static_cast<KindFilter *>(m_proxy)->setKind(QString());
+    m_table->resizeColumnToContents(EventModel::Kind);
+}
+
+void EventList::setKindFilter(const QString &kindName)
+{
+    const int i = m_kinds->findData(kindName);
+    if (i >= 0 && m_kinds->currentIndex() != i) {
+        m_kinds->setCurrentIndex(i); // comes back here through the signal
+        return;
+    }
+    static_cast<KindFilter *>(m_proxy)->setKind(kindName);
+}
+
+void EventList::selectEvent(int run, int eventIndex)
+{
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex i = m_proxy->index(r, 0);
+        if (i.data(EventModel::RunRole).toInt() == run && i.data(EventModel::EventRole).toInt() == eventIndex) {
+            m_table->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                              QItemSelectionModel::Rows);
+            m_table->scrollTo(i);
+            return;
+        }
+    }
+}
+
+} // namespace tty

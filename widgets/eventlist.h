@@ -1,0 +1,56 @@
+// The event panel: every detected event (kind, arrival, kernel time, text), filterable by
+// kind, linked to the timeline and the log.
+#pragma once
+
+#include "timelineview.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+#include <QWidget>
+
+class QTableView;
+class QComboBox;
+
+namespace tty {
+
+class EventModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { RunCol, Kind, Arrival, Kernel, Text, ColumnCount };
+    enum Roles { RunRole = Qt::UserRole + 1, EventRole, KindRole };
+    explicit EventModel(QObject *parent = nullptr);
+    void setRuns(const QVector<TimelineRun> &runs);
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+private:
+    QVector<TimelineRun> m_runs;
+    QVector<QPair<int, int>> m_rows; // (run, event index)
+};
+
+class EventList : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit EventList(QWidget *parent = nullptr);
+    void setRuns(const QVector<TimelineRun> &runs);
+    // Shows only this kind ("" = all).
+    void setKindFilter(const QString &kindName);
+    QTableView *table() const { return m_table; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    void selectEvent(int run, int eventIndex);
+
+signals:
+    void eventActivated(int run, int eventIndex);
+
+private:
+    EventModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTableView *m_table;
+    QComboBox *m_kinds;
+};
+
+} // namespace tty

@@ -1,0 +1,170 @@
+#include "figure.h"
+
+#include "palette.h"
+#include "timelineview.h"
+
+#include <QFontDatabase>
+#include <QPageSize>
+#include <QPdfWriter>
+
+#include <qcustomplot.h>
+
+namespace tty {
+
+namespace {
+
+struct TableLayout
+{
+    QStringList header;
+    QVector<QStringList> rows;
+    QVector<int> better; // per row: -1 A, 1 B, 0 none
+    QVector<int> widths;
+    int lineHeight = 0;
+    int height() const { return rows.isEmpty() ? 0 : (rows.size() + 2) * lineHeight; }
+};
+
+TableLayout layoutTable(const FigureTable &t, const QFont &font)
+{
+    TableLayout l;
+    if (!t.report) {
+        return l;
+    }
+    const Report &r = *t.report;
+    l.header << QStringLiteral("metric");
+    for (const ReportColumn &c : r.columns()) {
+        l.header << (c.metrics.size() > 1 ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
+                                          : c.label);
+    }
+    if (r.hasDiff()) {
+        l.header << QStringLiteral("B − A");
+    }
+    for (const ReportRow &row : r.rows()) {
+        QStringList cells{row.title};
+        for (std::size_t c = 0; c < r.columns().size(); ++c) {
+            cells << r.cell(row, c);
+        }
+        if (r.hasDiff()) {
+            cells << r.diffCell(row);
+        }
+        l.rows << cells;
+        l.better << r.better(row);
+    }
+    const QFontMetrics fm(font);
+    l.lineHeight = fm.height() + 3;
+    l.widths.fill(0, l.header.size());
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetrics fmb(bold);
+    for (int i = 0; i < l.header.size(); ++i) {
+        l.widths[i] = fmb.horizontalAdvance(l.header[i]);
+    }
+    for (const QStringList &row : l.rows) {
+        for (int i = 0; i < row.size(); ++i) {
+            l.widths[i] = std::max(l.widths[i], fmb.horizontalAdvance(row[i] + QStringLiteral(" ✓")));
+        }
+    }
+    return l;
+}
+
+void paintTable(QPainter *p, const FigureTable &t, const TableLayout &l, int width, const QFont &font)
+{
+    if (l.rows.isEmpty()) {
+        return;
+    }
+    const QColor fg = plotForeground();
+    QFont bold = font;
+    bold.setBold(true);
+    const int pad = 14;
+    int total = 0;
+    for (int w : l.widths) {
+        total += w + pad;
+    }
+    int x0 = std::max(10, (width - total) / 2);
+    int y = l.lineHeight;
+    auto drawRow = [&](const QStringList &cells, bool header, int better) {
+        int x = x0;
+        for (int i = 0; i < cells.size(); ++i) {
+            const bool isBetter = !header && ((better < 0 && i == 1) || (better > 0 && i == 2));
+            p->setFont(header || isBetter ? bold : font);
+            QColor c = fg;
+            if (header && i >= 1 && i - 1 < t.colors.size()) {
+                c = t.colors[i - 1];
+            }
+            p->setPen(c);
+            const QString text = isBetter ? cells[i] + QStringLiteral(" ✓") : cells[i];
+            const Qt::Alignment a = i == 0 ? Qt::AlignLeft : Qt::AlignRight;
+            p->drawText(QRect(x, y, l.widths[i], l.lineHeight), a | Qt::AlignVCenter, text);
+            x += l.widths[i] + pad;
+        }
+        y += l.lineHeight;
+    };
+    drawRow(l.header, true, 0);
+    p->setPen(QPen(plotGrid(), 1));
+    p->drawLine(x0, y, x0 + total - pad, y);
+    for (int r = 0; r < l.rows.size(); ++r) {
+        drawRow(l.rows[r], false, l.better[r]);
+    }
+}
+
+void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &table, int width, int height)
+{
+    QFont font = QFontDatabase::systemFont(QFontDatabase::GeneralFont);
+    font.setPointSizeF(std::max(font.pointSizeF(), 9.0));
+    const TableLayout l = layoutTable(table, font);
+    const int plotHeight = std::max(200, height - l.height());
+    painter->fillRect(QRect(0, 0, width, height), plotBackground());
+    view->plot()->toPainter(painter, width, plotHeight);
+    painter->save();
+    painter->translate(0, plotHeight);
+    paintTable(painter, table, l, width, font);
+    painter->restore();
+}
+
+} // namespace
+
+QImage renderFigure(TimelineView *view, const FigureTable &table, int width, int height, double scale)
+{
+    QImage image(QSize(int(width * scale), int(height * scale)), QImage::Format_ARGB32_Premultiplied);
+    image.fill(plotBackground());
+    QCPPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(scale, scale);
+    paintFigure(&painter, view, table, width, height);
+    painter.end();
+    image.setDevicePixelRatio(1.0);
+    return image;
+}
+
+bool saveFigurePng(TimelineView *view, const FigureTable &table, const QString &path, int width,
+                   int height, double scale, QString *error)
+{
+    const QImage image = renderFigure(view, table, width, height, scale);
+    if (!image.save(path, "PNG")) {
+        *error = QStringLiteral("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+bool saveFigurePdf(TimelineView *view, const FigureTable &table, const QString &path, int width,
+                   int height, QString *error)
+{
+    QPdfWriter writer(path);
+    writer.setResolution(96);
+    writer.setPageSize(QPageSize(QSizeF(width * 72.0 / 96.0, height * 72.0 / 96.0), QPageSize::Point));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    writer.setCreator(QStringLiteral("ttyscope"));
+    writer.setTitle(view->title());
+    QCPPainter painter;
+    if (!painter.begin(&writer)) {
+        *error = QStringLiteral("cannot write %1").arg(path);
+        return false;
+    }
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    paintFigure(&painter, view, table, width, height);
+    painter.end();
+    return true;
+}
+
+} // namespace tty

@@ -1,0 +1,213 @@
+#include "logmodel.h"
+
+#include "palette.h"
+
+#include <QBrush>
+#include <QDateTime>
+#include <QFontDatabase>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tty {
+
+LogModel::LogModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void LogModel::setRun(std::shared_ptr<const Run> run)
+{
+    beginResetModel();
+    m_run = std::move(run);
+    m_filter.reset();
+    m_matches.reset();
+    endResetModel();
+}
+
+void LogModel::setFilter(std::shared_ptr<const std::vector<LineIndex>> lines)
+{
+    beginResetModel();
+    m_filter = std::move(lines);
+    endResetModel();
+}
+
+void LogModel::setMatches(std::shared_ptr<const std::vector<LineIndex>> lines)
+{
+    m_matches = std::move(lines);
+    if (rowCount() > 0) {
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::BackgroundRole});
+    }
+}
+
+void LogModel::setWallClock(bool on)
+{
+    m_wallClock = on;
+    if (rowCount() > 0) {
+        emit dataChanged(index(0, Arrival), index(rowCount() - 1, Arrival), {Qt::DisplayRole});
+    }
+}
+
+LineIndex LogModel::lineAt(int row) const
+{
+    if (m_filter) {
+        return row >= 0 && std::size_t(row) < m_filter->size() ? (*m_filter)[std::size_t(row)] : -1;
+    }
+    return row;
+}
+
+int LogModel::rowOf(LineIndex line) const
+{
+    if (!m_filter) {
+        return int(std::clamp<LineIndex>(line, 0, std::max<LineIndex>(rowCount() - 1, 0)));
+    }
+    auto it = std::upper_bound(m_filter->begin(), m_filter->end(), line);
+    return it == m_filter->begin() ? 0 : int(it - m_filter->begin()) - 1;
+}
+
+int LogModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() || !m_run) {
+        return 0;
+    }
+    // QAbstractItemModel counts rows in int: more than 2^31 lines are not shown.
+    const LineIndex n = m_filter ? LineIndex(m_filter->size()) : m_run->lines.size();
+    return int(std::min<LineIndex>(n, std::numeric_limits<int>::max()));
+}
+
+int LogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString LogModel::displayText(std::string_view bytes)
+{
+    QString s = QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+    for (QChar &c : s) {
+        const char16_t u = c.unicode();
+        if (u < 0x20 && u != u'\t') {
+            c = QChar(char16_t(0x2400 + u)); // ␀ ␛ ␍ ...
+        } else if (u == 0x7f) {
+            c = QChar(char16_t(0x2421));
+        }
+    }
+    return s;
+}
+
+const Event *LogModel::eventOf(LineIndex line) const
+{
+    const auto &ev = m_run->events;
+    auto it = std::lower_bound(ev.begin(), ev.end(), line,
+                               [](const Event &e, LineIndex l) { return e.line < l; });
+    for (; it != ev.end() && it->line == line; ++it) {
+        if (it->note < 0) {
+            return &*it;
+        }
+    }
+    return nullptr;
+}
+
+QVariant LogModel::data(const QModelIndex &index, int role) const
+{
+    if (!m_run || !index.isValid()) {
+        return {};
+    }
+    const LineIndex line = lineAt(index.row());
+    if (line < 0 || line >= m_run->lines.size()) {
+        return {};
+    }
+    switch (role) {
+    case LineRole:
+        return qlonglong(line);
+    case Qt::DisplayRole: {
+        switch (index.column()) {
+        case Arrival: {
+            if (!m_run->hasArrival) {
+                return QStringLiteral("–");
+            }
+            if (m_wallClock && m_run->arrivalIsWallClock) {
+                return QDateTime::fromMSecsSinceEpoch(m_run->lines.arrival(line) / 1000000, Qt::UTC)
+                    .toString(QStringLiteral("HH:mm:ss.zzz"));
+            }
+            return QString::number(m_run->timeOf(line), 'f', 6);
+        }
+        case Kernel: {
+            const KernelUs k = m_run->lines.kernelTime(line);
+            return hasKernelTime(k) ? QStringLiteral("%1.%2")
+                                          .arg(k / 1000000)
+                                          .arg(k % 1000000, 6, 10, QLatin1Char('0'))
+                                    : QString();
+        }
+        case Lag: {
+            const double lag = m_run->lagOf(line);
+            return std::isfinite(lag) ? QString::number(lag, 'f', 3) : QString();
+        }
+        case Text:
+            return displayText(m_run->lines.text(line));
+        }
+        return {};
+    }
+    case Qt::TextAlignmentRole:
+        return index.column() == Text ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole: {
+        if (index.column() != Text) {
+            return QBrush(QColor(128, 128, 128));
+        }
+        const int level = m_run->lines.level(line);
+        if (const Event *e = eventOf(line)) {
+            if (e->kind == EventKind::Panic || e->kind == EventKind::Oops || e->kind == EventKind::Bug) {
+                return QBrush(darkTheme() ? QColor(255, 110, 110) : QColor(180, 0, 0));
+            }
+        }
+        if (level >= 0 && level <= 3) {
+            return QBrush(darkTheme() ? QColor(255, 110, 110) : QColor(180, 0, 0));
+        }
+        if (level == 4) {
+            return QBrush(darkTheme() ? QColor(255, 190, 90) : QColor(160, 90, 0));
+        }
+        return {};
+    }
+    case Qt::BackgroundRole: {
+        if (m_matches && std::binary_search(m_matches->begin(), m_matches->end(), line)) {
+            return QBrush(darkTheme() ? QColor(110, 90, 0) : QColor(255, 240, 150));
+        }
+        if (const Event *e = eventOf(line)) {
+            if (e->kind == EventKind::CallTrace || e->kind == EventKind::TraceEnd ||
+                e->kind == EventKind::Console) {
+                return {};
+            }
+            QColor c = kindStyle(e->kind).color;
+            c.setAlpha(darkTheme() ? 90 : 45);
+            return QBrush(c);
+        }
+        return {};
+    }
+    case Qt::ToolTipRole:
+        if (const Event *e = eventOf(line)) {
+            QString tip = eventKindTitle(e->kind);
+            if (e->kind == EventKind::Drop) {
+                tip += QStringLiteral(": %1 message(s)").arg(e->count);
+            }
+            return tip;
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant LogModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (role != Qt::DisplayRole) {
+        return {};
+    }
+    if (o == Qt::Vertical) {
+        return qlonglong(lineAt(section) + 1);
+    }
+    switch (section) {
+    case Arrival: return m_wallClock ? QStringLiteral("arrival (UTC)") : QStringLiteral("arrival (s)");
+    case Kernel: return QStringLiteral("kernel time");
+    case Lag: return QStringLiteral("lag (s)");
+    case Text: return QStringLiteral("console text");
+    }
+    return {};
+}
+
+} // namespace tty

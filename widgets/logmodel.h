@@ -1,0 +1,52 @@
+// The log text as a table model: arrival, kernel time, lag, text. Rows are computed on
+// demand from the run's compact line table, so millions of lines cost nothing up front.
+#pragma once
+
+#include "run.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <vector>
+
+namespace tty {
+
+class LogModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Arrival, Kernel, Lag, Text, ColumnCount };
+    enum Roles { LineRole = Qt::UserRole + 1 };
+
+    explicit LogModel(QObject *parent = nullptr);
+    void setRun(std::shared_ptr<const Run> run);
+    const Run *run() const { return m_run.get(); }
+    // Shows only these lines (sorted); an empty optional shows all.
+    void setFilter(std::shared_ptr<const std::vector<LineIndex>> lines);
+    bool filtered() const { return bool(m_filter); }
+    // Lines whose rows get the search highlight (sorted).
+    void setMatches(std::shared_ptr<const std::vector<LineIndex>> lines);
+    void setWallClock(bool on);
+
+    LineIndex lineAt(int row) const;
+    // The row showing `line`, or of the nearest line shown before it.
+    int rowOf(LineIndex line) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role) const override;
+
+    // Console text made safe to show: control characters as visible symbols, invalid
+    // UTF-8 as replacement characters (the bytes themselves stay untouched in the run).
+    static QString displayText(std::string_view bytes);
+
+private:
+    const Event *eventOf(LineIndex line) const;
+    std::shared_ptr<const Run> m_run;
+    std::shared_ptr<const std::vector<LineIndex>> m_filter;
+    std::shared_ptr<const std::vector<LineIndex>> m_matches;
+    bool m_wallClock = false;
+};
+
+} // namespace tty

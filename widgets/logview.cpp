@@ -1,0 +1,220 @@
+#include "logview.h"
+
+#include "linematcher.h"
+
+#include <QCheckBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace tty {
+
+LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *bar = new QHBoxLayout;
+    m_search = new QLineEdit(this);
+    m_search->setPlaceholderText(tr("Search (regex), Enter = next"));
+    m_search->setClearButtonEnabled(true);
+    auto *prev = new QToolButton(this);
+    prev->setText(QStringLiteral("▲"));
+    prev->setToolTip(tr("Previous match (Shift+F3)"));
+    auto *next = new QToolButton(this);
+    next->setText(QStringLiteral("▼"));
+    next->setToolTip(tr("Next match (F3)"));
+    m_filter = new QCheckBox(tr("only matches"), this);
+    m_status = new QLabel(this);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    bar->addWidget(m_filter);
+    bar->addWidget(m_status);
+    layout->addLayout(bar);
+
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setShowGrid(false);
+    m_table->setWordWrap(false);
+    m_table->setAlternatingRowColors(false);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_table->setFont(mono);
+    // Fixed row heights keep scrolling independent of the number of lines.
+    QHeaderView *vh = m_table->verticalHeader();
+    vh->setSectionResizeMode(QHeaderView::Fixed);
+    vh->setDefaultSectionSize(QFontMetrics(mono).height() + 2);
+    vh->setFont(mono);
+    QHeaderView *hh = m_table->horizontalHeader();
+    hh->setSectionResizeMode(QHeaderView::Interactive);
+    hh->setStretchLastSection(true);
+    const int digit = QFontMetrics(mono).horizontalAdvance(QLatin1Char('0'));
+    m_table->setColumnWidth(LogModel::Arrival, digit * 12);
+    m_table->setColumnWidth(LogModel::Kernel, digit * 13);
+    m_table->setColumnWidth(LogModel::Lag, digit * 8);
+    layout->addWidget(m_table, 1);
+
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        if (m_pendingSearch != m_search->text() || !m_matches) {
+            search(m_search->text());
+        } else {
+            findNext();
+        }
+    });
+    connect(next, &QToolButton::clicked, this, &LogView::findNext);
+    connect(prev, &QToolButton::clicked, this, &LogView::findPrevious);
+    connect(m_filter, &QCheckBox::toggled, this, &LogView::setFilterToMatches);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &LogView::onSearchDone);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &cur) {
+                if (cur.isValid()) {
+                    emit currentLineChanged(m_model->lineAt(cur.row()));
+                }
+            });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (rows.isEmpty()) {
+            return;
+        }
+        LineIndex lo = m_model->lineAt(rows.front().row()), hi = lo;
+        for (const QModelIndex &i : rows) {
+            lo = std::min(lo, m_model->lineAt(i.row()));
+            hi = std::max(hi, m_model->lineAt(i.row()));
+        }
+        emit selectionChanged(lo, hi);
+    });
+}
+
+LogView::~LogView()
+{
+    m_watcher.waitForFinished();
+}
+
+void LogView::setRun(std::shared_ptr<const Run> run)
+{
+    m_watcher.waitForFinished();
+    m_run = run;
+    m_matches.reset();
+    m_model->setRun(std::move(run));
+    m_filter->setChecked(false);
+    m_status->clear();
+}
+
+void LogView::showLine(LineIndex line)
+{
+    if (!m_run || m_model->rowCount() == 0) {
+        return;
+    }
+    const int row = m_model->rowOf(line);
+    const QModelIndex idx = m_model->index(row, LogModel::Text);
+    m_table->selectionModel()->setCurrentIndex(
+        idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(idx, QAbstractItemView::PositionAtCenter);
+}
+
+LineIndex LogView::currentLine() const
+{
+    const QModelIndex cur = m_table->currentIndex();
+    return cur.isValid() ? m_model->lineAt(cur.row()) : -1;
+}
+
+void LogView::search(const QString &regex, bool wait)
+{
+    m_pendingSearch = regex;
+    if (m_search->text() != regex) {
+        m_search->setText(regex);
+    }
+    m_watcher.waitForFinished();
+    if (regex.isEmpty() || !m_run) {
+        m_matches.reset();
+        m_model->setMatches(nullptr);
+        if (m_model->filtered()) {
+            m_model->setFilter(nullptr);
+        }
+        m_status->clear();
+        return;
+    }
+    auto matcher = std::make_shared<LineMatcher>(regex);
+    if (!matcher->isValid()) {
+        m_status->setText(tr("bad regex"));
+        m_status->setToolTip(matcher->errorString());
+        return;
+    }
+    m_status->setText(tr("searching…"));
+    std::shared_ptr<const Run> run = m_run;
+    m_watcher.setFuture(QtConcurrent::run([run, matcher]() -> std::shared_ptr<const std::vector<LineIndex>> {
+        auto out = std::make_shared<std::vector<LineIndex>>();
+        for (LineIndex i = 0; i < run->lines.size(); ++i) {
+            if (matcher->matches(run->lines.text(i))) {
+                out->push_back(i);
+            }
+        }
+        return out;
+    }));
+    if (wait) {
+        m_watcher.waitForFinished();
+        onSearchDone();
+    }
+}
+
+void LogView::onSearchDone()
+{
+    if (!m_watcher.future().isValid() || m_watcher.future().resultCount() == 0) {
+        return;
+    }
+    auto result = m_watcher.future().result();
+    if (result == m_matches) {
+        return;
+    }
+    m_matches = result;
+    m_model->setMatches(m_matches);
+    m_status->setText(tr("%n match(es)", nullptr, int(m_matches->size())));
+    m_status->setToolTip(QString());
+    if (m_filter->isChecked()) {
+        m_model->setFilter(m_matches);
+    }
+    findNext();
+}
+
+void LogView::step(int direction)
+{
+    if (!m_matches || m_matches->empty()) {
+        return;
+    }
+    const LineIndex cur = currentLine();
+    LineIndex target;
+    if (direction > 0) {
+        auto it = std::upper_bound(m_matches->begin(), m_matches->end(), cur);
+        target = it == m_matches->end() ? m_matches->front() : *it; // wraps around
+    } else {
+        auto it = std::lower_bound(m_matches->begin(), m_matches->end(), cur);
+        target = it == m_matches->begin() ? m_matches->back() : *(it - 1);
+    }
+    showLine(target);
+}
+
+void LogView::findNext() { step(1); }
+void LogView::findPrevious() { step(-1); }
+
+void LogView::setFilterToMatches(bool on)
+{
+    if (m_filter->isChecked() != on) {
+        m_filter->setChecked(on);
+        return;
+    }
+    const LineIndex cur = currentLine();
+    m_model->setFilter(on ? m_matches : nullptr);
+    if (cur >= 0) {
+        showLine(cur);
+    }
+}
+
+} // namespace tty

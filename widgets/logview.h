@@ -1,0 +1,65 @@
+// The log text beside the timeline: a virtual table (millions of lines scroll without
+// delay), regex search with next/previous and highlight, and a filter to matching lines.
+#pragma once
+
+#include "logmodel.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QTableView;
+class QLineEdit;
+class QLabel;
+class QCheckBox;
+class QToolButton;
+
+namespace tty {
+
+class LogView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LogView(QWidget *parent = nullptr);
+    ~LogView() override;
+
+    void setRun(std::shared_ptr<const Run> run);
+    LogModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    QLineEdit *searchField() const { return m_search; }
+
+    // Moves the current line (and scrolls it into view, centred).
+    void showLine(LineIndex line);
+    LineIndex currentLine() const;
+
+    // Search: runs over all lines in the background; blocks until done when `wait`.
+    void search(const QString &regex, bool wait = false);
+    void findNext();
+    void findPrevious();
+    void setFilterToMatches(bool on);
+    std::size_t matchCount() const { return m_matches ? m_matches->size() : 0; }
+    void setWallClock(bool on) { m_model->setWallClock(on); }
+
+signals:
+    void currentLineChanged(LineIndex line);
+    // The selected lines' first and last line (for the timeline's highlight).
+    void selectionChanged(LineIndex first, LineIndex last);
+
+private:
+    void onSearchDone();
+    void step(int direction);
+
+    LogModel *m_model;
+    QTableView *m_table;
+    QLineEdit *m_search;
+    QCheckBox *m_filter;
+    QLabel *m_status;
+    std::shared_ptr<const Run> m_run;
+    std::shared_ptr<const std::vector<LineIndex>> m_matches;
+    QFutureWatcher<std::shared_ptr<const std::vector<LineIndex>>> m_watcher;
+    QString m_pendingSearch;
+};
+
+} // namespace tty

@@ -1,0 +1,43 @@
+// The metrics dock: the table, the settings behind it (window, span, boot pattern,
+// interval regex — editable in place) and, for multi-boot captures, a boot selector.
+#pragma once
+
+#include "metrics.h"
+#include "metricstable.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace tty {
+
+class MetricsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit MetricsPanel(QWidget *parent = nullptr);
+    MetricsTable *table() const { return m_table; }
+    void setOptions(const MetricOptions &o);
+    MetricOptions options() const;
+    // Boots of a single run ("whole run" + one entry per boot); 0 or 1 hides the selector.
+    void setBoots(const QStringList &boots);
+    int selectedBoot() const; // -1 = whole run
+    void setReport(const Report &report, const QVector<QColor> &colors);
+
+signals:
+    void optionsChanged();
+    void bootSelected(int boot);
+
+private:
+    MetricsTable *m_table;
+    QComboBox *m_boot;
+    QLabel *m_bootLabel;
+    QLineEdit *m_windowStart, *m_windowMatch, *m_spanFrom, *m_spanTo, *m_bootPattern, *m_interval;
+    QDoubleSpinBox *m_window;
+    QLabel *m_error;
+};
+
+} // namespace tty

@@ -1,0 +1,30 @@
+// Colours and marker shapes shared by every view and export, so that a run or an event
+// kind looks the same everywhere.
+#pragma once
+
+#include "event.h"
+
+#include <QColor>
+
+#include <qcustomplot.h>
+
+namespace tty {
+
+struct KindStyle
+{
+    QColor color;
+    QCPScatterStyle::ScatterShape shape;
+    int size;
+};
+
+// Colour of run / group i (A, B, ...): chosen to stay apart in light and dark themes and
+// for the common colour-vision deficiencies (blue / orange first).
+QColor runColor(int i);
+KindStyle kindStyle(EventKind k);
+// True when the application palette is dark (text lighter than the window).
+bool darkTheme();
+QColor plotForeground();
+QColor plotBackground();
+QColor plotGrid();
+
+} // namespace tty

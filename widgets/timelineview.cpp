@@ -1,0 +1,859 @@
+#include "timelineview.h"
+
+#include "lanedata.h"
+#include "palette.h"
+
+#include <QMouseEvent>
+#include <QRubberBand>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace tty {
+
+namespace {
+constexpr double kMarkerHitPixels = 7;
+
+QString laneTitle(TimelineView::Lane lane)
+{
+    switch (lane) {
+    case TimelineView::Produced: return QStringLiteral("produced\nlines/s");
+    case TimelineView::Printed: return QStringLiteral("printed\nlines/s");
+    case TimelineView::Wire: return QStringLiteral("on the wire\nbytes/s");
+    case TimelineView::Drops: return QStringLiteral("dropped\nmessages");
+    case TimelineView::Lag: return QStringLiteral("console\nlag (s)");
+    case TimelineView::Events: return QStringLiteral("events");
+    case TimelineView::LaneCount: break;
+    }
+    return {};
+}
+
+bool laneNeedsArrival(TimelineView::Lane lane)
+{
+    return lane == TimelineView::Printed || lane == TimelineView::Wire || lane == TimelineView::Lag;
+}
+
+QString fmtValue(double v)
+{
+    if (std::fabs(v) >= 100) {
+        return QString::number(v, 'f', 0);
+    }
+    return QString::number(v, 'g', 3);
+}
+} // namespace
+
+TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    layout->addWidget(m_plot);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setAutoAddPlottableToLegend(false); // the legend lists runs and event kinds once
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setMouseTracking(true);
+    m_plot->installEventFilter(this);
+    m_plot->addLayer(QStringLiteral("markers"), m_plot->layer(QStringLiteral("main")),
+                     QCustomPlot::limAbove);
+    m_plot->layer(QStringLiteral("markers"))->setMode(QCPLayer::lmBuffered);
+    m_plot->addLayer(QStringLiteral("cursor"), m_plot->layer(QStringLiteral("markers")),
+                     QCustomPlot::limAbove);
+    m_plot->layer(QStringLiteral("cursor"))->setMode(QCPLayer::lmBuffered);
+    m_ticker.reset(new TimeTicker);
+    m_lanes.resize(LaneCount);
+    m_band = new QRubberBand(QRubberBand::Rectangle, m_plot);
+    buildLayout();
+}
+
+TimelineView::~TimelineView() = default;
+
+QString TimelineView::laneName(Lane lane) { return laneTitle(lane).replace(u'\n', u' '); }
+
+void TimelineView::setRuns(const QVector<TimelineRun> &runs)
+{
+    m_runs = runs;
+    buildLayout();
+    resetZoom();
+}
+
+void TimelineView::setTitle(const QString &title)
+{
+    m_title->setText(title);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString TimelineView::title() const { return m_title->text(); }
+
+void TimelineView::setAxisTitle(const QString &title)
+{
+    m_axisTitle = title;
+    buildLayout();
+}
+
+void TimelineView::setTimeAxisMode(TimeAxisMode mode)
+{
+    m_ticker->setMode(mode);
+    if (!m_runs.isEmpty()) {
+        const Run &r = *m_runs.front().run;
+        m_ticker->setWallOrigin(double(r.origin) * 1e-9 + m_runs.front().shift);
+        const Boot &b = r.boots.front();
+        const double kz = hasHostTime(b.kernelZero) && r.hasArrival
+                              ? double(b.kernelZero - r.origin) * 1e-9
+                              : b.timeBase;
+        m_ticker->setKernelOrigin(m_runs.front().shift - kz);
+    }
+    buildLayout();
+}
+
+TimeAxisMode TimelineView::timeAxisMode() const { return m_ticker->mode(); }
+
+void TimelineView::setLaneVisible(Lane lane, bool visible)
+{
+    m_lanes[lane].visible = visible;
+    const double lo = xLower(), hi = xUpper();
+    buildLayout();
+    setXRange(lo, hi);
+}
+
+bool TimelineView::laneVisible(Lane lane) const { return m_lanes[lane].visible; }
+
+void TimelineView::applyTheme()
+{
+    const QColor fg = plotForeground(), bg = plotBackground(), grid = plotGrid();
+    m_plot->setBackground(bg);
+    for (QCPAxisRect *rect : m_plot->axisRects()) {
+        for (QCPAxis *a : rect->axes()) {
+            a->setBasePen(QPen(fg));
+            a->setTickPen(QPen(fg));
+            a->setSubTickPen(QPen(fg));
+            a->setTickLabelColor(fg);
+            a->setLabelColor(fg);
+            a->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+        }
+    }
+    if (m_title) {
+        m_title->setTextColor(fg);
+    }
+    if (m_legend) {
+        m_legend->setTextColor(fg);
+        m_legend->setBrush(bg);
+        m_legend->setBorderPen(Qt::NoPen);
+    }
+}
+
+void TimelineView::buildLayout()
+{
+    const QString oldTitle = m_title ? m_title->text() : QString();
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_plot->plotLayout()->clear();
+    m_markers.clear();
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title = new QCPTextElement(m_plot, oldTitle, titleFont);
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+    auto *margins = new QCPMarginGroup(m_plot);
+    int row = 1;
+    int lastVisible = -1;
+    for (int l = 0; l < LaneCount; ++l) {
+        if (m_lanes[l].visible) {
+            lastVisible = l;
+        }
+    }
+    for (int l = 0; l < LaneCount; ++l) {
+        LaneState &lane = m_lanes[l];
+        lane.rect = nullptr;
+        lane.graphs.clear();
+        lane.extra.clear();
+        if (!lane.visible) {
+            continue;
+        }
+        auto *rect = new QCPAxisRect(m_plot);
+        m_plot->plotLayout()->addElement(row, 0, rect);
+        m_plot->plotLayout()->setRowStretchFactor(row, l == Events ? 1.3 : 1.0);
+        ++row;
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+        QCPAxis *x = rect->axis(QCPAxis::atBottom);
+        QCPAxis *y = rect->axis(QCPAxis::atLeft);
+        x->setTicker(m_ticker);
+        x->setTickLabels(l == lastVisible);
+        if (l == lastVisible) {
+            QString t = m_axisTitle.isEmpty() ? QStringLiteral("seconds from the start of the run")
+                                              : m_axisTitle;
+            if (m_ticker->mode() == TimeAxisMode::WallClock) {
+                t = QStringLiteral("wall-clock time (UTC)");
+            } else if (m_ticker->mode() == TimeAxisMode::Kernel) {
+                t = QStringLiteral("kernel time (s) of %1").arg(m_runs.isEmpty() ? QString() : m_runs.front().label);
+            }
+            x->setLabel(t);
+        }
+        y->setLabel(laneTitle(Lane(l)));
+        y->setPadding(4);
+        rect->axis(QCPAxis::atRight)->setVisible(l == Wire);
+        rect->axis(QCPAxis::atRight)->setLabel(QStringLiteral("% of UART"));
+        connect(x, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+                &TimelineView::onXRangeChanged);
+        lane.rect = rect;
+
+        lane.crosshair = new QCPItemStraightLine(m_plot);
+        lane.crosshair->setLayer(QStringLiteral("cursor"));
+        lane.crosshair->setClipAxisRect(rect);
+        lane.crosshair->setPen(QPen(QColor(128, 128, 128, 160), 1, Qt::DashLine));
+        for (QCPItemPosition *p : {lane.crosshair->point1, lane.crosshair->point2}) {
+            p->setAxes(x, y);
+            p->setAxisRect(rect);
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        lane.crosshair->setVisible(false);
+        lane.cursor = new QCPItemStraightLine(m_plot);
+        lane.cursor->setLayer(QStringLiteral("cursor"));
+        lane.cursor->setClipAxisRect(rect);
+        lane.cursor->setPen(QPen(QColor(200, 40, 40, 200), 1));
+        for (QCPItemPosition *p : {lane.cursor->point1, lane.cursor->point2}) {
+            p->setAxes(x, y);
+            p->setAxisRect(rect);
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        lane.cursor->setVisible(false);
+        lane.highlight = new QCPItemRect(m_plot);
+        lane.highlight->setLayer(QStringLiteral("background"));
+        lane.highlight->setClipAxisRect(rect);
+        lane.highlight->setPen(Qt::NoPen);
+        lane.highlight->setBrush(QColor(255, 200, 0, 60));
+        for (QCPItemPosition *p : {lane.highlight->topLeft, lane.highlight->bottomRight}) {
+            p->setAxes(x, y);
+            p->setAxisRect(rect);
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        lane.highlight->topLeft->setCoords(0, 0);
+        lane.highlight->bottomRight->setCoords(0, 1);
+        lane.highlight->setVisible(false);
+        lane.readout = new QCPItemText(m_plot);
+        lane.readout->setLayer(QStringLiteral("cursor"));
+        lane.readout->setClipToAxisRect(false);
+        lane.readout->position->setType(QCPItemPosition::ptAxisRectRatio);
+        lane.readout->position->setAxisRect(rect);
+        lane.readout->position->setCoords(0.005, 0.02);
+        lane.readout->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        lane.readout->setColor(plotForeground());
+        lane.readout->setText(QString());
+        lane.missing = new QCPItemText(m_plot);
+        lane.missing->position->setType(QCPItemPosition::ptAxisRectRatio);
+        lane.missing->position->setAxisRect(rect);
+        lane.missing->position->setCoords(0.5, 0.5);
+        lane.missing->setColor(QColor(128, 128, 128));
+        lane.missing->setVisible(false);
+    }
+    m_legend = new QCPLegend;
+    m_plot->plotLayout()->addElement(row, 0, m_legend);
+    m_legend->setLayer(QStringLiteral("legend"));
+    m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    m_legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_legend->setWrap(8);
+    m_legend->setIconSize(14, 10);
+    QFont lf = font();
+    lf.setPointSizeF(lf.pointSizeF() * 0.9);
+    m_legend->setFont(lf);
+    buildGraphs();
+    applyTheme();
+}
+
+void TimelineView::buildGraphs()
+{
+    // Which rows the event lane needs: kinds present in any run, in a fixed order.
+    QVector<bool> present(kEventKindCount, false);
+    for (const TimelineRun &r : m_runs) {
+        for (const Event &e : r.run->events) {
+            present[int(e.kind)] = true;
+        }
+    }
+    m_kindRows.clear();
+    for (int k = kEventKindCount - 1; k >= 0; --k) {
+        if (present[k]) {
+            m_kindRows.prepend(EventKind(k));
+        }
+    }
+    QVector<int> legendGroups;
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        const TimelineRun &tr = m_runs[ri];
+        const bool grouped = std::count_if(m_runs.begin(), m_runs.end(),
+                                           [&](const TimelineRun &o) { return o.group == tr.group; }) > 1;
+        QColor c = tr.color;
+        if (grouped) {
+            c.setAlpha(150);
+        }
+        const double width = grouped ? 1.0 : 1.5;
+        for (int l = 0; l < LaneCount; ++l) {
+            LaneState &lane = m_lanes[l];
+            if (!lane.rect || l == Events) {
+                continue;
+            }
+            QCPAxis *x = lane.rect->axis(QCPAxis::atBottom), *y = lane.rect->axis(QCPAxis::atLeft);
+            QCPGraph *g = m_plot->addGraph(x, y);
+            g->setPen(QPen(c, l == Drops ? 2.0 : width));
+            g->setLineStyle(l == Drops ? QCPGraph::lsImpulse : QCPGraph::lsStepLeft);
+            g->setName(tr.label);
+            lane.graphs.append(g);
+            QCPGraph *extra = nullptr;
+            if (l == Lag && !grouped) {
+                // The mean lag helps for one run; with overlaid trials it is clutter.
+                extra = m_plot->addGraph(x, y);
+                extra->setPen(QPen(c, 1, Qt::DashLine));
+                extra->setLineStyle(QCPGraph::lsStepLeft);
+                extra->setName(tr.label + QStringLiteral(" (mean)"));
+            }
+            lane.extra.append(extra);
+            if (l == Produced && !legendGroups.contains(tr.group)) {
+                legendGroups.append(tr.group);
+                g->addToLegend(m_legend);
+                // The legend names the group, not its first trial.
+                if (!tr.groupLabel.isEmpty()) {
+                    g->setName(tr.groupLabel);
+                }
+            }
+        }
+        if (LaneState &ev = m_lanes[Events]; ev.rect) {
+            QCPAxis *x = ev.rect->axis(QCPAxis::atBottom), *y = ev.rect->axis(QCPAxis::atLeft);
+            const int runsShown = m_runs.size();
+            // Runs share a kind's row, each a little offset so A and B stay apart.
+            const double offset = runsShown > 1 ? 0.36 * (0.5 - double(ri) / (runsShown - 1)) : 0.0;
+            for (int row = 0; row < m_kindRows.size(); ++row) {
+                const EventKind kind = m_kindRows[row];
+                const KindStyle ks = kindStyle(kind);
+                QCPGraph *g = m_plot->addGraph(x, y);
+                g->setLayer(QStringLiteral("markers"));
+                g->setLineStyle(QCPGraph::lsNone);
+                g->setAdaptiveSampling(false); // every marker is drawn, however dense
+                QPen pen(m_runs.size() > 1 ? tr.color : ks.color.darker(130), m_runs.size() > 1 ? 1.6 : 1.0);
+                g->setScatterStyle(QCPScatterStyle(ks.shape, pen, QBrush(ks.color), ks.size));
+                g->setName(eventKindTitle(kind));
+                MarkerGraph mg{g, ri, kind, {}};
+                QVector<QCPGraphData> pts;
+                const double yv = double(m_kindRows.size() - 1 - row) + offset;
+                const auto &events = tr.run->events;
+                for (int ei = 0; ei < int(events.size()); ++ei) {
+                    if (events[std::size_t(ei)].kind != kind) {
+                        continue;
+                    }
+                    const double t = tr.run->eventTime(events[std::size_t(ei)]);
+                    if (!std::isfinite(t)) {
+                        continue;
+                    }
+                    pts.append(QCPGraphData(runX(ri, t), yv));
+                    mg.events.append(ei);
+                }
+                // Keys must be sorted for QCustomPlot; event times already are (line order)
+                // except for out-of-order notes, so sort index pairs together.
+                QVector<int> order(pts.size());
+                std::iota(order.begin(), order.end(), 0);
+                std::stable_sort(order.begin(), order.end(),
+                                 [&](int a, int b) { return pts[a].key < pts[b].key; });
+                QVector<QCPGraphData> sorted;
+                QVector<int> ev2;
+                for (int o : order) {
+                    sorted.append(pts[o]);
+                    ev2.append(mg.events[o]);
+                }
+                mg.events = ev2;
+                g->data()->set(sorted, true);
+                if (ri == 0) {
+                    g->addToLegend(m_legend);
+                }
+                m_markers.append(mg);
+            }
+        }
+    }
+    if (LaneState &ev = m_lanes[Events]; ev.rect) {
+        QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+        for (int row = 0; row < m_kindRows.size(); ++row) {
+            ticks->addTick(double(m_kindRows.size() - 1 - row), QLatin1String(eventKindName(m_kindRows[row])));
+        }
+        ev.rect->axis(QCPAxis::atLeft)->setTicker(ticks);
+        ev.rect->axis(QCPAxis::atLeft)->setRange(-0.6, std::max<double>(m_kindRows.size(), 1) - 0.4);
+        ev.rect->axis(QCPAxis::atLeft)->grid()->setVisible(true);
+        ev.rect->axis(QCPAxis::atLeft)->setLabel(QString());
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+        ev.rect->axis(QCPAxis::atLeft)->setTickLabelFont(f);
+        if (m_kindRows.isEmpty()) {
+            ev.missing->setText(QStringLiteral("no events detected"));
+            ev.missing->setVisible(true);
+        }
+    }
+    // Lanes that need host arrival times say so for runs whose format lacks them.
+    QStringList without;
+    for (const TimelineRun &tr : m_runs) {
+        if (!tr.run->hasArrival) {
+            without << tr.label;
+        }
+    }
+    for (int l = 0; l < LaneCount; ++l) {
+        LaneState &lane = m_lanes[l];
+        if (!lane.rect || !laneNeedsArrival(Lane(l)) || without.isEmpty()) {
+            continue;
+        }
+        lane.missing->setText(
+            without.size() == m_runs.size()
+                ? QStringLiteral("not available: the log format has no host arrival times")
+                : QStringLiteral("not available for %1: no host arrival times").arg(without.join(QStringLiteral(", "))));
+        lane.missing->setVisible(true);
+    }
+    if (m_lanes[Produced].rect) {
+        bool anyKernel = false;
+        for (const TimelineRun &tr : m_runs) {
+            anyKernel = anyKernel || tr.run->kernelLines > 0;
+        }
+        if (!anyKernel && !m_runs.isEmpty()) {
+            m_lanes[Produced].missing->setText(QStringLiteral("not available: no kernel timestamps in the log"));
+            m_lanes[Produced].missing->setVisible(true);
+        }
+    }
+}
+
+QPair<double, double> TimelineView::fullRange() const
+{
+    double lo = 0, hi = 1;
+    bool first = true;
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        const Run &r = *m_runs[ri].run;
+        if (r.lines.empty()) {
+            continue;
+        }
+        const double a = runX(ri, std::min(0.0, r.series.start()));
+        const double b = runX(ri, std::max(r.timeOf(r.lines.size() - 1), r.series.end()));
+        lo = first ? a : std::min(lo, a);
+        hi = first ? b : std::max(hi, b);
+        first = false;
+    }
+    const double pad = (hi - lo) * 0.01;
+    return {lo - pad, hi + pad};
+}
+
+void TimelineView::resetZoom()
+{
+    const auto [lo, hi] = fullRange();
+    setXRange(lo, hi);
+}
+
+double TimelineView::xLower() const
+{
+    for (const LaneState &l : m_lanes) {
+        if (l.rect) {
+            return l.rect->axis(QCPAxis::atBottom)->range().lower;
+        }
+    }
+    return 0;
+}
+
+double TimelineView::xUpper() const
+{
+    for (const LaneState &l : m_lanes) {
+        if (l.rect) {
+            return l.rect->axis(QCPAxis::atBottom)->range().upper;
+        }
+    }
+    return 1;
+}
+
+void TimelineView::setXRange(double lower, double upper)
+{
+    for (const LaneState &l : m_lanes) {
+        if (l.rect) {
+            l.rect->axis(QCPAxis::atBottom)->setRange(lower, upper);
+            break; // the others follow in onXRangeChanged
+        }
+    }
+    refreshData();
+}
+
+void TimelineView::onXRangeChanged(const QCPRange &range)
+{
+    if (m_syncing) {
+        return;
+    }
+    m_syncing = true;
+    for (const LaneState &l : m_lanes) {
+        if (l.rect) {
+            l.rect->axis(QCPAxis::atBottom)->setRange(range);
+        }
+    }
+    m_syncing = false;
+    refreshData();
+    emit rangeChanged(range.lower, range.upper);
+}
+
+void TimelineView::refreshData()
+{
+    const double x0 = xLower(), x1 = xUpper();
+    QVector<double> laneMax(LaneCount, 0.0);
+    double capacity = 0;
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        const TimelineRun &tr = m_runs[ri];
+        const SeriesPyramid &s = tr.run->series;
+        capacity = std::max(capacity, tr.run->meta.baud / 10.0);
+        for (int l = 0; l < LaneCount; ++l) {
+            LaneState &lane = m_lanes[l];
+            if (!lane.rect || l == Events || ri >= lane.graphs.size()) {
+                continue;
+            }
+            const double px = std::max(50.0, double(lane.rect->width()));
+            Channel ch = Channel::Produced;
+            LaneValue v = LaneValue::Rate;
+            switch (Lane(l)) {
+            case Produced: ch = Channel::Produced; break;
+            case Printed: ch = Channel::Printed; break;
+            case Wire: ch = Channel::Bytes; break;
+            case Drops: ch = Channel::Dropped; v = LaneValue::Sum; break;
+            case Lag: ch = Channel::LagMax; v = LaneValue::Max; break;
+            default: break;
+            }
+            if (!s.present(ch)) {
+                lane.graphs[ri]->data()->clear();
+                continue;
+            }
+            LaneSlice slice = laneSlice(s, ch, v, x0, x1, tr.shift, px);
+            laneMax[l] = std::max(laneMax[l], slice.maxValue);
+            lane.graphs[ri]->data()->set(slice.points, true);
+            if (l == Drops) {
+                lane.rect->axis(QCPAxis::atLeft)->setLabel(
+                    slice.binWidth >= 1 ? QStringLiteral("dropped\nper %1 s").arg(slice.binWidth)
+                                        : QStringLiteral("dropped\nper %1 ms").arg(slice.binWidth * 1000));
+            }
+            if (l == Lag && lane.extra.value(ri)) {
+                LaneSlice mean = laneSlice(s, Channel::LagSum, LaneValue::MeanLag, x0, x1, tr.shift, px);
+                lane.extra[ri]->data()->set(mean.points, true);
+            }
+        }
+    }
+    for (int l = 0; l < LaneCount; ++l) {
+        LaneState &lane = m_lanes[l];
+        if (!lane.rect || l == Events) {
+            continue;
+        }
+        double top = laneMax[l];
+        if (l == Wire && capacity > 0) {
+            top = std::max(top, capacity * 1.25); // room for the capacity label above its line
+        }
+        top = top > 0 ? top * 1.12 : 1.0;
+        lane.rect->axis(QCPAxis::atLeft)->setRange(0, top);
+        if (l == Wire) {
+            lane.rect->axis(QCPAxis::atRight)->setRange(0, capacity > 0 ? top / capacity * 100 : 100);
+        }
+    }
+    if (LaneState &w = m_lanes[Wire]; w.rect && capacity > 0) {
+        // The UART's capacity: 10 bits per byte on the wire (8N1).
+        static const QString kCapName = QStringLiteral("uart-capacity");
+        QCPItemStraightLine *cap = nullptr;
+        QCPItemText *capText = nullptr;
+        for (int i = 0; i < m_plot->itemCount(); ++i) {
+            QCPAbstractItem *it = m_plot->item(i);
+            if (it->clipAxisRect() == w.rect && it->objectName() == kCapName) {
+                if (auto *line = qobject_cast<QCPItemStraightLine *>(it)) {
+                    cap = line;
+                } else if (auto *t = qobject_cast<QCPItemText *>(it)) {
+                    capText = t;
+                }
+            }
+        }
+        if (!cap) {
+            cap = new QCPItemStraightLine(m_plot);
+            cap->setObjectName(kCapName);
+            cap->setClipAxisRect(w.rect);
+            cap->setPen(QPen(QColor(200, 0, 0, 170), 1.2, Qt::DashDotLine));
+            for (QCPItemPosition *p : {cap->point1, cap->point2}) {
+                p->setAxes(w.rect->axis(QCPAxis::atBottom), w.rect->axis(QCPAxis::atLeft));
+                p->setAxisRect(w.rect);
+                p->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            }
+            capText = new QCPItemText(m_plot);
+            capText->setObjectName(kCapName);
+            capText->setClipAxisRect(w.rect);
+            capText->position->setAxes(w.rect->axis(QCPAxis::atBottom), w.rect->axis(QCPAxis::atLeft));
+            capText->position->setAxisRect(w.rect);
+            capText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            capText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            capText->setColor(QColor(200, 0, 0));
+        }
+        cap->point1->setCoords(0, capacity);
+        cap->point2->setCoords(1, capacity);
+        capText->position->setCoords(0.995, capacity);
+        capText->setText(QStringLiteral("UART capacity %1 B/s (%2 baud, 8N1)")
+                             .arg(capacity, 0, 'f', 0)
+                             .arg(int(capacity * 10)));
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCPGraph *TimelineView::laneGraph(Lane lane, int run) const
+{
+    const LaneState &l = m_lanes[lane];
+    return run < l.graphs.size() ? l.graphs[run] : nullptr;
+}
+
+QCPGraph *TimelineView::markerGraph(int run, EventKind kind) const
+{
+    for (const MarkerGraph &m : m_markers) {
+        if (m.run == run && m.kind == kind) {
+            return m.graph;
+        }
+    }
+    return nullptr;
+}
+
+void TimelineView::setHighlight(double x0, double x1)
+{
+    if (x1 - x0 < (xUpper() - xLower()) * 0.002) {
+        // Keep a single line's span visible.
+        const double mid = (x0 + x1) / 2, half = (xUpper() - xLower()) * 0.001;
+        x0 = mid - half;
+        x1 = mid + half;
+    }
+    for (LaneState &l : m_lanes) {
+        if (l.rect) {
+            l.highlight->topLeft->setCoords(x0, 0);
+            l.highlight->bottomRight->setCoords(x1, 1);
+            l.highlight->setVisible(true);
+        }
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::clearHighlight()
+{
+    for (LaneState &l : m_lanes) {
+        if (l.rect) {
+            l.highlight->setVisible(false);
+        }
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::setCursorX(double x)
+{
+    for (LaneState &l : m_lanes) {
+        if (l.rect) {
+            l.cursor->point1->setCoords(x, 0);
+            l.cursor->point2->setCoords(x, 1);
+            l.cursor->setVisible(std::isfinite(x));
+        }
+    }
+    m_plot->layer(QStringLiteral("cursor"))->replot();
+}
+
+void TimelineView::updateReadouts(double x)
+{
+    for (int l = 0; l < LaneCount; ++l) {
+        LaneState &lane = m_lanes[l];
+        if (!lane.rect) {
+            continue;
+        }
+        lane.crosshair->point1->setCoords(x, 0);
+        lane.crosshair->point2->setCoords(x, 1);
+        lane.crosshair->setVisible(true);
+        if (l == Events) {
+            lane.readout->setText(m_ticker->mode() == TimeAxisMode::Relative
+                                      ? QStringLiteral("t = %1 s").arg(x, 0, 'f', 3)
+                                      : QString());
+            continue;
+        }
+        QStringList parts;
+        for (int ri = 0; ri < lane.graphs.size(); ++ri) {
+            QCPGraph *g = lane.graphs[ri];
+            if (g->data()->isEmpty()) {
+                continue;
+            }
+            auto it = g->data()->findBegin(x, false);
+            if (it != g->data()->constBegin() && it->key > x) {
+                --it;
+            }
+            if (it == g->data()->constEnd()) {
+                continue;
+            }
+            QString v = fmtValue(it->value);
+            if (l == Wire && m_runs[ri].run->meta.baud > 0) {
+                v += QStringLiteral(" (%1%)").arg(100.0 * it->value / (m_runs[ri].run->meta.baud / 10.0), 0, 'f', 0);
+            }
+            parts << (m_runs.size() > 1 ? QStringLiteral("%1: %2").arg(m_runs[ri].label, v) : v);
+        }
+        lane.readout->setText(parts.join(QStringLiteral("   ")));
+    }
+    m_plot->layer(QStringLiteral("cursor"))->replot();
+}
+
+bool TimelineView::markerAt(const QPoint &pos, int *run, int *eventIndex, double *distance) const
+{
+    double best = kMarkerHitPixels;
+    bool found = false;
+    for (const MarkerGraph &m : m_markers) {
+        QVariant details;
+        const double d = m.graph->selectTest(pos, false, &details);
+        if (d < 0 || d >= best) {
+            continue;
+        }
+        const QCPDataSelection sel = details.value<QCPDataSelection>();
+        if (sel.isEmpty()) {
+            continue;
+        }
+        const int idx = sel.dataRange(0).begin();
+        if (idx < 0 || idx >= m.events.size()) {
+            continue;
+        }
+        best = d;
+        *run = m.run;
+        *eventIndex = m.events[idx];
+        found = true;
+    }
+    if (distance) {
+        *distance = best;
+    }
+    return found;
+}
+
+QPair<int, int> TimelineView::stepEvent(int direction, std::optional<EventKind> kind)
+{
+    const double centre = (xLower() + xUpper()) / 2;
+    const double eps = (xUpper() - xLower()) * 1e-6;
+    int bestRun = -1, bestEvent = -1;
+    double bestX = 0;
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        const Run &r = *m_runs[ri].run;
+        for (int ei = 0; ei < int(r.events.size()); ++ei) {
+            const Event &e = r.events[std::size_t(ei)];
+            if (kind && e.kind != *kind) {
+                continue;
+            }
+            const double x = runX(ri, r.eventTime(e));
+            if (!std::isfinite(x)) {
+                continue;
+            }
+            const bool after = direction > 0 ? x > centre + eps : x < centre - eps;
+            if (after && (bestRun < 0 || (direction > 0 ? x < bestX : x > bestX))) {
+                bestRun = ri;
+                bestEvent = ei;
+                bestX = x;
+            }
+        }
+    }
+    if (bestRun >= 0) {
+        const double half = (xUpper() - xLower()) / 2;
+        setXRange(bestX - half, bestX + half);
+    }
+    return {bestRun, bestEvent};
+}
+
+bool TimelineView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_plot) {
+        return QWidget::eventFilter(watched, event);
+    }
+    switch (event->type()) {
+    case QEvent::MouseButtonPress: {
+        auto *me = static_cast<QMouseEvent *>(event);
+        m_pressPos = me->pos();
+        if (me->button() == Qt::RightButton ||
+            (me->button() == Qt::LeftButton && (me->modifiers() & Qt::ShiftModifier))) {
+            // Rubber band: select a range to zoom into (right drag, or shift + drag).
+            m_bandActive = true;
+            m_bandOrigin = me->pos();
+            m_band->setGeometry(QRect(m_bandOrigin, QSize()));
+            m_band->show();
+            m_plot->setInteraction(QCP::iRangeDrag, false);
+            return true;
+        }
+        break;
+    }
+    case QEvent::MouseMove: {
+        auto *me = static_cast<QMouseEvent *>(event);
+        if (m_bandActive) {
+            const QRect r = m_plot->rect();
+            m_band->setGeometry(QRect(QPoint(m_bandOrigin.x(), r.top()),
+                                      QPoint(me->pos().x(), r.bottom())).normalized());
+            return true;
+        }
+        if (QCPAxisRect *rect = m_plot->axisRectAt(me->pos())) {
+            const double x = rect->axis(QCPAxis::atBottom)->pixelToCoord(me->pos().x());
+            updateReadouts(x);
+            int run = -1, ev = -1;
+            if (markerAt(me->pos(), &run, &ev, nullptr)) {
+                const Run &r = *m_runs[run].run;
+                const Event &e = r.events[std::size_t(ev)];
+                const std::string_view t = r.eventText(e);
+                QString tip = QStringLiteral("<b>%1</b>%2<br>%3")
+                                  .arg(eventKindTitle(e.kind).toHtmlEscaped(),
+                                       m_runs.size() > 1 ? QStringLiteral(" — ") + m_runs[run].label.toHtmlEscaped()
+                                                         : QString(),
+                                       QString::fromUtf8(t.data(), qsizetype(std::min<std::size_t>(t.size(), 300)))
+                                           .toHtmlEscaped());
+                if (e.kind == EventKind::Drop) {
+                    tip += QStringLiteral("<br>%1 message(s) dropped").arg(e.count);
+                }
+                QToolTip::showText(me->globalPosition().toPoint(), tip, m_plot);
+            } else {
+                QToolTip::hideText();
+            }
+        }
+        break;
+    }
+    case QEvent::MouseButtonRelease: {
+        auto *me = static_cast<QMouseEvent *>(event);
+        if (m_bandActive) {
+            m_bandActive = false;
+            m_band->hide();
+            m_plot->setInteraction(QCP::iRangeDrag, true);
+            QCPAxisRect *rect = nullptr;
+            for (const LaneState &l : m_lanes) {
+                if (l.rect) {
+                    rect = l.rect;
+                    break;
+                }
+            }
+            if (rect && std::abs(me->pos().x() - m_bandOrigin.x()) > 4) {
+                QCPAxis *x = rect->axis(QCPAxis::atBottom);
+                double a = x->pixelToCoord(m_bandOrigin.x()), b = x->pixelToCoord(me->pos().x());
+                if (a > b) {
+                    std::swap(a, b);
+                }
+                setXRange(a, b);
+            }
+            return true;
+        }
+        if (me->button() == Qt::LeftButton && (me->pos() - m_pressPos).manhattanLength() < 4) {
+            int run = -1, ev = -1;
+            if (markerAt(me->pos(), &run, &ev, nullptr)) {
+                emit eventActivated(run, ev);
+            } else if (QCPAxisRect *rect = m_plot->axisRectAt(me->pos())) {
+                emit timeActivated(rect->axis(QCPAxis::atBottom)->pixelToCoord(me->pos().x()));
+            }
+        }
+        break;
+    }
+    case QEvent::Leave:
+        for (LaneState &l : m_lanes) {
+            if (l.rect) {
+                l.crosshair->setVisible(false);
+                l.readout->setText(QString());
+            }
+        }
+        m_plot->layer(QStringLiteral("cursor"))->replot();
+        break;
+    default:
+        break;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void TimelineView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    refreshData();
+}
+
+} // namespace tty

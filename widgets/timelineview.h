@@ -1,0 +1,137 @@
+// Synchronized lanes over one time axis: produced and printed line rates, bytes on the
+// wire against the UART's capacity, dropped messages, console lag and event markers, for
+// one run or several (a comparison, groups of trials overlaid).
+#pragma once
+
+#include "event.h"
+#include "run.h"
+#include "timeticker.h"
+
+#include <QColor>
+#include <QPointer>
+#include <QVector>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPItemRect;
+class QCPTextElement;
+class QCPLegend;
+class QRubberBand;
+
+namespace tty {
+
+struct TimelineRun
+{
+    std::shared_ptr<const Run> run;
+    QString label;
+    QColor color;
+    double shift = 0; // run seconds shown at x = 0 (alignment)
+    int group = 0;    // runs of one group share a colour and a legend entry
+    QString groupLabel; // the legend entry of the group (label without the trial)
+};
+
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Lane { Produced, Printed, Wire, Drops, Lag, Events, LaneCount };
+    Q_ENUM(Lane)
+
+    explicit TimelineView(QWidget *parent = nullptr);
+    ~TimelineView() override;
+
+    void setRuns(const QVector<TimelineRun> &runs);
+    const QVector<TimelineRun> &runs() const { return m_runs; }
+    void setTitle(const QString &title);
+    QString title() const;
+    void setAxisTitle(const QString &title);
+    void setTimeAxisMode(TimeAxisMode mode);
+    TimeAxisMode timeAxisMode() const;
+    void setLaneVisible(Lane lane, bool visible);
+    bool laneVisible(Lane lane) const;
+    static QString laneName(Lane lane);
+
+    double xLower() const;
+    double xUpper() const;
+    void setXRange(double lower, double upper);
+    void resetZoom();
+    // Span of the selected log lines, drawn as a band across the lanes.
+    void setHighlight(double x0, double x1);
+    void clearHighlight();
+    // The log view's current line, drawn as a thin line.
+    void setCursorX(double x);
+
+    // Moves to the next/previous event after/before the centre of the view (of `kind`
+    // only, if given); returns the (run, event index) it moved to, or run -1.
+    QPair<int, int> stepEvent(int direction, std::optional<EventKind> kind);
+
+    QCustomPlot *plot() const { return m_plot; }
+    QCPAxisRect *laneRect(Lane lane) const { return m_lanes[lane].rect; }
+    // Graph of a lane for run i (main series), for tests and tooltips.
+    QCPGraph *laneGraph(Lane lane, int run) const;
+    QCPGraph *markerGraph(int run, EventKind kind) const;
+
+signals:
+    void eventActivated(int run, int eventIndex);
+    void timeActivated(double x);
+    void rangeChanged(double lower, double upper);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    struct LaneState
+    {
+        QCPAxisRect *rect = nullptr;
+        QCPItemText *readout = nullptr;   // value under the cursor
+        QCPItemText *missing = nullptr;   // "the format has no host times"
+        QCPItemStraightLine *crosshair = nullptr;
+        QCPItemStraightLine *cursor = nullptr;
+        QCPItemRect *highlight = nullptr;
+        QVector<QCPGraph *> graphs;       // per run: main series
+        QVector<QCPGraph *> extra;        // per run: secondary series (printed lines, mean lag)
+        bool visible = true;
+    };
+    struct MarkerGraph
+    {
+        QCPGraph *graph;
+        int run;
+        EventKind kind;
+        QVector<int> events; // event index per data point
+    };
+
+    void buildLayout();
+    void buildGraphs();
+    void refreshData();
+    void updateReadouts(double x);
+    void onXRangeChanged(const QCPRange &range);
+    bool markerAt(const QPoint &pos, int *run, int *eventIndex, double *distance) const;
+    double runX(int run, double runSeconds) const { return runSeconds - m_runs[run].shift; }
+    void applyTheme();
+    QPair<double, double> fullRange() const;
+
+    QCustomPlot *m_plot = nullptr;
+    QCPTextElement *m_title = nullptr;
+    QCPLegend *m_legend = nullptr;
+    QVector<LaneState> m_lanes;
+    QVector<MarkerGraph> m_markers;
+    QVector<EventKind> m_kindRows; // event lane rows, top to bottom
+    QVector<TimelineRun> m_runs;
+    QSharedPointer<TimeTicker> m_ticker;
+    QString m_axisTitle;
+    bool m_syncing = false;
+    QRubberBand *m_band = nullptr;
+    QPoint m_bandOrigin;
+    QPoint m_pressPos;
+    bool m_bandActive = false;
+};
+
+} // namespace tty
