@@ -225,9 +225,10 @@ public:
 private:
     void line(const LineFramer::Line &l)
     {
-        // conserver's own lines ("[-- MARK -- ...]", "[-- Console up --]") are not console output.
-        if (l.text.size() >= 6 && l.text.substr(0, 4) == "[-- " &&
-            l.text.substr(l.text.size() - 2) == "-]") {
+        // conserver's own lines ("[-- MARK -- Thu Nov 30 05:20:00 2026]", "[-- Console up
+        // --]", "[-- Console down -- <date>]") are not console output.
+        if (l.text.size() >= 6 && l.text.substr(0, 4) == "[-- " && l.text.back() == ']' &&
+            l.text.find(" --", 3) != std::string_view::npos) {
             ++m_run.metaLines;
             return;
         }

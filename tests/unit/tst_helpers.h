@@ -1,6 +1,7 @@
 // Helpers shared by the unit tests: temporary files, zstd in memory, loading bytes.
 #pragma once
 
+#include "metrics.h"
 #include "run.h"
 #include "runloader.h"
 

@@ -1,0 +1,345 @@
+// Formats: detection from the first lines and parsing of each, ttyscope recordings written
+// by hand after docs/format.md (cut inside a record, markers, gaps), and --format.
+#include "formats.h"
+#include "tst_helpers.h"
+
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+
+QByteArray record(char type, qint64 wall, qint64 mono, const QByteArray &payload)
+{
+    return QByteArray(1, type) + ' ' + QByteArray::number(wall) + ' ' + QByteArray::number(mono) +
+           ' ' + QByteArray::number(payload.size()) + '\n' + payload + '\n';
+}
+
+constexpr qint64 kWall0 = 1700000000000000000;
+
+// A recording: a header, data split mid-line across records, a marker, a gap and resume,
+// and a wall clock that steps back 1 h (arrivals follow the monotonic clock).
+QByteArray recording()
+{
+    QByteArray r("TTYSCOPE-REC 1\n");
+    r += record('H', kWall0, 1000,
+                R"({"tool":"ttyscope","version":"0.1.0","source":"/dev/ttyUSB0","baud":921600,)"
+                R"("start_utc":"2023-11-14T22:13:20Z","host":"lab1","label":"stock kernel"})");
+    r += record('D', kWall0 + 1000000, 1000 + 1000000, "[    1.000000] first li");
+    r += record('D', kWall0 + 2000000, 1000 + 2000000, "ne\r\n[    1.500000] second\r\n");
+    r += record('M', kWall0 + 3000000, 1000 + 3000000, "before rmmod");
+    r +=
+        record('D', kWall0 - 3600000000000, 1000 + 4000000, QByteArray("third \x00\xff\r\r\n", 11));
+    r += record('G', kWall0, 1000 + 5000000, "read error: EIO");
+    r += record('R', kWall0, 1000 + 9000000, "/dev/ttyUSB0");
+    r += record('X', kWall0, 1000 + 9500000, "a record type from the future");
+    r += record('D', kWall0, 1000 + 10000000, "login: ");
+    return r;
+}
+
+} // namespace
+
+class TstFormats : public QObject
+{
+    Q_OBJECT
+private slots:
+    void detect_data();
+    void detect();
+    void hostts_data();
+    void hostts();
+    void grabserial();
+    void rawConserver();
+    void dmesg();
+    void kmsg();
+    void recordingFormat();
+    void recordingCut();
+    void recordingGarbage();
+    void formatOverride();
+};
+
+void TstFormats::detect_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<QString>("format");
+    QTest::newRow("recording") << QByteArray("TTYSCOPE-REC 1\nH 1 2 2\n{}\n") << "ttyscope";
+    QTest::newRow("recording cut in magic") << QByteArray("TTYSCOPE-R") << "ttyscope";
+    QTest::newRow("hostts tab") << QByteArray("1700000000.123456\t[    0.000000] Linux\n"
+                                              "1700000000.200000\tsecond\n")
+                                << "hostts";
+    QTest::newRow("hostts space (ts %.s)") << QByteArray("1700000000.123456 [    0.0] Linux\n"
+                                                         "1700000000.2 x\n")
+                                           << "hostts";
+    QTest::newRow("hostts after garbage") << QByteArray("\x1b[2Jjunk\n1700000000.1\ta\n"
+                                                        "1700000000.2\tb\n1700000000.3\tc\n")
+                                          << "hostts";
+    QTest::newRow("grabserial -t") << QByteArray("[0.000001 0.000001] SeaBIOS\n"
+                                                 "[0.009759 0.009758] \n")
+                                   << "grabserial";
+    QTest::newRow("grabserial -T") << QByteArray("[2026-11-30T05:00:14.818990 0.000001] a\n"
+                                                 "[2026-11-30T05:00:14.828744 0.009759] b\n")
+                                   << "grabserial";
+    QTest::newRow("kmsg") << QByteArray("6,1,0,-;Linux version 6.1\n SUBSYSTEM=x\n"
+                                        "4,2,10,-,caller=T1;next\n")
+                          << "kmsg";
+    QTest::newRow("dmesg") << QByteArray("[    0.000000] Linux version 6.1\n"
+                                         "[    0.000001] Command line: x\n")
+                           << "raw";
+    QTest::newRow("conserver") << QByteArray("[-- Console up -- Thu Nov 30 05:00:00 2026]\n"
+                                             "login: \n")
+                               << "raw";
+    QTest::newRow("empty") << QByteArray() << "raw";
+    QTest::newRow("short number not a host time") << QByteArray("12 monkeys\n13 ghosts\n") << "raw";
+}
+
+void TstFormats::detect()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(QString, format);
+    QCOMPARE(detectFormat(std::string_view(head.constData(), std::size_t(head.size()))), format);
+}
+
+void TstFormats::hostts_data()
+{
+    QTest::addColumn<char>("separator");
+    QTest::newRow("tab") << '\t';
+    QTest::newRow("space") << ' ';
+}
+
+void TstFormats::hostts()
+{
+    QFETCH(char, separator);
+    QByteArray in;
+    in += QByteArray("1700000000.250000") + separator + "[    1.000000] one\n";
+    in += QByteArray("1700000001") + separator + "two\twith tab\n";
+    in += QByteArray("1700000001.5") + separator + "\n";
+    in += "no stamp here\n";
+    const auto run = loadBytes(zstdCompress(in));
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+    QVERIFY(run->hasArrival);
+    QVERIFY(run->arrivalIsWallClock);
+    QCOMPARE(run->lines.size(), LineIndex(4));
+    QCOMPARE(lineText(*run, 0), QByteArray("[    1.000000] one"));
+    QCOMPARE(run->lines.arrival(0), HostNs(1700000000250000000));
+    QCOMPARE(lineText(*run, 1), QByteArray("two\twith tab"));
+    QCOMPARE(run->lines.arrival(1), HostNs(1700000001000000000));
+    QCOMPARE(lineText(*run, 2), QByteArray());
+    QCOMPARE(lineText(*run, 3), QByteArray("no stamp here"));
+    QCOMPARE(run->lines.arrival(3), HostNs(1700000001500000000));
+    QVERIFY(run->warnings.join(QLatin1Char(' ')).contains(QLatin1String("no host timestamp")));
+    QCOMPARE(run->boots[0].kernelZero, HostNs(1700000000250000000 - 1000000000));
+}
+
+void TstFormats::grabserial()
+{
+    const QByteArray t("[0.000001 0.000001] SeaBIOS\n[1.500000 1.499999] [    0.2] Linux x\n");
+    auto run = loadBytes(t);
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("grabserial"));
+    QVERIFY(!run->arrivalIsWallClock);
+    QCOMPARE(run->lines.size(), LineIndex(2));
+    QCOMPARE(lineText(*run, 0), QByteArray("SeaBIOS"));
+    QCOMPARE(run->lines.arrival(1), HostNs(1500000000));
+    QCOMPARE(run->lines.kernelTime(1), KernelUs(200000));
+
+    const QByteArray T("[2026-11-30T05:00:14.818990 0.000001] a\n"
+                       "[2026-11-30T05:01:00.000000 45.181010] [    3.000000] b\n");
+    run = loadBytes(T);
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("grabserial"));
+    QVERIFY(run->arrivalIsWallClock);
+    QCOMPARE(run->lines.arrival(0), HostNs(1796014814818990000));
+    QCOMPARE(run->lines.arrival(1), HostNs(1796014860000000000));
+    QCOMPARE(lineText(*run, 1), QByteArray("[    3.000000] b"));
+}
+
+void TstFormats::rawConserver()
+{
+    const QByteArray in("[-- Console up -- Thu Nov 30 05:00:00 2026]\r\n"
+                        "[    0.000000] Linux version 6.1.0 (x)\r\n"
+                        "[-- MARK -- Thu Nov 30 05:20:00 2026]\r\n"
+                        "[    1.000000] next\r\n"
+                        "[--  not a mark\r\n");
+    const auto run = loadBytes(in);
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QVERIFY(!run->hasArrival);
+    QCOMPARE(run->metaLines, qint64(2));
+    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(lineText(*run, 1), QByteArray("[    1.000000] next"));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.lines, qint64(3));
+    QCOMPARE(m.kernelLines, qint64(2));
+    QVERIFY(!m.hasLag);
+}
+
+void TstFormats::dmesg()
+{
+    const QByteArray in("[    0.000000] Linux version 6.12.117+deb12-rt-amd64 (x)\n"
+                        "[    0.000000] Command line: console=ttyS0\n"
+                        "[    2.000000] Run /init as init process\n");
+    const auto run = loadBytes(in, withFormat(QStringLiteral("dmesg")));
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QCOMPARE(run->kernelLines, qint64(3));
+    QCOMPARE(run->boots[0].version, QStringLiteral("6.12.117+deb12-rt-amd64"));
+    // Without host times a line is placed by its kernel time.
+    QCOMPARE(run->timeOf(2), 2.0);
+}
+
+void TstFormats::kmsg()
+{
+    const QByteArray in("6,100,1000000,-;Linux version 6.1.0 (x)\n"
+                        " SUBSYSTEM=acpi\n"
+                        " DEVICE=+acpi:LNXSYSTM:00\n"
+                        "4,101,1500000,-,caller=T1;second\n"
+                        "30,104,2000000,-;after a gap of two\n"
+                        "6,105,2000001,c;continued\n"
+                        "12,109,3000000,-;a gap of three\n"
+                        "garbage line\n");
+    const auto run = loadBytes(in);
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("kmsg"));
+    QVERIFY(!run->hasArrival);
+    QCOMPARE(run->lines.size(), LineIndex(6));
+    QCOMPARE(lineText(*run, 0), QByteArray("Linux version 6.1.0 (x)"));
+    QCOMPARE(run->lines.kernelTime(1), KernelUs(1500000));
+    QCOMPARE(run->lines.level(1), 4);
+    QCOMPARE(run->lines.level(2), 6); // facility 3, level 6
+    QCOMPARE(lineText(*run, 3), QByteArray("continued"));
+    QCOMPARE(run->lines.kernelTime(5), kNoKernelTime);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.dropNotices, qint64(2));
+    QCOMPARE(m.droppedMessages, qint64(2 + 3));
+    std::vector<const Event *> drops;
+    for (const Event &e : run->events) {
+        if (e.kind == EventKind::Drop) {
+            drops.push_back(&e);
+        }
+    }
+    QCOMPARE(drops.size(), std::size_t(2));
+    QCOMPARE(drops[0]->line, LineIndex(2)); // placed before the record after the gap
+    QCOMPARE(drops[0]->count, 2u);
+    QVERIFY(QString::fromStdString(std::string(run->eventText(*drops[0])))
+                .contains(QLatin1String("101 to 104")));
+    const QString w = run->warnings.join(QLatin1Char(' '));
+    QVERIFY2(w.contains(QLatin1String("2 dictionary line")), qPrintable(w));
+    QVERIFY2(w.contains(QLatin1String("1 line(s) were not /dev/kmsg records")), qPrintable(w));
+}
+
+void TstFormats::recordingFormat()
+{
+    for (bool compressed : {false, true}) {
+        const QByteArray rec = recording();
+        const auto run = loadBytes(compressed ? zstdCompress(rec) : rec);
+        QVERIFY(run);
+        QVERIFY2(run->error.isEmpty(), qPrintable(run->error));
+        QVERIFY2(run->warnings.isEmpty(), qPrintable(run->warnings.join(QLatin1Char(' '))));
+        QCOMPARE(run->meta.format, QStringLiteral("ttyscope"));
+        QCOMPARE(run->meta.label, QStringLiteral("stock kernel"));
+        QCOMPARE(run->meta.baud, 921600);
+        QCOMPARE(run->meta.host, QStringLiteral("lab1"));
+        QCOMPARE(run->meta.startUtc, QStringLiteral("2023-11-14T22:13:20Z"));
+        QVERIFY(run->arrivalIsWallClock);
+        QCOMPARE(run->lines.size(), LineIndex(4));
+        QCOMPARE(lineText(*run, 0), QByteArray("[    1.000000] first line"));
+        QCOMPARE(lineText(*run, 1), QByteArray("[    1.500000] second"));
+        QCOMPARE(lineText(*run, 2), QByteArray("third \x00\xff", 8));
+        QCOMPARE(lineText(*run, 3), QByteArray("login: "));
+        QVERIFY(run->lines.flags(3) & NoNewline);
+        // Arrival: the D record holding the first byte, on the monotonic clock.
+        QCOMPARE(run->lines.arrival(0), HostNs(kWall0 + 1000000));
+        QCOMPARE(run->lines.arrival(1), HostNs(kWall0 + 2000000));
+        QCOMPARE(run->lines.arrival(2), HostNs(kWall0 + 4000000));
+        QCOMPARE(run->lines.arrival(3), HostNs(kWall0 + 10000000));
+        // Every received byte counts, line endings included.
+        QCOMPARE(run->bytes, qint64(23 + 27 + 11 + 7));
+
+        std::vector<std::pair<EventKind, QByteArray>> notes;
+        for (const Event &e : run->events) {
+            if (e.note >= 0) {
+                const std::string_view t = run->eventText(e);
+                notes.emplace_back(e.kind, QByteArray(t.data(), qsizetype(t.size())));
+                QVERIFY(hasHostTime(e.arrival));
+            }
+        }
+        QCOMPARE(notes.size(), std::size_t(3));
+        QCOMPARE(notes[0].first, EventKind::Marker);
+        QCOMPARE(notes[0].second, QByteArray("before rmmod"));
+        QCOMPARE(notes[1].first, EventKind::Gap);
+        QVERIFY(notes[1].second.contains("EIO"));
+        QCOMPARE(notes[2].first, EventKind::Gap);
+        QVERIFY(notes[2].second.contains("resumed"));
+        const Metrics m = computeMetrics(*run, MetricOptions{});
+        QCOMPARE(m.eventCounts[std::size_t(EventKind::Marker)], qint64(1));
+        QCOMPARE(m.eventCounts[std::size_t(EventKind::Gap)], qint64(2));
+    }
+}
+
+// Cut anywhere: everything before the cut loads; cut inside a D record keeps its bytes.
+void TstFormats::recordingCut()
+{
+    const QByteArray rec = recording();
+    const qsizetype secondD = rec.indexOf("D ", rec.indexOf("first li"));
+    const qsizetype payload = rec.indexOf('\n', secondD) + 1;
+    const auto run = loadBytes(rec.left(payload + 8)); // "ne\r\n[   "
+    QVERIFY(run);
+    QVERIFY(run->error.isEmpty());
+    QCOMPARE(run->lines.size(), LineIndex(2));
+    QCOMPARE(lineText(*run, 0), QByteArray("[    1.000000] first line"));
+    QCOMPARE(lineText(*run, 1), QByteArray("[   "));
+    const QString w = run->warnings.join(QLatin1Char(' '));
+    QVERIFY2(w.contains(QLatin1String("ends inside a 'D' record: 8 of its 27 bytes")),
+             qPrintable(w));
+
+    for (qsizetype cut = 1; cut < rec.size(); ++cut) {
+        const auto r = loadBytes(zstdCompress(rec.left(cut)));
+        QVERIFY(r);
+        QCOMPARE(r->meta.format, QStringLiteral("ttyscope"));
+        QVERIFY2(r->lines.size() <= 4, qPrintable(QString::number(cut)));
+        for (LineIndex i = 0; i < r->lines.size(); ++i) {
+            QVERIFY(!lineText(*r, i).isNull());
+        }
+        if (cut >= payload + 27) {
+            QVERIFY(r->lines.size() >= 2);
+        }
+    }
+}
+
+void TstFormats::recordingGarbage()
+{
+    QByteArray rec = recording();
+    const qsizetype at = rec.indexOf("M ");
+    rec.insert(at, "garbage that is no header\n");
+    const auto run = loadBytes(rec);
+    QVERIFY(run);
+    QVERIFY2(run->error.contains(QStringLiteral("byte %1").arg(at)), qPrintable(run->error));
+    QCOMPARE(run->lines.size(), LineIndex(2));
+}
+
+void TstFormats::formatOverride()
+{
+    const QByteArray in("1700000000.250000\t[    1.000000] one\n1700000001.0\ttwo\n");
+    auto run = loadBytes(in, withFormat(QStringLiteral("raw")));
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QVERIFY(!run->hasArrival);
+    QCOMPARE(lineText(*run, 0), QByteArray("1700000000.250000\t[    1.000000] one"));
+
+    run = loadBytes(in, withFormat(QStringLiteral("ts")));
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+
+    QString error;
+    run = loadBytes(in, withFormat(QStringLiteral("nonsense")), &error);
+    QVERIFY(!run);
+    QVERIFY2(error.contains(QLatin1String("unknown format 'nonsense'")), qPrintable(error));
+    QVERIFY(error.contains(QLatin1String("grabserial")));
+    QCOMPARE(canonicalFormat(QStringLiteral("conserver")), QStringLiteral("raw"));
+    QCOMPARE(canonicalFormat(QStringLiteral("KMSG")), QStringLiteral("kmsg"));
+    QCOMPARE(formatNames().size(), 5);
+}
+
+QTEST_GUILESS_MAIN(TstFormats)
+#include "tst_formats.moc"

@@ -1,0 +1,234 @@
+// Line framing and the kernel prefix: line endings, CRs, final fragments, escape codes
+// before the timestamp, levels, caller ids, bytes kept exactly, huge lines, garbage.
+#include "kernelprefix.h"
+#include "lineframer.h"
+#include "tst_helpers.h"
+
+#include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+Q_DECLARE_METATYPE(QList<QByteArray>)
+
+class TstLineParsing : public QObject
+{
+    Q_OBJECT
+private slots:
+    void framing_data();
+    void framing();
+    void framingAcrossChunks();
+    void prefix_data();
+    void prefix();
+    void escapeBeforeTimestamp();
+    void bytesKeptExactly();
+    void hugeLine();
+    void binaryGarbage();
+};
+
+void TstLineParsing::framing_data()
+{
+    QTest::addColumn<QByteArray>("input");
+    QTest::addColumn<QList<QByteArray>>("lines");
+    QTest::addColumn<bool>("lastHasNewline");
+    using L = QList<QByteArray>;
+    QTest::newRow("LF") << QByteArray("a\nb\n") << L{"a", "b"} << true;
+    QTest::newRow("CRLF") << QByteArray("a\r\nb\r\n") << L{"a", "b"} << true;
+    QTest::newRow("CRCRLF (ONLCR)") << QByteArray("a\r\r\nb\r\r\n") << L{"a", "b"} << true;
+    QTest::newRow("CR inside kept")
+        << QByteArray("10%\r20%\r100%\r\n") << L{"10%\r20%\r100%"} << true;
+    QTest::newRow("final fragment") << QByteArray("a\nlogin: ") << L{"a", "login: "} << false;
+    QTest::newRow("empty lines") << QByteArray("\n\r\n\n") << L{"", "", ""} << true;
+    QTest::newRow("lone CR at end") << QByteArray("a\r") << L{"a\r"} << false;
+}
+
+void TstLineParsing::framing()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(QList<QByteArray>, lines);
+    QFETCH(bool, lastHasNewline);
+    const auto run = loadBytes(input, withFormat(QStringLiteral("raw")));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(lines.size()));
+    for (int i = 0; i < lines.size(); ++i) {
+        QCOMPARE(lineText(*run, i), lines[i]);
+    }
+    QCOMPARE(!(run->lines.flags(run->lines.size() - 1) & NoNewline), lastHasNewline);
+    QCOMPARE(run->bytes, qint64(input.size()));
+}
+
+// The framer sees the stream in arbitrary chunks: every split gives the same lines.
+void TstLineParsing::framingAcrossChunks()
+{
+    const QByteArray input("first\r\r\nsecond\rstill\r\n\nlast");
+    for (int cut = 0; cut <= input.size(); ++cut) {
+        LineFramer f;
+        QList<QByteArray> got;
+        auto sink = [&](const LineFramer::Line &l) {
+            got << QByteArray(l.text.data(), qsizetype(l.text.size()));
+        };
+        f.feed(input.constData(), std::size_t(cut), 1, sink);
+        f.feed(input.constData() + cut, std::size_t(input.size() - cut), 2, sink);
+        f.finish(sink);
+        QCOMPARE(got, (QList<QByteArray>{"first", "second\rstill", "", "last"}));
+    }
+}
+
+void TstLineParsing::prefix_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<qint64>("time");
+    QTest::addColumn<int>("level");
+    QTest::addColumn<char>("callerKind");
+    QTest::addColumn<int>("callerId");
+    QTest::addColumn<bool>("atStart");
+    QTest::addColumn<QByteArray>("message");
+    QTest::newRow("plain") << QByteArray("[   12.345678] hello") << qint64(12345678) << -1 << '\0'
+                           << -1 << true << QByteArray("hello");
+    QTest::newRow("no padding") << QByteArray("[12345.000001] x") << qint64(12345000001) << -1
+                                << '\0' << -1 << true << QByteArray("x");
+    QTest::newRow("level") << QByteArray("<6>[    0.000000] Linux version 6.1") << qint64(0) << 6
+                           << '\0' << -1 << true << QByteArray("Linux version 6.1");
+    QTest::newRow("caller task") << QByteArray("[   12.345678][  T123] text") << qint64(12345678)
+                                 << -1 << 'T' << 123 << true << QByteArray("text");
+    QTest::newRow("caller cpu") << QByteArray("[    1.000000][    C1] text") << qint64(1000000)
+                                << -1 << 'C' << 1 << true << QByteArray("text");
+    QTest::newRow("caller without time")
+        << QByteArray("[  T1] init") << qint64(-1) << -1 << 'T' << 1 << true << QByteArray("init");
+    QTest::newRow("caller cpu no pad")
+        << QByteArray("[C0] msg") << qint64(-1) << -1 << 'C' << 0 << true << QByteArray("msg");
+    QTest::newRow("level caller") << QByteArray("<3>[    5.500000][ T42] err") << qint64(5500000)
+                                  << 3 << 'T' << 42 << true << QByteArray("err");
+    QTest::newRow("userspace") << QByteArray("[  OK  ] Started Journal Service.") << qint64(-1)
+                               << -1 << '\0' << -1 << true
+                               << QByteArray("[  OK  ] Started Journal Service.");
+    QTest::newRow("continuation") << QByteArray("  ? __warn+0x7d/0xc0") << qint64(-1) << -1 << '\0'
+                                  << -1 << true << QByteArray("  ? __warn+0x7d/0xc0");
+    QTest::newRow("login prompt then time")
+        << QByteArray("corpusvm login: [   50.000001] reboot: Power down") << qint64(50000001) << -1
+        << '\0' << -1 << false << QByteArray("reboot: Power down");
+    QTest::newRow("pre-5.10 drop glued")
+        << QByteArray("** 3 printk messages dropped ** [    7.000000] next") << qint64(7000000)
+        << -1 << '\0' << -1 << false << QByteArray("next");
+    QTest::newRow("bracket not a time") << QByteArray("[ 1.2.3] x") << qint64(-1) << -1 << '\0'
+                                        << -1 << true << QByteArray("[ 1.2.3] x");
+    QTest::newRow("unterminated") << QByteArray("[   12.345678") << qint64(-1) << -1 << '\0' << -1
+                                  << true << QByteArray("[   12.345678");
+    QTest::newRow("empty") << QByteArray() << qint64(-1) << -1 << '\0' << -1 << true
+                           << QByteArray();
+}
+
+void TstLineParsing::prefix()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(qint64, time);
+    QFETCH(int, level);
+    QFETCH(char, callerKind);
+    QFETCH(int, callerId);
+    QFETCH(bool, atStart);
+    QFETCH(QByteArray, message);
+    const KernelPrefix p = parseKernelPrefix(std::string_view(line.constData(), line.size()));
+    QCOMPARE(qint64(p.time), time);
+    QCOMPARE(p.level, level);
+    QCOMPARE(p.callerKind, callerKind);
+    QCOMPARE(p.callerId, callerId);
+    QCOMPARE(p.timeAt == 0, atStart);
+    QCOMPARE(line.mid(qsizetype(p.message)), message);
+}
+
+// SeaBIOS/firmware escape codes before the kernel's first line (as in the real samples):
+// the timestamp is found, the line is flagged, the text kept, and rules still match.
+void TstLineParsing::escapeBeforeTimestamp()
+{
+    const QByteArray input("\x1b"
+                           "c\x1b[?7l\x1b[2J\x1b[0mSeaBIOS (version 1.16.2)\r\n"
+                           "\x1b"
+                           "c\x1b[?7l\x1b[2J[    0.000000] Linux version 6.1.0-57-amd64 (x)\r\n"
+                           "[    0.100000] Kernel panic - not syncing: test\r\n");
+    const auto run = loadBytes(input);
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(run->lines.kernelTime(0), kNoKernelTime);
+    QCOMPARE(run->lines.kernelTime(1), KernelUs(0));
+    QVERIFY(run->lines.flags(1) & KernelTimeNotAtStart);
+    QVERIFY(!(run->lines.flags(2) & KernelTimeNotAtStart));
+    QVERIFY(lineText(*run, 1).startsWith("\x1b"
+                                         "c\x1b[?7l"));
+    QCOMPARE(run->boots.size(), std::size_t(1));
+    QCOMPARE(run->boots[0].version, QStringLiteral("6.1.0-57-amd64"));
+    bool boot = false, panic = false;
+    for (const Event &e : run->events) {
+        boot = boot || (e.kind == EventKind::Boot && e.line == 1);
+        panic = panic || (e.kind == EventKind::Panic && e.line == 2);
+    }
+    QVERIFY(boot);
+    QVERIFY(panic);
+}
+
+void TstLineParsing::bytesKeptExactly()
+{
+    QByteArray input;
+    input += QByteArray("[    1.000000] nul\0inside\r\n", 27);
+    input += QByteArray("[    2.000000] bad utf8 \xff\xfe\xc3\x28 end\r\n");
+    input += QByteArray("\0\0\0\n", 4);
+    for (const QString &format : {QStringLiteral("raw"), QStringLiteral("auto")}) {
+        const auto run = loadBytes(input, withFormat(format));
+        QVERIFY(run);
+        QCOMPARE(run->lines.size(), LineIndex(3));
+        QCOMPARE(lineText(*run, 0), QByteArray("[    1.000000] nul\0inside", 25));
+        QCOMPARE(lineText(*run, 1), QByteArray("[    2.000000] bad utf8 \xff\xfe\xc3\x28 end"));
+        QCOMPARE(lineText(*run, 2), QByteArray(3, '\0'));
+        QCOMPARE(run->lines.kernelTime(1), KernelUs(2000000));
+    }
+    // Host-timestamped too.
+    const auto ts = loadBytes(QByteArray("1700000000.5\tbad \xff\0byte\n", 24));
+    QVERIFY(ts);
+    QCOMPARE(ts->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(lineText(*ts, 0), QByteArray("bad \xff\0byte", 10));
+}
+
+void TstLineParsing::hugeLine()
+{
+    QByteArray input("[    1.000000] before\n");
+    const qsizetype huge = 50 * 1024 * 1024;
+    input += QByteArray(huge, 'x');
+    input += "\n[    2.000000] after\n";
+    QElapsedTimer t;
+    t.start();
+    const auto run = loadBytes(zstdCompress(input));
+    QVERIFY(run);
+    QVERIFY2(t.elapsed() < 20000, "a 50 MB line must not make loading crawl");
+    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(qsizetype(run->lines.text(1).size()), huge);
+    QVERIFY(!(run->lines.flags(1) & (Split | NoNewline)));
+    QCOMPARE(lineText(*run, 2), QByteArray("[    2.000000] after"));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.lines, qint64(3));
+}
+
+void TstLineParsing::binaryGarbage()
+{
+    QRandomGenerator rng(1234);
+    QByteArray garbage(1 << 20, Qt::Uninitialized);
+    for (char &c : garbage) {
+        c = char(rng.bounded(256));
+    }
+    for (const QString &format :
+         {QStringLiteral("auto"), QStringLiteral("raw"), QStringLiteral("hostts"),
+          QStringLiteral("grabserial"), QStringLiteral("kmsg")}) {
+        QString error;
+        const auto run = loadBytes(garbage, withFormat(format), &error);
+        QVERIFY2(run, qPrintable(error));
+        const qint64 newlines = garbage.count('\n');
+        QVERIFY(run->lines.size() == newlines + (garbage.endsWith('\n') ? 0 : 1) ||
+                format == QLatin1String("kmsg"));
+        const Metrics m = computeMetrics(*run, MetricOptions{});
+        QCOMPARE(m.lines, qint64(run->lines.size()));
+    }
+}
+
+QTEST_GUILESS_MAIN(TstLineParsing)
+#include "tst_lineparsing.moc"
