@@ -181,7 +181,7 @@ void Report::buildRows()
     }
 }
 
-QString Report::cell(const ReportRow &row, std::size_t column) const
+QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
 {
     if (!row.notes[qsizetype(column)].isEmpty()) {
         return row.notes[qsizetype(column)];
@@ -211,9 +211,8 @@ QString Report::cell(const ReportRow &row, std::size_t column) const
         return QStringLiteral("–");
     }
     const int d = row.integer ? 1 : row.decimals;
-    return QStringLiteral("%1 ± %2 (n=%3)")
-        .arg(fmt(s.mean, d, false), fmt(s.sd, d, false))
-        .arg(s.n);
+    const QString ms = QStringLiteral("%1 ± %2").arg(fmt(s.mean, d, false), fmt(s.sd, d, false));
+    return withN || s.n != int(v.size()) ? ms + QStringLiteral(" (n=%1)").arg(s.n) : ms;
 }
 
 int Report::better(const ReportRow &row) const

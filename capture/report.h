@@ -49,7 +49,8 @@ public:
     bool hasDiff() const { return m_columns.size() == 2; }
 
     // Cell text of a row for a column ("12 ± 3 (n=3)"), and of the difference column.
-    QString cell(const ReportRow &row, std::size_t column) const;
+    // withN: append "(n=3)" to group cells (tables whose header gives n leave it out).
+    QString cell(const ReportRow &row, std::size_t column, bool withN = true) const;
     QString diffCell(const ReportRow &row) const;
     // -1: A is better, 1: B is better, 0: neither or undefined.
     int better(const ReportRow &row) const;

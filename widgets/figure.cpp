@@ -41,7 +41,7 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
     for (const ReportRow &row : r.rows()) {
         QStringList cells{row.title};
         for (std::size_t c = 0; c < r.columns().size(); ++c) {
-            cells << r.cell(row, c);
+            cells << r.cell(row, c, false);
         }
         if (r.hasDiff()) {
             cells << r.diffCell(row);
@@ -113,7 +113,7 @@ void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &tab
     const TableLayout l = layoutTable(table, font);
     const int plotHeight = std::max(200, height - l.height());
     painter->fillRect(QRect(0, 0, width, height), plotBackground());
-    view->plot()->toPainter(painter, width, plotHeight);
+    view->renderTo(painter, width, plotHeight);
     painter->save();
     painter->translate(0, plotHeight);
     paintTable(painter, table, l, width, font);

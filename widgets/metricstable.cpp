@@ -66,7 +66,7 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
         setItem(r, 0, name);
         const int better = report.better(row);
         for (std::size_t c = 0; c < cols.size(); ++c) {
-            auto *it = new QTableWidgetItem(report.cell(row, c));
+            auto *it = new QTableWidgetItem(report.cell(row, c, false));
             it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             it->setToolTip(trialsTooltip(report, row, c));
             if ((better < 0 && c == 0) || (better > 0 && c == 1)) {

@@ -4,6 +4,7 @@
 #include "palette.h"
 
 #include <QMouseEvent>
+#include <QPicture>
 #include <QRubberBand>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -590,6 +591,21 @@ void TimelineView::refreshData()
                              .arg(int(capacity * 10)));
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::renderTo(QCPPainter *painter, int width, int height)
+{
+    {
+        // A first pass lays the lanes out at the export size, so that the series are then
+        // taken at one bin per exported pixel.
+        QPicture scratch;
+        QCPPainter p(&scratch);
+        m_plot->toPainter(&p, width, height);
+    }
+    refreshData();
+    m_plot->toPainter(painter, width, height);
+    m_plot->replot(); // back to the on-screen layout
+    refreshData();
 }
 
 QCPGraph *TimelineView::laneGraph(Lane lane, int run) const

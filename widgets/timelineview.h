@@ -16,6 +16,7 @@
 #include <optional>
 
 class QCustomPlot;
+class QCPPainter;
 class QCPAxisRect;
 class QCPGraph;
 class QCPItemStraightLine;
@@ -73,6 +74,8 @@ public:
     QPair<int, int> stepEvent(int direction, std::optional<EventKind> kind);
 
     QCustomPlot *plot() const { return m_plot; }
+    // Paints the view at a size of its own (export), with series chosen for that size.
+    void renderTo(QCPPainter *painter, int width, int height);
     QCPAxisRect *laneRect(Lane lane) const { return m_lanes[lane].rect; }
     // Graph of a lane for run i (main series), for tests and tooltips.
     QCPGraph *laneGraph(Lane lane, int run) const;
