@@ -1,0 +1,313 @@
+// The event rule table: every built-in rule with the 5.10 / 6.1 / 6.12 variants of
+// KERNEL_STRINGS.md, user markers, custom and broken rule files.
+#include "kernelprefix.h"
+#include "rules.h"
+#include "tst_helpers.h"
+
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+// Kinds (with counts) that a line produces.
+QStringList kindsOf(const RuleSet &rules, const QByteArray &line, quint32 *count = nullptr)
+{
+    const std::string_view s(line.constData(), std::size_t(line.size()));
+    const KernelPrefix p = parseKernelPrefix(s);
+    QStringList kinds;
+    rules.match(s, p.message, [&](const RuleSet::Match &m) {
+        kinds << QLatin1String(eventKindName(m.kind));
+        if (count && (m.kind == EventKind::Drop || m.kind == EventKind::Ratelimit)) {
+            *count = m.count;
+        }
+    });
+    kinds.sort();
+    return kinds;
+}
+} // namespace
+
+class TstRules : public QObject
+{
+    Q_OBJECT
+private slots:
+    void builtin_data();
+    void builtin();
+    void everyRuleCovered();
+    void dropsInARun();
+    void userMarker();
+    void customRulesFile();
+    void brokenRulesFile_data();
+    void brokenRulesFile();
+};
+
+void TstRules::builtin_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("kinds");
+    QTest::addColumn<int>("count");
+    auto row = [](const char *name, const char *line, const char *kinds, int count = -1) {
+        QTest::newRow(name) << QByteArray(line) << QString::fromLatin1(kinds) << count;
+    };
+    // drops
+    row("drop 5.10+ own line", "** 1330 printk messages dropped **", "drop", 1330);
+    row("drop 6.12-rt burst", "** 3 printk messages dropped **", "drop", 3);
+    row("drop <=5.9 glued", "** 12 printk messages dropped ** [   10.000000] next record", "drop",
+        12);
+    row("drop after timestamp", "[    2.295696] ** 2208 printk messages dropped **", "drop", 2208);
+    row("6.12 replay notice", "** replaying previous printk message **", "console");
+    row("6.1 too many dropped",
+        "[   30.7] printk: Too many dropped messages. Suppress messages on non-panic CPUs to "
+        "prevent livelock.",
+        "console");
+    // ratelimit
+    row("callbacks suppressed", "[   99.000000] kauditd_printk_skb: 14 callbacks suppressed",
+        "ratelimit", 14);
+    row("kmsg ratelimit",
+        "[    5.0] printk: systemd: 7 output lines suppressed due to ratelimiting", "ratelimit", 7);
+    // panic
+    row("panic", "[   30.706165] Kernel panic - not syncing: sysrq triggered crash", "panic");
+    row("panic caller id", "[   30.706165][    C1] Kernel panic - not syncing: Hard LOCKUP",
+        "panic");
+    row("panic end",
+        "[   30.709832] ---[ end Kernel panic - not syncing: sysrq triggered crash ]---",
+        "panic_end");
+    row("6.12 rebooting", "[    9.0] Rebooting in 10 seconds..", "reboot");
+    // oops
+    row("gpf 5.10/6.1", "[    1.0] general protection fault: 0000 [#1] SMP PTI", "oops");
+    row("gpf maybe for address",
+        "[    1.0] general protection fault, maybe for address 0xdead: 0000 [#1] PREEMPT SMP",
+        "oops");
+    row("6.12 Oops: gpf", "[    1.0] Oops: general protection fault: 0000 [#1] PREEMPT SMP PTI",
+        "oops");
+    row("6.12 Oops: Oops", "[    1.0] Oops: Oops: 0002 [#1] PREEMPT SMP PTI", "oops");
+    row("invalid opcode", "[    1.0] invalid opcode: 0000 [#1] SMP", "oops");
+    row("divide error", "[    1.0] divide error: 0000 [#1] SMP", "oops");
+    row("stack segment", "[    1.0] stack segment: 0000 [#1] SMP", "oops");
+    row("double fault", "[    1.0] double fault: 0000 [#1] SMP", "oops");
+    row("arm internal error", "[    1.0] Internal error: Oops: 96000005 [#1] SMP", "oops");
+    // BUG
+    row("null deref", "[    1.0] BUG: kernel NULL pointer dereference, address: 0000000000000000",
+        "bug");
+    row("page fault", "[    1.0] BUG: unable to handle page fault for address: ffffffffc0", "bug");
+    row("kernel BUG at", "[    1.0] kernel BUG at mm/slub.c:123!", "bug");
+    row("KASAN", "[    1.0] BUG: KASAN: use-after-free in foo+0x1/0x2", "bug");
+    row("KFENCE", "[    1.0] BUG: KFENCE: out-of-bounds read in bar", "bug");
+    row("UBSAN", "[    1.0] UBSAN: array-index-out-of-bounds in x.c:1:2", "bug");
+    // WARNING and traces
+    row("warning", "[    1.0] WARNING: CPU: 1 PID: 123 at kernel/foo.c:42 foo+0x1/0x2", "warning");
+    row("warning no file", "[    1.0] WARNING: CPU: 0 PID: 1 at foo+0x1/0x2", "warning");
+    row("end trace 5.10", "[    1.0] ---[ end trace 4f3c2b1a0d9e8f7a ]---", "trace_end");
+    row("end trace 6.1", "[    1.0] ---[ end trace 0000000000000000 ]---", "trace_end");
+    row("end trace 6.12 ubsan", "[    1.0] ---[ end trace ]---", "trace_end");
+    row("call trace", "[    1.0] Call Trace:", "call_trace");
+    row("call trace caller", "[    1.0][  T123] Call Trace:", "call_trace");
+    // stalls, lockups, hung tasks, NMI
+    row("rcu preempt",
+        "[   21.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:", "rcu_stall");
+    row("rcu sched self", "[   21.0] rcu: INFO: rcu_sched self-detected stall on CPU", "rcu_stall");
+    row("rcu expedited",
+        "[   21.0] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: {", "rcu_stall");
+    row("soft lockup", "[   40.0] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [cat:123]",
+        "soft_lockup");
+    row("hard lockup 5.10/6.1", "[   40.0] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1",
+        "hard_lockup");
+    row("hard lockup 6.12", "[   40.0] watchdog: Watchdog detected hard LOCKUP on cpu 3",
+        "hard_lockup");
+    row("hung task", "[  245.0] INFO: task kworker/0:1:12 blocked for more than 122 seconds.",
+        "hung_task");
+    row("nmi send", "[    1.0] Sending NMI from CPU 0 to CPUs 1:", "nmi_backtrace");
+    row("nmi for cpu", "[    1.0] NMI backtrace for cpu 1", "nmi_backtrace");
+    row("nmi skipped", "[    1.0] NMI backtrace for cpu 1 skipped: idling at x+0x1/0x2",
+        "nmi_backtrace");
+    // sysrq
+    row("sysrq crash", "[   30.7] sysrq: Trigger a crash", "sysrq");
+    row("sysrq show state", "[   10.0] sysrq: Show State", "sysrq");
+    row("sysrq blocked", "[   10.0] sysrq: Show Blocked State", "sysrq");
+    row("sysrq old", "[   10.0] SysRq : Show backtrace of all active CPUs", "sysrq");
+    // boot, reboot, console
+    row("boot banner", "[    0.000000] Linux version 6.1.0-57-amd64 (debian-kernel@x)", "boot");
+    row("reboot restart", "[   99.0] reboot: Restarting system", "reboot");
+    row("reboot power down", "[   46.0] reboot: Power down", "reboot");
+    row("reboot halted", "[   46.0] reboot: System halted", "reboot");
+    row("console 5.10/6.1", "[    0.1] printk: console [ttyS0] enabled", "console");
+    row("bootconsole", "[    0.2] printk: bootconsole [earlycon0] disabled", "console");
+    row("6.12 legacy console", "[    0.1] printk: legacy console [ttyS0] enabled", "console");
+    row("6.12 legacy bootconsole", "[    0.2] printk: legacy bootconsole [uart0] disabled",
+        "console");
+    // nothing
+    row("noise", "[   12.0] noise: worker 1 seq 42", "");
+    row("userspace", "[  OK  ] Started Journal Service.", "");
+    row("warning mid-line", "[    1.0] a line mentioning WARNING: in the middle", "");
+    row("panic quoted", "[    1.0] echo 'Kernel panic - not syncing: x'", "");
+    row("drop text elsewhere", "[    1.0] we saw ** 5 printk messages dropped ** earlier", "");
+    row("power down word", "[    1.0] reboot: Powering something", "");
+}
+
+void TstRules::builtin()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, kinds);
+    QFETCH(int, count);
+    static const RuleSet rules = RuleSet::builtin();
+    quint32 n = 0;
+    const QStringList got = kindsOf(rules, line, &n);
+    QCOMPARE(got.join(QLatin1Char(',')), kinds);
+    if (count >= 0) {
+        QCOMPARE(int(n), count);
+    }
+}
+
+// Every rule of the shipped table is exercised by some row above.
+void TstRules::everyRuleCovered()
+{
+    QFile f(QStringLiteral(":/ttyscope/rules.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const RuleSet rules = RuleSet::builtin();
+    std::vector<bool> hit(rules.rules().size(), false);
+    const QStringList samples = {"** 1 printk messages dropped ** [ 1.000000] glued",
+                                 "[ 1.0] ** 1 printk messages dropped **",
+                                 "** replaying previous printk message **",
+                                 "[ 1.0] a: 1 callbacks suppressed",
+                                 "[ 1.0] printk: x: 1 output lines suppressed due to ratelimiting",
+                                 "[ 1.0] printk: Too many dropped messages.",
+                                 "[ 1.0] Kernel panic - not syncing: x",
+                                 "[ 1.0] ---[ end Kernel panic - not syncing: x ]---",
+                                 "[ 1.0] Oops: x",
+                                 "[ 1.0] general protection fault: 0000 [#1]",
+                                 "[ 1.0] invalid opcode: 0000 [#1]",
+                                 "[ 1.0] divide error: 0000 [#1]",
+                                 "[ 1.0] stack segment: 0000 [#1]",
+                                 "[ 1.0] double fault: 0000 [#1]",
+                                 "[ 1.0] Internal error: x",
+                                 "[ 1.0] BUG: x",
+                                 "[ 1.0] kernel BUG at x",
+                                 "[ 1.0] UBSAN: x",
+                                 "[ 1.0] WARNING: x",
+                                 "[ 1.0] ---[ end trace ]---",
+                                 "[ 1.0] Call Trace:",
+                                 "[ 1.0] rcu: INFO: rcu_preempt detected stalls",
+                                 "[ 1.0] INFO: rcu_sched detected stalls",
+                                 "[ 1.0] watchdog: BUG: soft lockup - CPU#1 stuck for 2s!",
+                                 "[ 1.0] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1",
+                                 "[ 1.0] watchdog: Watchdog detected hard LOCKUP on cpu 1",
+                                 "[ 1.0] INFO: task a:1 blocked for more than 1 seconds.",
+                                 "[ 1.0] NMI backtrace for cpu 1",
+                                 "[ 1.0] Sending NMI from CPU 0 to CPUs 1:",
+                                 "[ 1.0] sysrq: x",
+                                 "[ 1.0] SysRq : x",
+                                 "[ 1.0] Linux version 6",
+                                 "[ 1.0] reboot: Power down",
+                                 "[ 1.0] Rebooting in 1 seconds",
+                                 "[ 1.0] printk: console [ttyS0] enabled"};
+    for (const QString &sample : samples) {
+        const QByteArray line = sample.toLatin1();
+        const std::string_view s(line.constData(), std::size_t(line.size()));
+        rules.match(s, parseKernelPrefix(s).message,
+                    [&](const RuleSet::Match &m) { hit[std::size_t(m.rule)] = true; });
+    }
+    for (std::size_t r = 0; r < hit.size(); ++r) {
+        QVERIFY2(
+            hit[r],
+            qPrintable(
+                QStringLiteral("rule %1 (%2) untested").arg(r + 1).arg(rules.rules()[r].name)));
+    }
+}
+
+// Drop notices in a loaded run: both placements are summed, not double counted.
+void TstRules::dropsInARun()
+{
+    const QByteArray in("[    1.000000] a\n"
+                        "** 5 printk messages dropped **\n"
+                        "** 2 printk messages dropped ** [    1.100000] glued (<= 5.9)\n"
+                        "[    1.200000] ** 7 printk messages dropped **\n"
+                        "** replaying previous printk message **\n");
+    const auto run = loadBytes(in);
+    QVERIFY(run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.dropNotices, qint64(3));
+    QCOMPARE(m.droppedMessages, qint64(14));
+    QCOMPARE(m.eventCounts[std::size_t(EventKind::Console)], qint64(1));
+    QCOMPARE(run->lines.kernelTime(2), KernelUs(1100000));
+}
+
+void TstRules::userMarker()
+{
+    RuleSet rules = RuleSet::builtin();
+    QString error;
+    QVERIFY(rules.addMarker(QStringLiteral("harness: (rmmod|insmod)"), &error));
+    QVERIFY(rules.addMarker(QStringLiteral("fio done"), &error));
+    QVERIFY(!rules.addMarker(QStringLiteral("broken("), &error));
+    QVERIFY2(error.contains(QLatin1String("broken(")), qPrintable(error));
+    QCOMPARE(kindsOf(rules, "[   34.1] harness: rmmod"), QStringList{"marker"});
+    QCOMPARE(kindsOf(rules, "[   34.1] harness: insmod nthreads=4"), QStringList{"marker"});
+    QCOMPARE(kindsOf(rules, "[   34.1] harness: poweroff"), QStringList{});
+    QCOMPARE(kindsOf(rules, "userspace says fio done at last"), QStringList{"marker"});
+    // A marker and a built-in kind on the same line.
+    QCOMPARE(kindsOf(rules, "[ 1.0] Kernel panic - not syncing: fio done"),
+             (QStringList{"marker", "panic"}));
+
+    LoadOptions o;
+    o.rules = &rules;
+    const auto run = loadBytes("[ 1.0] harness: insmod\n[ 2.0] x\n[ 3.0] harness: rmmod\n", o);
+    QVERIFY(run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.eventCounts[std::size_t(EventKind::Marker)], qint64(2));
+}
+
+void TstRules::customRulesFile()
+{
+    Files files;
+    const QString path = files.write(QStringLiteral("rules.json"),
+                                     R"({"rules": [
+             {"kind": "drop", "at": "anywhere", "contains": "lost", "regex": "lost (?<n>\\d+) msgs"},
+             {"kind": "panic", "regex": "^FATAL"},
+             {"kind": "warning", "at": "line", "regex": "^WARN"}
+           ]})");
+    RuleSet rules;
+    QString error;
+    QVERIFY2(rules.loadFile(path, &error), qPrintable(error));
+    QCOMPARE(rules.rules().size(), std::size_t(3));
+    quint32 n = 0;
+    QCOMPARE(kindsOf(rules, "[ 1.0] uart: lost 17 msgs", &n), QStringList{"drop"});
+    QCOMPARE(n, 17u);
+    QCOMPARE(kindsOf(rules, "[ 1.0] FATAL: x"), QStringList{"panic"});
+    QCOMPARE(kindsOf(rules, "WARN at start of line"), QStringList{"warning"});
+    QCOMPARE(kindsOf(rules, "[ 1.0] WARN after the prefix is not at line start"), QStringList{});
+    // The built-in rules are replaced, not extended.
+    QCOMPARE(kindsOf(rules, "[ 1.0] Kernel panic - not syncing: x"), QStringList{});
+}
+
+void TstRules::brokenRulesFile_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not json") << QByteArray("{\"rules\": [") << "not valid JSON";
+    QTest::newRow("no rules") << QByteArray("{\"version\": 1}") << "no \"rules\" array";
+    QTest::newRow("unknown kind") << QByteArray(R"({"rules":[{"kind":"explosion","regex":"x"}]})")
+                                  << "rule 1: unknown kind 'explosion'";
+    QTest::newRow("bad regex")
+        << QByteArray(R"({"rules":[{"kind":"bug","regex":"ok"},{"kind":"bug","regex":"(x"}]})")
+        << "rule 2 (bug): bad regex";
+    QTest::newRow("bad anchor") << QByteArray(
+                                       R"({"rules":[{"kind":"bug","at":"end","regex":"x"}]})")
+                                << "'at' must be message, line or anywhere";
+}
+
+void TstRules::brokenRulesFile()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, message);
+    Files files;
+    const QString path = files.write(QStringLiteral("my-rules.json"), json);
+    RuleSet rules = RuleSet::builtin();
+    const std::size_t before = rules.rules().size();
+    QString error;
+    QVERIFY(!rules.loadFile(path, &error));
+    QVERIFY2(error.contains(message), qPrintable(error));
+    QVERIFY2(error.contains(QLatin1String("my-rules.json")), qPrintable(error));
+    QCOMPARE(rules.rules().size(), before); // a failed load leaves the table as it was
+}
+
+QTEST_GUILESS_MAIN(TstRules)
+#include "tst_rules.moc"
