@@ -1,0 +1,119 @@
+// Boots and clocks: several boots in one capture, kernel time going back a little (SMP)
+// versus falling back to zero (a new boot), and the host clock stepping back.
+#include "tst_helpers.h"
+
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+class TstBoots : public QObject
+{
+    Q_OBJECT
+private slots:
+    void twoBootsFromSamples();
+    void kernelTimeBackwards_data();
+    void kernelTimeBackwards();
+    void hostClockStepsBack();
+};
+
+// Two real captures one after the other, as a console server logs across a reboot.
+void TstBoots::twoBootsFromSamples()
+{
+    const QByteArray a =
+        zstdDecompressFile(QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst"));
+    const QByteArray b = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"));
+    QVERIFY(!a.isEmpty() && !b.isEmpty());
+    // The first ends without a newline? Keep the second boot's text on lines of its own.
+    const QByteArray both = a + (a.endsWith('\n') ? "" : "\r\n") + b;
+    const auto run = loadBytes(zstdCompress(both));
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(2));
+    const Boot &first = run->boots[0], &second = run->boots[1];
+    QCOMPARE(first.first, LineIndex(0));
+    QCOMPARE(first.end, second.first);
+    QCOMPARE(second.end, run->lines.size());
+    QCOMPARE(first.version, QStringLiteral("6.1.0-57-amd64"));
+    QCOMPARE(second.version, QStringLiteral("6.1.0-57-amd64"));
+    // Firmware output before the second kernel belongs to the second boot.
+    QVERIFY(lineText(*run, second.first).contains("SeaBIOS"));
+
+    // Each boot is a trial: its metrics are those of the capture alone.
+    const Metrics m1 = computeMetrics(*run, MetricOptions{}, first.first, first.end);
+    const Metrics m2 = computeMetrics(*run, MetricOptions{}, second.first, second.end);
+    QCOMPARE(m1.boots, 1);
+    QCOMPARE(m2.boots, 1);
+    QCOMPARE(m1.lines + m2.lines, qint64(run->lines.size()));
+    QCOMPARE(m1.lines, qint64(370)); // panic_noroot truth: 370 lines
+    QCOMPARE(m2.lines, qint64(371)); // boot_login-default truth: 371 lines
+    QVERIFY(m1.panic.detected && m1.panic.complete);
+    QVERIFY(!m2.panic.detected);
+    const Metrics all = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(all.boots, 2);
+    QCOMPARE(all.eventCounts[std::size_t(EventKind::Boot)], qint64(2));
+    // Without host times the boots are laid end to end on the timeline.
+    QVERIFY(run->timeOf(second.firstKernelLine) > run->timeOf(first.end - 1));
+}
+
+void TstBoots::kernelTimeBackwards_data()
+{
+    QTest::addColumn<QByteArray>("log");
+    QTest::addColumn<int>("boots");
+    QTest::newRow("SMP reordering, no new boot")
+        << QByteArray("[    0.000000] Linux version 6.1.0 (x)\n[    0.500000] a\n"
+                      "[    0.499000] b from another CPU\n[    2.000000] c\n[    1.800000] d\n")
+        << 1;
+    QTest::newRow("falls back to 0: new boot without banner")
+        << QByteArray("[    0.000000] Linux version 6.1.0 (x)\n[   50.000000] a\n"
+                      "[    0.000000] x\n[    0.100000] y\n")
+        << 2;
+    QTest::newRow("banner starts a boot")
+        << QByteArray("[    0.000000] Linux version 6.1.0 (x)\n[    3.000000] a\n"
+                      "[    4.000000] Linux version 6.12.0 (kexec, time kept)\n")
+        << 2;
+    QTest::newRow("large drop far from zero")
+        << QByteArray("[  100.000000] a\n[   60.000000] b\n") << 2;
+}
+
+void TstBoots::kernelTimeBackwards()
+{
+    QFETCH(QByteArray, log);
+    QFETCH(int, boots);
+    const auto run = loadBytes(log);
+    QVERIFY(run);
+    QCOMPARE(int(run->boots.size()), boots);
+    // Lines are placed monotonically on the timeline whatever the kernel clock did.
+    for (LineIndex i = 1; i < run->lines.size(); ++i) {
+        QVERIFY(run->timeOf(i) >= run->timeOf(i - 1));
+    }
+}
+
+void TstBoots::hostClockStepsBack()
+{
+    const QByteArray log("1700000000.000000\t[    0.000000] Linux version 6.1.0 (x)\n"
+                         "1700000001.000000\t[    1.000000] a\n"
+                         "1699999990.000000\t[    1.100000] after NTP stepped back 11 s\n"
+                         "1699999990.500000\t[    1.600000] b\n"
+                         "1699999990.499999\t[    1.600001] c, 1 us jitter\n");
+    const auto run = loadBytes(log);
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(5));
+    const QString w = run->warnings.join(QLatin1Char(' '));
+    QVERIFY2(w.contains(QLatin1String("host clock went back 1 time(s)")), qPrintable(w));
+    QVERIFY2(w.contains(QLatin1String("largest step 11.000 s")), qPrintable(w));
+    QVERIFY2(w.contains(QLatin1String("line 3")), qPrintable(w));
+    for (LineIndex i = 1; i < run->lines.size(); ++i) {
+        QVERIFY(run->lines.arrival(i) >= run->lines.arrival(i - 1));
+    }
+    // Shifted by the step: b arrives 0.5 s after the line before it.
+    QCOMPARE(run->lines.arrival(3) - run->lines.arrival(2), HostNs(500000000));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QVERIFY(m.hasLag);
+    // The step does not turn into 11 s of lag (the folded line arrives with the one before).
+    QVERIFY2(m.lagMax < 0.2, qPrintable(QString::number(m.lagMax)));
+    QVERIFY(m.duration > 1.4 && m.duration < 1.6);
+}
+
+QTEST_GUILESS_MAIN(TstBoots)
+#include "tst_boots.moc"
