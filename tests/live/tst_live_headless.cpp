@@ -1,0 +1,156 @@
+// The real `ttyscope capture --headless` process on a pseudo-terminal: SIGTERM stops it
+// cleanly (events printed, frame ended, summary), SIGKILL loses at most about a second.
+#include "livetest.h"
+
+#include "runloader.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace tty;
+using livetest::waitFor;
+
+class TestLiveHeadless : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    bool startCapture(QProcess &p, const QString &port, const QString &out,
+                      const QStringList &extra = {})
+    {
+        p.start(QStringLiteral(TTYSCOPE_BIN),
+                QStringList{QStringLiteral("capture"), QStringLiteral("--headless"),
+                            QStringLiteral("--port"), port, QStringLiteral("--output"), out} +
+                    extra);
+        if (!p.waitForStarted(5000)) {
+            return false;
+        }
+        // It says so on stderr once the port is open and the recording created.
+        QByteArray err;
+        return waitFor(
+                   [&] {
+                       p.waitForReadyRead(20);
+                       err += p.readAllStandardError();
+                       return err.contains("Ctrl-C stops") || p.state() != QProcess::Running;
+                   },
+                   5000) &&
+               p.state() == QProcess::Running;
+    }
+
+private slots:
+    void sigtermStopsCleanly()
+    {
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        const QString out = m_dir.filePath(QStringLiteral("term.ttyrec.zst"));
+        QProcess p;
+        QVERIFY(startCapture(p, pty.name, out,
+                             {QStringLiteral("--mark-on-start"), QStringLiteral("run 42 starts"),
+                              QStringLiteral("--label"), QStringLiteral("headless test")}));
+        pty.releaseSlave();
+        QVERIFY(pty.write("[    5.100000] Kernel panic - not syncing: Attempted to kill init! "
+                          "exitcode=0x00000009\r\n[    5.200000] ---[ end Kernel panic - not "
+                          "syncing: Attempted to kill init! exitcode=0x00000009 ]---\r\n"));
+        QByteArray stdoutText;
+        QVERIFY(waitFor(
+            [&] {
+                p.waitForReadyRead(20);
+                stdoutText += p.readAllStandardOutput();
+                return stdoutText.contains("panic_end");
+            },
+            5000));
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(5000));
+        stdoutText += p.readAllStandardOutput();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QString text = QString::fromUtf8(stdoutText);
+        QVERIFY2(text.contains(QRegularExpression(
+                     QStringLiteral("\\d\\d:\\d\\d:\\d\\d\\.\\d{3}  marker +run 42 starts\n"))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QRegularExpression(
+                     QStringLiteral("  panic +\\[    5\\.100000\\] Kernel panic - not syncing"))),
+                 qPrintable(text));
+        QVERIFY(text.contains(QLatin1String("stopped by signal")));
+        QVERIFY2(
+            text.contains(QRegularExpression(QStringLiteral("[1-9]\\d+ bytes, 2 lines, 3 events"))),
+            qPrintable(text));
+        QVERIFY(text.contains(out));
+
+        const livetest::Decoded d = livetest::decode(out);
+        QVERIFY2(d.warning.isEmpty() && d.error.isEmpty(), qPrintable(d.warning + d.error));
+        QCOMPARE(d.types.substr(0, 2), std::string("HM"));
+        QString error;
+        std::unique_ptr<Run> r = loadRun(out, {}, &error);
+        QVERIFY(r);
+        QCOMPARE(r->meta.label, QStringLiteral("headless test"));
+        QCOMPARE(r->lines.size(), LineIndex(2));
+    }
+
+    void sigkillLosesAtMostASecond()
+    {
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        const QString out = m_dir.filePath(QStringLiteral("kill.ttyrec.zst"));
+        QProcess p;
+        QVERIFY(startCapture(p, pty.name, out));
+        pty.releaseSlave();
+
+        // A steady console for 3 s (about 100 KB/s), noting when each byte was written.
+        std::string sent;
+        std::vector<std::pair<std::chrono::steady_clock::time_point, std::size_t>> log;
+        const auto start = std::chrono::steady_clock::now();
+        for (int seq = 0; std::chrono::steady_clock::now() - start < std::chrono::seconds(3);
+             ++seq) {
+            char line[200];
+            const int n = std::snprintf(line, sizeof line,
+                                        "[%5d.%06d] seq %d: the quick brown fox jumps over the "
+                                        "lazy dog, and over the slow one too\r\n",
+                                        seq / 1000, seq % 1000 * 1000, seq);
+            QVERIFY(pty.write(std::string_view(line, std::size_t(n))));
+            sent.append(line, std::size_t(n));
+            log.emplace_back(std::chrono::steady_clock::now(), sent.size());
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        const auto killedAt = std::chrono::steady_clock::now();
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+
+        const livetest::Decoded d = livetest::decode(out);
+        QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
+        QVERIFY(d.data.size() <= sent.size());
+        QVERIFY(sent.compare(0, d.data.size(), d.data) == 0); // an exact prefix
+        std::size_t dueBytes = 0; // everything written more than 1 s before the kill
+        std::chrono::steady_clock::time_point lostFrom = killedAt;
+        for (const auto &[t, bytes] : log) {
+            if (killedAt - t > std::chrono::milliseconds(1000)) {
+                dueBytes = bytes;
+            }
+            if (bytes > d.data.size() && lostFrom == killedAt) {
+                lostFrom = t;
+            }
+        }
+        qInfo("sent %zu bytes, recovered %zu; lost the last %.0f ms before SIGKILL", sent.size(),
+              d.data.size(),
+              std::chrono::duration<double, std::milli>(killedAt - lostFrom).count());
+        QVERIFY2(d.data.size() >= dueBytes,
+                 qPrintable(QStringLiteral("recovered %1 bytes, but %2 were written more than "
+                                           "1 s before the kill")
+                                .arg(d.data.size())
+                                .arg(dueBytes)));
+        QString error;
+        std::unique_ptr<Run> r = loadRun(out, {}, &error);
+        QVERIFY2(r, qPrintable(error));
+        QVERIFY2(r->error.isEmpty(), qPrintable(r->error));
+        QVERIFY(r->lines.size() > 1000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLiveHeadless)
+#include "tst_live_headless.moc"

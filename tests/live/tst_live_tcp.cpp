@@ -1,0 +1,213 @@
+// Network consoles: a real ser2net (raw TCP) with a pseudo-terminal behind it, and a
+// loopback server that goes away and comes back (the capture resumes with a gap).
+#include "livetest.h"
+
+#include "runloader.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+using namespace tty;
+using livetest::waitFor;
+
+namespace {
+int listenLoopback(int port, int *boundPort)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(std::uint16_t(port));
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 || ::listen(fd, 4) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    *boundPort = ntohs(a.sin_port);
+    return fd;
+}
+
+int acceptWithin(int listenFd, int ms)
+{
+    pollfd p{listenFd, POLLIN, 0};
+    if (::poll(&p, 1, ms) != 1) {
+        return -1;
+    }
+    return ::accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+}
+} // namespace
+
+class TestLiveTcp : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void ser2netRawTcp()
+    {
+        QString ser2net = QStandardPaths::findExecutable(QStringLiteral("ser2net"));
+        if (ser2net.isEmpty()) {
+            ser2net = QStandardPaths::findExecutable(QStringLiteral("ser2net"),
+                                                     {QStringLiteral("/usr/sbin")});
+        }
+        if (ser2net.isEmpty()) {
+            QSKIP("ser2net is not installed (apt-get install ser2net; scripts/deps.sh does)");
+        }
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        int port = 0;
+        const int probe = listenLoopback(0, &port); // a free port for ser2net
+        QVERIFY(probe >= 0);
+        ::close(probe);
+        const QString cfg = m_dir.filePath(QStringLiteral("ser2net.yaml"));
+        QFile f(cfg);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("connection: &con0\n"
+                               "  accepter: tcp,127.0.0.1,%1\n"
+                               "  connector: serialdev,%2,115200n81,local\n")
+                    .arg(port)
+                    .arg(pty.name)
+                    .toUtf8());
+        f.close();
+        QProcess server;
+        server.setProcessChannelMode(QProcess::MergedChannels);
+        server.start(ser2net,
+                     {QStringLiteral("-n"), QStringLiteral("-u"), QStringLiteral("-c"), cfg,
+                      QStringLiteral("-P"), m_dir.filePath(QStringLiteral("ser2net.pid"))});
+        QVERIFY2(server.waitForStarted(5000), qPrintable(server.errorString()));
+
+        CaptureOptions o;
+        o.port = QStringLiteral("tcp://127.0.0.1:%1").arg(port);
+        o.output = m_dir.filePath(QStringLiteral("ser2net.ttyrec.zst"));
+        CaptureSession s(o);
+        QString error;
+        // ser2net needs a moment before it listens.
+        QVERIFY2(waitFor([&] { return s.start(&error); }, 5000), qPrintable(error));
+        QCOMPARE(s.status().sourceKind, QStringLiteral("tcp"));
+
+        // ser2net opens the tty when the client connects: wait until bytes flow.
+        LiveRun live;
+        QVERIFY(waitFor(
+            [&] {
+                pty.write("sync\r\n");
+                QTest::qWait(50);
+                live.add(s.takeLive());
+                return live.run().lines.size() > 0;
+            },
+            5000));
+        pty.releaseSlave();
+        const LineIndex first = live.run().lines.size();
+        std::string payload;
+        for (int i = 0; i < 2000; ++i) {
+            payload += "[  " + std::to_string(i) + ".000000] console line " + std::to_string(i) +
+                       " over ser2net\r\n";
+        }
+        payload += "Kernel panic - not syncing: Attempted to kill init!\r\n";
+        QVERIFY(pty.write(payload));
+        QVERIFY(waitFor(
+            [&] {
+                live.add(s.takeLive());
+                const Run &r = live.run();
+                return r.lines.size() > 0 &&
+                       r.lines.text(r.lines.size() - 1).substr(0, 12) == "Kernel panic";
+            },
+            5000));
+        const Run &r = live.run();
+        // All lines after the sync lines, in order, none lost.
+        LineIndex i = first;
+        while (i < r.lines.size() && r.lines.text(i) == "sync") {
+            ++i;
+        }
+        QCOMPARE(r.lines.size() - i, LineIndex(2001));
+        for (int k = 0; k < 2000; ++k) {
+            QCOMPARE(r.lines.text(i + k),
+                     std::string_view("[  " + std::to_string(k) + ".000000] console line " +
+                                      std::to_string(k) + " over ser2net"));
+        }
+        QCOMPARE(r.events.back().kind, EventKind::Panic);
+
+        // And back to the console through ser2net.
+        s.send(QByteArrayLiteral("uname -a\n"));
+        std::string got;
+        waitFor(
+            [&] {
+                char buf[64];
+                pollfd p{pty.master, POLLIN, 0};
+                if (::poll(&p, 1, 10) == 1) {
+                    const ssize_t n = ::read(pty.master, buf, sizeof buf);
+                    got.append(buf, std::size_t(std::max<ssize_t>(n, 0)));
+                }
+                return got.size() >= 9;
+            },
+            3000);
+        QCOMPARE(got, std::string("uname -a\n"));
+        QVERIFY(s.stop(&error));
+        server.terminate();
+        QVERIFY(server.waitForFinished(5000));
+
+        std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->lines.size(), r.lines.size());
+        QCOMPARE(loaded->meta.extra.value(QStringLiteral("source")).toString(), o.port);
+    }
+
+    void serverGoneAndBack()
+    {
+        int port = 0;
+        int lfd = listenLoopback(0, &port);
+        QVERIFY(lfd >= 0);
+        CaptureOptions o;
+        o.port = QStringLiteral("tcp://127.0.0.1:%1").arg(port);
+        o.output = m_dir.filePath(QStringLiteral("gone.ttyrec.zst"));
+        CaptureSession s(o);
+        QString error;
+        QVERIFY2(s.start(&error), qPrintable(error));
+        int c = acceptWithin(lfd, 3000);
+        QVERIFY(c >= 0);
+        QCOMPARE(::send(c, "one\r\n", 5, MSG_NOSIGNAL), ssize_t(5));
+        QVERIFY(waitFor([&] { return s.status().bytesIn == 5; }, 2000));
+        ::close(c);
+        ::close(lfd); // the console server goes away
+        QVERIFY(
+            waitFor([&] { return s.status().state == CaptureSession::State::Disconnected; }, 2000));
+        QVERIFY(waitFor(
+            [&] { return s.status().message.contains(QLatin1String("connection refused")); },
+            3000));
+        int again = 0;
+        lfd = listenLoopback(port, &again); // and comes back on the same port
+        QVERIFY(lfd >= 0);
+        c = acceptWithin(lfd, 3000);
+        QVERIFY(c >= 0);
+        QVERIFY(waitFor([&] { return s.status().state == CaptureSession::State::Open; }, 2000));
+        QCOMPARE(::send(c, "two\r\n", 5, MSG_NOSIGNAL), ssize_t(5));
+        QVERIFY(waitFor([&] { return s.status().bytesIn == 10; }, 2000));
+        QVERIFY(s.stop(&error));
+        ::close(c);
+        ::close(lfd);
+
+        const livetest::Decoded d = livetest::decode(o.output);
+        QCOMPARE(d.data, std::string("one\r\ntwo\r\n"));
+        QCOMPARE(d.types, std::string("HDGRD"));
+        QVERIFY(QString::fromStdString(d.texts[1]).contains(QLatin1String("closed")));
+        std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->events.size(), std::size_t(2));
+        QCOMPARE(loaded->events[0].kind, EventKind::Gap);
+        QCOMPARE(loaded->events[0].line, LineIndex(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLiveTcp)
+#include "tst_live_tcp.moc"
