@@ -1,0 +1,242 @@
+// Metrics on a small log whose figures are known by construction, and the report in
+// text, Markdown and JSON (with the difference column for two runs).
+#include "report.h"
+#include "tst_helpers.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+// Kernel time zero at host 1700000000 s (1699999000 + 1000); line k (kernel time k*0.1 s) arrives
+// lag_k late.
+QByteArray syntheticLog(double extraLag)
+{
+    QByteArray b;
+    auto add = [&](double host, const QByteArray &text) {
+        b += QByteArray::number(1699999000.0 + host, 'f', 6) + '\t' + text + '\n';
+    };
+    add(1000.0, "[    0.000000] Linux version 6.1.0-57-amd64 (x)");
+    add(1000.2, "[    0.100000] harness: insmod");                  // lag 0.1
+    add(1000.3, "[    0.200000] noise: worker 0 seq 1");            // lag 0.1
+    add(1000.9 + extraLag, "[    0.300000] noise: worker 1 seq 1"); // lag 0.6 (+extra)
+    add(1001.0 + extraLag, "** 4 printk messages dropped **");
+    add(1001.1 + extraLag, "[    0.400000] harness: rmmod"); // lag 0.7 (+extra)
+    add(1002.0 + extraLag, "[    0.500000] Kernel panic - not syncing: test");
+    add(1002.1 + extraLag, "[    0.510000] Call Trace:");
+    add(1002.2 + extraLag, "[    0.600000] ---[ end Kernel panic - not syncing: test ]---");
+    add(1003.0 + extraLag, "corpusvm login: ");
+    return b;
+}
+} // namespace
+
+class TstReport : public QObject
+{
+    Q_OBJECT
+private slots:
+    void metrics();
+    void panicIncomplete_data();
+    void panicIncomplete();
+    void report();
+};
+
+void TstReport::metrics()
+{
+    const auto run = loadBytes(syntheticLog(0));
+    QVERIFY(run);
+    MetricOptions o;
+    o.spans.append({QStringLiteral("harness: insmod"), QStringLiteral("harness: rmmod")});
+    o.spans.append({QStringLiteral("harness: rmmod"), QStringLiteral("no such line")});
+    o.windowStart = QStringLiteral("harness: insmod");
+    o.windowSeconds = 0.5;
+    o.windowMatch = QStringLiteral("noise:");
+    o.intervals << QStringLiteral("noise: worker");
+    const Metrics m = computeMetrics(*run, o);
+    QCOMPARE(m.lines, qint64(10));
+    QCOMPARE(m.kernelLines, qint64(8));
+    QCOMPARE(m.bytes, qint64(run->bytes));
+    QCOMPARE(m.boots, 1);
+    QVERIFY(std::fabs(m.duration - 3.0) < 1e-6);
+    QCOMPARE(m.dropNotices, qint64(1));
+    QCOMPARE(m.droppedMessages, qint64(4));
+    QVERIFY(m.hasLag);
+    QVERIFY(std::fabs(m.lagMax - 1.6) < 1e-6); // the end marker: 1002.2 - 0.6 - 1000
+    QVERIFY(std::fabs(m.lagP50 - 0.6) < 1e-6); // lags 0 .1 .1 .6 .7 1.5 1.59 1.6: rank 4 of 8
+    QVERIFY(std::fabs(m.lagP99 - 1.6) < 1e-6);
+    QCOMPARE(run->boots[0].kernelZero, HostNs(1700000000000000000));
+    // Window: 0.5 s after the insmod line arrived (1000.2 .. 1000.7): one noise line by
+    // arrival, two produced in that span of kernel time (0.1 .. 0.6 s).
+    QVERIFY(m.window.found);
+    QCOMPARE(m.window.startLine, LineIndex(1));
+    QCOMPARE(m.window.lines, qint64(1));
+    QCOMPARE(m.window.produced, qint64(2));
+    // Span: insmod produced at 1000.1, rmmod arrived at 1001.1.
+    QCOMPARE(m.spans.size(), std::size_t(2));
+    QVERIFY(std::fabs(m.spans[0].seconds - 1.0) < 1e-6);
+    QCOMPARE(m.spans[0].toLine, LineIndex(5));
+    QVERIFY(std::isnan(m.spans[1].seconds));
+    QVERIFY(m.spans[1].missing.contains(QLatin1String("no such line")));
+    QVERIFY(std::fabs(m.bootTime - 3.0) < 1e-6);
+    QVERIFY(m.panic.detected);
+    QVERIFY(m.panic.complete);
+    QCOMPARE(m.panic.line, LineIndex(6));
+    QCOMPARE(m.panic.reason, QStringLiteral("test"));
+    QCOMPARE(m.eventCounts[std::size_t(EventKind::Boot)], qint64(1));
+    QCOMPARE(m.eventCounts[std::size_t(EventKind::CallTrace)], qint64(1));
+    QCOMPARE(m.eventCounts[std::size_t(EventKind::PanicEnd)], qint64(1));
+    QCOMPARE(m.intervals.size(), std::size_t(1));
+    QCOMPARE(m.intervals[0].matches, qint64(2));
+    QVERIFY(std::fabs(m.intervals[0].mean - 0.6) < 1e-6);
+    QVERIFY(std::fabs(m.intervals[0].kernelMean - 0.1) < 1e-6);
+
+    // The same figures without host times: no lag, no boot time; spans by kernel time.
+    QByteArray text;
+    for (const QByteArray &l : syntheticLog(0).split('\n')) {
+        text += l.mid(l.indexOf('\t') + 1) + '\n';
+    }
+    const auto raw = loadBytes(text);
+    QVERIFY(raw);
+    const Metrics r = computeMetrics(*raw, o);
+    QVERIFY(!r.hasLag);
+    QVERIFY(std::isnan(r.bootTime));
+    QCOMPARE(r.dropNotices, qint64(1));
+    QVERIFY(r.panic.complete);
+}
+
+void TstReport::panicIncomplete_data()
+{
+    QTest::addColumn<QByteArray>("log");
+    QTest::addColumn<QStringList>("missing");
+    QTest::newRow("no end marker (panic=N reboots first)")
+        << QByteArray("[ 1.0] Kernel panic - not syncing: x\n[ 1.1] Call Trace:\n")
+        << QStringList{"end marker"};
+    QTest::newRow("no call trace")
+        << QByteArray("[ 1.0] Kernel panic - not syncing: x\n"
+                      "[ 1.1] ---[ end Kernel panic - not syncing: x ]---\n")
+        << QStringList{"call trace"};
+    QTest::newRow("banner dropped")
+        << QByteArray("[ 1.1] Call Trace:\n[ 1.2] ---[ end Kernel panic - not syncing: x ]---\n")
+        << QStringList{"banner", "call trace"};
+}
+
+void TstReport::panicIncomplete()
+{
+    QFETCH(QByteArray, log);
+    QFETCH(QStringList, missing);
+    const auto run = loadBytes(log);
+    QVERIFY(run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QVERIFY(m.panic.detected);
+    QVERIFY(!m.panic.complete);
+    QCOMPARE(m.panic.missing, missing);
+    ReportColumn c;
+    c.label = QStringLiteral("x");
+    c.runs = {run.get()};
+    c.boots = {-1};
+    c.metrics = {m};
+    c.sources = {QStringLiteral("x.log")};
+    const Report rep({c}, MetricOptions{});
+    QVERIFY(rep.text().contains(QStringLiteral("no, missing %1").arg(missing.join(", "))));
+}
+
+void TstReport::report()
+{
+    const auto a = loadBytes(syntheticLog(0));
+    const auto b = loadBytes(syntheticLog(2.0));
+    QVERIFY(a && b);
+    MetricOptions o;
+    o.spans.append({QStringLiteral("harness: insmod"), QStringLiteral("harness: rmmod")});
+    auto column = [&](const Run &r, const QString &label) {
+        ReportColumn c;
+        c.label = label;
+        c.runs = {&r};
+        c.boots = {-1};
+        c.metrics = {computeMetrics(r, o)};
+        c.sources = {label + QStringLiteral(".log")};
+        return c;
+    };
+    const Report rep({column(*a, QStringLiteral("stock")), column(*b, QStringLiteral("new"))}, o);
+    QVERIFY(rep.hasDiff());
+
+    const QString text = rep.text();
+    QVERIFY(text.contains(QStringLiteral("B − A")));
+    QVERIFY(text.contains(QLatin1String("stock: stock.log")));
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    const QString lagRow = lines.filter(QStringLiteral("console lag max")).value(0);
+    QVERIFY2(lagRow.contains(QLatin1String("1.600")) && lagRow.contains(QLatin1String("3.600")) &&
+                 lagRow.contains(QLatin1String("+2.000")) &&
+                 lagRow.contains(QLatin1String("A better")),
+             qPrintable(lagRow));
+    // Aligned: every column starts at the same offset in the header and the rows.
+    const int col = lines.filter(QStringLiteral("metric")).value(0).indexOf(QLatin1String("stock"));
+    QVERIFY(col > 0);
+    QCOMPARE(lagRow.indexOf(QLatin1String("1.600")), col);
+
+    const QString md = rep.markdown();
+    QVERIFY(md.startsWith(QStringLiteral("| metric | stock | new | B − A |")));
+    QVERIFY(md.contains(QLatin1String("| **1.600** |")));
+
+    const QJsonObject j = rep.json();
+    const QJsonArray runs = j.value(QLatin1String("runs")).toArray();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(j.value(QLatin1String("groups")).toArray().size(), 2);
+    const QJsonObject r0 = runs[0].toObject();
+    for (const char *key : {"source", "format", "label", "lines", "kernel_lines", "bytes", "boots",
+                            "drops", "panic", "lag", "window", "spans", "boot_time_s", "events"}) {
+        QVERIFY2(r0.contains(QLatin1String(key)), key);
+    }
+    QCOMPARE(r0.value(QLatin1String("format")).toString(), QStringLiteral("hostts"));
+    QCOMPARE(r0.value(QLatin1String("lines")).toInt(), 10);
+    QCOMPARE(r0.value(QLatin1String("drops")).toObject().value(QLatin1String("notices")).toInt(),
+             1);
+    QCOMPARE(r0.value(QLatin1String("drops")).toObject().value(QLatin1String("messages")).toInt(),
+             4);
+    QVERIFY(r0.value(QLatin1String("panic")).toObject().value(QLatin1String("detected")).toBool());
+    QVERIFY(r0.value(QLatin1String("panic"))
+                .toObject()
+                .value(QLatin1String("trace_complete"))
+                .toBool());
+    QVERIFY(std::fabs(
+                r0.value(QLatin1String("lag")).toObject().value(QLatin1String("max_s")).toDouble() -
+                1.6) < 1e-6);
+    const QJsonObject win = r0.value(QLatin1String("window")).toObject();
+    for (const char *key : {"start", "seconds", "lines"}) {
+        QVERIFY2(win.contains(QLatin1String(key)), key);
+    }
+    QCOMPARE(win.value(QLatin1String("lines")).toInt(), 10); // all within the first 30 s
+    const QJsonObject span = r0.value(QLatin1String("spans")).toArray()[0].toObject();
+    QCOMPARE(span.value(QLatin1String("from")).toString(), QStringLiteral("harness: insmod"));
+    QCOMPARE(span.value(QLatin1String("to")).toString(), QStringLiteral("harness: rmmod"));
+    QVERIFY(std::fabs(span.value(QLatin1String("seconds")).toDouble() - 1.0) < 1e-6);
+    QVERIFY(std::fabs(r0.value(QLatin1String("boot_time_s")).toDouble() - 3.0) < 1e-6);
+    const QJsonArray events = r0.value(QLatin1String("events")).toArray();
+    QJsonObject drop;
+    for (const QJsonValue &v : events) {
+        if (v.toObject().value(QLatin1String("kind")).toString() == QLatin1String("drop")) {
+            drop = v.toObject();
+        }
+    }
+    QCOMPARE(drop.value(QLatin1String("line")).toInt(), 5); // 1-based
+    QCOMPARE(drop.value(QLatin1String("count")).toInt(), 4);
+    QVERIFY(std::fabs(drop.value(QLatin1String("arrival")).toDouble() - 1700000001.0) < 1e-6);
+    QVERIFY(drop.value(QLatin1String("kernel_time")).isNull());
+    QCOMPARE(drop.value(QLatin1String("text")).toString(),
+             QStringLiteral("** 4 printk messages dropped **"));
+    const QJsonObject diff = j.value(QLatin1String("diff")).toObject();
+    const QJsonObject lagDiff = diff.value(QLatin1String("lag.max_s")).toObject();
+    QVERIFY(std::fabs(lagDiff.value(QLatin1String("b_minus_a")).toDouble() - 2.0) < 1e-6);
+    QCOMPARE(lagDiff.value(QLatin1String("better")).toString(), QStringLiteral("A"));
+
+    // One column: no difference column anywhere.
+    const Report single({column(*a, QStringLiteral("stock"))}, o);
+    QVERIFY(!single.hasDiff());
+    QVERIFY(!single.text().contains(QStringLiteral("B − A")));
+    QVERIFY(!single.json().contains(QLatin1String("diff")));
+}
+
+QTEST_GUILESS_MAIN(TstReport)
+#include "tst_report.moc"
