@@ -604,6 +604,10 @@ void TimelineView::renderTo(QCPPainter *painter, int width, int height)
     }
     refreshData();
     m_plot->toPainter(painter, width, height);
+    m_renderRects.clear();
+    for (const LaneState &l : m_lanes) {
+        m_renderRects.append(l.rect ? l.rect->rect() : QRect());
+    }
     m_plot->replot(); // back to the on-screen layout
     refreshData();
 }

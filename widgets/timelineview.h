@@ -76,6 +76,8 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     // Paints the view at a size of its own (export), with series chosen for that size.
     void renderTo(QCPPainter *painter, int width, int height);
+    // Where each lane was drawn by the last renderTo (empty rect: lane hidden).
+    QVector<QRect> lastRenderLaneRects() const { return m_renderRects; }
     QCPAxisRect *laneRect(Lane lane) const { return m_lanes[lane].rect; }
     // Graph of a lane for run i (main series), for tests and tooltips.
     QCPGraph *laneGraph(Lane lane, int run) const;
@@ -130,6 +132,7 @@ private:
     QVector<TimelineRun> m_runs;
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;
+    QVector<QRect> m_renderRects;
     bool m_syncing = false;
     QRubberBand *m_band = nullptr;
     QPoint m_bandOrigin;

@@ -1,0 +1,242 @@
+// The viewer on a real capture: lanes carry the core's series, navigation keeps lanes in
+// step, markers and the log are linked, search and filter work, exports draw every lane.
+#include "eventlist.h"
+#include "figure.h"
+#include "guitest.h"
+#include "logpane.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "metrics.h"
+#include "noticebar.h"
+#include "palette.h"
+
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tty;
+using namespace guitest;
+
+class TestViewer : public QObject
+{
+    Q_OBJECT
+private:
+    std::unique_ptr<MainWindow> w;
+    const Run *run() const { return w->session().sides[0].trials[0].run.get(); }
+    LineIndex firstEventLine(EventKind k) const
+    {
+        for (const Event &e : run()->events) {
+            if (e.kind == k) {
+                return e.line;
+            }
+        }
+        return -1;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        w = std::make_unique<MainWindow>();
+        w->resize(1500, 1000);
+        w->show();
+        w->openFiles({sample("blast_crash-smp2-115200-t1.hostts.log.zst")});
+        QVERIFY(w->waitForLoaded());
+        QCOMPARE(w->session().sides.size(), 1);
+        QCOMPARE(run()->lines.size(), 8803); // the truth file's count
+        QApplication::processEvents();
+        w->timeline()->plot()->replot();
+    }
+
+    void lanesCarryTheCoreSeries()
+    {
+        TimelineView *t = w->timeline();
+        t->resetZoom();
+        const Metrics m = computeMetrics(*run(), MetricOptions());
+        // Rates integrate back to counts: every line is in the printed lane once, every
+        // kernel line in the produced lane once.
+        QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Printed, 0))), int(m.lines));
+        QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Produced, 0))), int(m.kernelLines));
+        double bytes = integrate(t->laneGraph(TimelineView::Wire, 0));
+        QVERIFY2(std::abs(bytes - double(run()->bytes)) < 0.02 * run()->bytes, qPrintable(QString::number(bytes)));
+        // The drop lane sums the N of the notices: nothing thinned away.
+        double dropped = 0;
+        auto d = t->laneGraph(TimelineView::Drops, 0)->data();
+        for (int i = 0; i + 1 < d->size(); ++i) {
+            dropped += d->at(i)->value;
+        }
+        QCOMPARE(qRound(dropped), 1330);
+        QCOMPARE(int(m.droppedMessages), 1330);
+        double lagMax = 0;
+        auto lag = t->laneGraph(TimelineView::Lag, 0)->data();
+        for (int i = 0; i < lag->size(); ++i) {
+            lagMax = std::max(lagMax, lag->at(i)->value);
+        }
+        QVERIFY2(std::abs(lagMax - m.lagMax) < 1e-3, qPrintable(QStringLiteral("%1 vs %2").arg(lagMax).arg(m.lagMax)));
+        // Every drop notice has its marker.
+        QCOMPARE(t->markerGraph(0, EventKind::Drop)->dataCount(), 319);
+        QCOMPARE(t->markerGraph(0, EventKind::Panic)->dataCount(), 1);
+    }
+
+    void zoomingOneLaneMovesAll()
+    {
+        TimelineView *t = w->timeline();
+        QCPAxis *lagX = t->laneRect(TimelineView::Lag)->axis(QCPAxis::atBottom);
+        lagX->setRange(12.5, 17.25);
+        for (int l = 0; l < TimelineView::LaneCount; ++l) {
+            const QCPRange r = t->laneRect(TimelineView::Lane(l))->axis(QCPAxis::atBottom)->range();
+            QCOMPARE(r.lower, 12.5);
+            QCOMPARE(r.upper, 17.25);
+        }
+        // Zoomed in, the lanes take finer bins: more points per second than at full range.
+        const int zoomed = t->laneGraph(TimelineView::Printed, 0)->dataCount();
+        QVERIFY(zoomed > 20);
+        QVERIFY(zoomed < 5000); // about one per pixel, never one per line
+        t->resetZoom();
+        QVERIFY(t->xLower() < 0.5 && t->xUpper() > 47);
+    }
+
+    void clickingAMarkerShowsItsLine()
+    {
+        TimelineView *t = w->timeline();
+        t->resetZoom();
+        w->timeline()->plot()->replot();
+        QCPGraph *g = t->markerGraph(0, EventKind::Panic);
+        QVERIFY(g && g->dataCount() == 1);
+        const double x = g->keyAxis()->coordToPixel(g->data()->at(0)->key);
+        const double y = g->valueAxis()->coordToPixel(g->data()->at(0)->value);
+        QTest::mouseClick(t->plot(), Qt::LeftButton, Qt::NoModifier, QPoint(int(x), int(y)));
+        const LineIndex panic = firstEventLine(EventKind::Panic);
+        QCOMPARE(panic + 1, 8763); // truth: first_kernel_panic.line
+        QCOMPARE(w->logPane(0)->view()->currentLine(), panic);
+        // ...and the event list follows.
+        const QModelIndex cur = w->eventList()->table()->currentIndex();
+        QVERIFY(cur.isValid());
+        QCOMPARE(cur.data(EventModel::KindRole).toString(), QStringLiteral("panic"));
+    }
+
+    void clickingTheTimelineMovesTheLog()
+    {
+        TimelineView *t = w->timeline();
+        QCPAxisRect *rect = t->laneRect(TimelineView::Printed);
+        const int px = int(rect->axis(QCPAxis::atBottom)->coordToPixel(20.0));
+        QTest::mouseClick(t->plot(), Qt::LeftButton, Qt::NoModifier, QPoint(px, rect->center().y()));
+        const LineIndex l = w->logPane(0)->view()->currentLine();
+        QVERIFY(l > 0);
+        // The line shown is the last one that arrived by then.
+        const double at = rect->axis(QCPAxis::atBottom)->pixelToCoord(px);
+        QVERIFY(run()->timeOf(l) <= at);
+        QVERIFY(run()->timeOf(l + 1) > at);
+    }
+
+    void nextEventKeys()
+    {
+        TimelineView *t = w->timeline();
+        t->setXRange(-1, 1);
+        const auto [r, e] = t->stepEvent(1, EventKind::Panic);
+        QCOMPARE(r, 0);
+        QCOMPARE(run()->events[std::size_t(e)].kind, EventKind::Panic);
+        const double centre = (t->xLower() + t->xUpper()) / 2;
+        QVERIFY(std::abs(centre - run()->eventTime(run()->events[std::size_t(e)])) < 1e-6);
+    }
+
+    void searchAndFilter()
+    {
+        LogView *v = w->logPane(0)->view();
+        // The banner and the end marker both say it; the first match is shown.
+        v->search(QStringLiteral("Kernel panic - not syncing"), true);
+        QCOMPARE(int(v->matchCount()), 2);
+        QCOMPARE(v->currentLine(), firstEventLine(EventKind::Panic));
+        v->search(QStringLiteral("^\\[\\s*\\d+\\.\\d+\\] sysrq: "), true);
+        QCOMPARE(int(v->matchCount()), 11);
+        v->setFilterToMatches(true);
+        QCOMPARE(v->model()->rowCount(), 11);
+        for (int r = 0; r < 11; ++r) {
+            QVERIFY(v->model()->index(r, LogModel::Text).data().toString().contains(QStringLiteral("sysrq: ")));
+        }
+        v->setFilterToMatches(false);
+        QCOMPARE(v->model()->rowCount(), 8803);
+        v->search(QString(), true);
+        QCOMPARE(int(v->matchCount()), 0);
+    }
+
+    void selectingLinesHighlightsTheirSpan()
+    {
+        LogView *v = w->logPane(0)->view();
+        QSignalSpy spy(v, &LogView::selectionChanged);
+        v->table()->selectRow(100);
+        QTest::keyClick(v->table(), Qt::Key_Down, Qt::ShiftModifier);
+        QVERIFY(spy.count() >= 1);
+        const auto args = spy.last();
+        QCOMPARE(args[0].toLongLong(), 100);
+        QCOMPARE(args[1].toLongLong(), 101);
+    }
+
+    void exportDrawsEveryLane()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("view.png"));
+        QString error;
+        w->timeline()->resetZoom();
+        QVERIFY2(w->exportFigure(png, 1600, 1100, 1.0, &error), qPrintable(error));
+        QImage img(png);
+        QCOMPARE(img.size(), QSize(1600, 1100));
+        const QVector<QRect> lanes = w->timeline()->lastRenderLaneRects();
+        QCOMPARE(lanes.size(), int(TimelineView::LaneCount));
+        const QColor bg = plotBackground();
+        for (int l = 0; l < lanes.size(); ++l) {
+            QVERIFY(!lanes[l].isEmpty());
+            const int ink = countInk(img, lanes[l].adjusted(2, 2, -2, -2), bg);
+            QVERIFY2(ink > 300, qPrintable(QStringLiteral("lane %1: %2 pixels drawn").arg(l).arg(ink)));
+            // The run's own colour is in every data lane.
+            if (l != TimelineView::Events) {
+                QVERIFY2(countColor(img, lanes[l], runColor(0)) > 20, qPrintable(QString::number(l)));
+            }
+        }
+        // The metrics table is under the lanes.
+        const QRect table(0, lanes.back().bottom() + 60, 1600, 1100 - lanes.back().bottom() - 60);
+        QVERIFY(countInk(img, table, bg) > 2000);
+        // PDF export works too.
+        const QString pdf = dir.filePath(QStringLiteral("view.pdf"));
+        QVERIFY2(w->exportFigure(pdf, 1600, 1100, 1.0, &error), qPrintable(error));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(5) == "%PDF-");
+        QVERIFY(f.size() > 10000);
+    }
+
+    void damagedFileSaysWhatWasKept()
+    {
+        // A zstd file cut in the middle: the window says so and shows what was read.
+        QTemporaryDir dir;
+        QFile in(sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray all = in.readAll();
+        const QString cut = dir.filePath(QStringLiteral("cut.log.zst"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(all.left(all.size() / 2));
+        out.close();
+        MainWindow w2;
+        w2.openFiles({cut});
+        QVERIFY(w2.waitForLoaded());
+        QVERIFY(!w2.session().isEmpty());
+        const qint64 kept = w2.session().sides[0].trials[0].run->lines.size();
+        QVERIFY(kept > 1000 && kept < 11365);
+        QVERIFY2(w2.notices()->isVisibleTo(&w2) && w2.notices()->text().contains(QStringLiteral("truncated")),
+                 qPrintable(w2.notices()->text()));
+    }
+
+    void unreadableFileIsReported()
+    {
+        MainWindow w2;
+        w2.openFiles({QStringLiteral("/nonexistent/console.log")});
+        QVERIFY(w2.waitForLoaded());
+        QVERIFY(w2.session().isEmpty());
+        QVERIFY(w2.notices()->text().contains(QStringLiteral("No such file")));
+    }
+
+    void cleanupTestCase() { w.reset(); }
+};
+
+QTEST_MAIN(TestViewer)
+#include "tst_gui_viewer.moc"
