@@ -34,6 +34,16 @@ inline int countColor(const QImage &img, const QRect &area, const QColor &c, int
     return n;
 }
 
+// Pixels of a run's colour: drawn solid, or half transparent over the background as
+// overlaid trials of a group are.
+inline int countRunColor(const QImage &img, const QRect &area, const QColor &c, const QColor &bg)
+{
+    const double a = 150.0 / 255.0;
+    const QColor blended(int(c.red() * a + bg.red() * (1 - a)), int(c.green() * a + bg.green() * (1 - a)),
+                         int(c.blue() * a + bg.blue() * (1 - a)));
+    return countColor(img, area, c) + countColor(img, area, blended, 50);
+}
+
 // Pixels that differ from the background colour.
 inline int countInk(const QImage &img, const QRect &area, const QColor &background)
 {

@@ -1,0 +1,250 @@
+// Comparison of two groups of real trials (the printk flood on 6.1 and 6.12-rt), aligned on
+// the harness's insmod marker: alignment, group statistics against the truth files, the
+// difference column, linked log panes, and the exported picture (GUI and headless).
+#include "figure.h"
+#include "guitest.h"
+#include "logpane.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "palette.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tty;
+using namespace guitest;
+
+namespace {
+QStringList trials(const char *variant)
+{
+    QStringList f;
+    for (int t = 1; t <= 3; ++t) {
+        f << sample(QStringLiteral("spam_rmmod-%1-smp4-115200-t%2.hostts.log.zst").arg(QLatin1String(variant)).arg(t).toLatin1());
+    }
+    return f;
+}
+
+QJsonObject truth(const QString &log)
+{
+    QString p = log;
+    p.replace(QStringLiteral(".hostts.log.zst"), QStringLiteral(".truth.json"));
+    QFile f(p);
+    f.open(QIODevice::ReadOnly);
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+double truthMean(const QStringList &files, const std::function<double(const QJsonObject &)> &get, double *sd)
+{
+    std::vector<double> v;
+    for (const QString &f : files) {
+        v.push_back(get(truth(f)));
+    }
+    const Summary s = summarize(v);
+    *sd = s.sd;
+    return s.mean;
+}
+
+const char *kInsmod = "harness: insmod";
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+private:
+    std::unique_ptr<MainWindow> w;
+    QStringList a = trials("A_default"), b = trials("k612rt");
+
+    const ReportRow *row(const Report &r, const QString &key)
+    {
+        for (const ReportRow &x : r.rows()) {
+            if (x.key == key) {
+                return &x;
+            }
+        }
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        w = std::make_unique<MainWindow>();
+        w->resize(1500, 1000);
+        w->show();
+        OpenRequest r;
+        r.sides = {a, b};
+        r.labels = {QStringLiteral("6.1"), QStringLiteral("6.12-rt")};
+        r.rules = std::make_shared<RuleSet>(RuleSet::builtin());
+        QVERIFY(Alignment::parse(QStringLiteral("regex:") + QLatin1String(kInsmod), &r.alignment, nullptr));
+        r.metrics.windowStart = QLatin1String(kInsmod);
+        r.metrics.windowMatch = QStringLiteral("noise: worker");
+        r.metrics.spans.append({QStringLiteral("harness: rmmod"), QStringLiteral("noise: all workers stopped")});
+        w->open(r);
+        QVERIFY(w->waitForLoaded());
+        QCOMPARE(w->session().sides.size(), 2);
+        QCOMPARE(w->session().sides[0].trials.size(), 3);
+        QCOMPARE(w->timeline()->runs().size(), 6);
+    }
+
+    void alignmentShiftsEveryTrial()
+    {
+        const QVector<TimelineRun> runs = w->timeline()->runs();
+        const QStringList files = a + b;
+        for (int i = 0; i < runs.size(); ++i) {
+            const QJsonObject t = truth(files[i]);
+            const QJsonObject m = t[QStringLiteral("harness_markers")].toObject()[QStringLiteral("insmod nthreads=4")].toObject();
+            const double expected = m[QStringLiteral("host_time")].toDouble() - t[QStringLiteral("first_host_time")].toDouble();
+            QVERIFY2(std::abs(runs[i].shift - expected) < 2e-6,
+                     qPrintable(QStringLiteral("%1: %2 vs %3").arg(files[i]).arg(runs[i].shift).arg(expected)));
+            QCOMPARE(runs[i].color, runColor(i < 3 ? 0 : 1));
+        }
+        QVERIFY(w->timeline()->plot()->axisRects().last()->axis(QCPAxis::atBottom)->label().contains(QLatin1String(kInsmod)));
+        // Zoom and pan stay together for all lanes of both runs.
+        w->timeline()->setXRange(5, 6);
+        for (QCPAxisRect *rect : w->timeline()->plot()->axisRects()) {
+            QCOMPARE(rect->axis(QCPAxis::atBottom)->range().lower, 5.0);
+        }
+    }
+
+    void groupStatisticsMatchTheTruthFiles()
+    {
+        const Report r = w->session().report();
+        QCOMPARE(int(r.columns().size()), 2);
+        struct Check
+        {
+            const char *key;
+            const char *truthKey;
+            double tolerance;
+        } checks[] = {
+            {"window.lines", "noise_lines_arrived_within_30s_of_insmod_marker_host", 0},
+            {"window.produced", "noise_lines_logged_within_30s_of_insmod_kernel_ts", 0},
+            {"drops.notices", "dropped_lines", 0},
+            {"drops.messages", "dropped_messages_sum", 0},
+            {"lag.max_s", "max_console_lag_s", 1e-3},
+            {"spans.0.seconds", "rmmod_issued_to_stopped_on_wire_s", 2e-3},
+            {"lines", "lines", 0},
+        };
+        for (const Check &c : checks) {
+            const ReportRow *rr = row(r, QLatin1String(c.key));
+            QVERIFY2(rr, c.key);
+            for (int col = 0; col < 2; ++col) {
+                double sd = 0;
+                const double mean = truthMean(col == 0 ? a : b, [&](const QJsonObject &o) { return o[QLatin1String(c.truthKey)].toDouble(); }, &sd);
+                const Summary s = summarize(rr->values[std::size_t(col)]);
+                QCOMPARE(s.n, 3);
+                QVERIFY2(std::abs(s.mean - mean) <= c.tolerance + 1e-9,
+                         qPrintable(QStringLiteral("%1 col %2: %3 vs truth %4").arg(QLatin1String(c.key)).arg(col).arg(s.mean).arg(mean)));
+                QVERIFY2(std::abs(s.sd - sd) <= c.tolerance * 2 + 1e-6, c.key);
+            }
+        }
+        // The difference column: B - A, and which is better.
+        const ReportRow *drops = row(r, QStringLiteral("drops.messages"));
+        QVERIFY(r.diffCell(*drops).startsWith(u'+'));
+        QCOMPARE(r.better(*drops), -1); // fewer drops: A (6.1) is better
+        const ReportRow *printed = row(r, QStringLiteral("window.lines"));
+        QCOMPARE(r.better(*printed), 1); // more lines got out in the window on 6.12-rt
+        QVERIFY(r.cell(*drops, 1).contains(QStringLiteral("±")));
+    }
+
+    void clickingAMomentShowsBothLogs()
+    {
+        w->timeline()->resetZoom();
+        w->showTime(10.0);
+        for (int side = 0; side < 2; ++side) {
+            LogPane *p = w->logPane(side);
+            const double shift = w->timeline()->runs()[p->timelineRun()].shift;
+            const LineIndex l = p->view()->currentLine();
+            QVERIFY(l > 0);
+            QVERIFY(p->run()->timeOf(l) - shift <= 10.0);
+            QVERIFY(p->run()->timeOf(l + 1) - shift > 10.0);
+        }
+    }
+
+    void exportShowsBothRunsInEveryLane()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("cmp.png"));
+        QString error;
+        w->timeline()->resetZoom();
+        QVERIFY2(w->exportFigure(png, 1600, 1200, 1.0, &error), qPrintable(error));
+        const QImage img(png);
+        const QVector<QRect> lanes = w->timeline()->lastRenderLaneRects();
+        for (int l = 0; l < lanes.size(); ++l) {
+            const int na = countRunColor(img, lanes[l], runColor(0), plotBackground()),
+                      nb = countRunColor(img, lanes[l], runColor(1), plotBackground());
+            // 6.1 drops nothing: its drop lane is rightly empty of its colour.
+            if (l != TimelineView::Drops) {
+                QVERIFY2(na > 20, qPrintable(QStringLiteral("lane %1: %2 pixels of A").arg(l).arg(na)));
+            }
+            QVERIFY2(nb > 20, qPrintable(QStringLiteral("lane %1: %2 pixels of B").arg(l).arg(nb)));
+        }
+        const QRect table(0, lanes.back().bottom() + 60, 1600, 1200 - lanes.back().bottom() - 60);
+        QVERIFY(countColor(img, table, runColor(0)) > 20);
+        QVERIFY(countColor(img, table, runColor(1)) > 20);
+    }
+
+    void alignmentCanBeChanged()
+    {
+        Alignment start;
+        w->setAlignment(start);
+        for (const TimelineRun &r : w->timeline()->runs()) {
+            QCOMPARE(r.shift, 0.0);
+        }
+        Alignment drop;
+        QVERIFY(Alignment::parse(QStringLiteral("drop"), &drop, nullptr));
+        w->setAlignment(drop);
+        // 6.1 never drops: its trials stay at their start, 6.12-rt trials align on their first drop.
+        for (int i = 0; i < 6; ++i) {
+            const TimelineRun &r = w->timeline()->runs()[i];
+            QCOMPARE(r.shift > 0, i >= 3);
+        }
+    }
+
+    void headlessMailingListWorkflow()
+    {
+        // The end-to-end workflow: report JSON and a picture from the command line.
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("mail.png"));
+        const QStringList common{QStringLiteral("--window-start"), QLatin1String(kInsmod),
+                                 QStringLiteral("--window-match"), QStringLiteral("noise: worker"),
+                                 QStringLiteral("--span"), QStringLiteral("harness: rmmod=>noise: all workers stopped"),
+                                 QStringLiteral("--label"), QStringLiteral("6.1"), QStringLiteral("--label"), QStringLiteral("6.12-rt"),
+                                 a.join(u','), b.join(u',')};
+        QProcess report;
+        report.start(QStringLiteral(TTYSCOPE_BIN), QStringList{QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json")} + common);
+        QVERIFY(report.waitForFinished(60000));
+        QCOMPARE(report.exitCode(), 0);
+        const QJsonObject j = QJsonDocument::fromJson(report.readAllStandardOutput()).object();
+        QCOMPARE(j[QStringLiteral("runs")].toArray().size(), 6);
+        const QJsonArray groups = j[QStringLiteral("groups")].toArray();
+        QCOMPARE(groups.size(), 2);
+        double sd = 0;
+        const double flushB = truthMean(b, [](const QJsonObject &o) { return o[QStringLiteral("rmmod_issued_to_stopped_on_wire_s")].toDouble(); }, &sd);
+        const QJsonObject span = groups[1].toObject()[QStringLiteral("metrics")].toObject()[QStringLiteral("spans.0.seconds")].toObject();
+        QVERIFY(std::abs(span[QStringLiteral("mean")].toDouble() - flushB) < 2e-3);
+        QCOMPARE(span[QStringLiteral("n")].toInt(), 3);
+        QVERIFY(j[QStringLiteral("diff")].toObject().contains(QStringLiteral("drops.messages")));
+
+        QProcess exp;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM")); // export must choose offscreen itself
+        exp.setProcessEnvironment(env);
+        exp.start(QStringLiteral(TTYSCOPE_BIN), QStringList{QStringLiteral("export"), QStringLiteral("--png"), png,
+                                                             QStringLiteral("--align"), QStringLiteral("regex:") + QLatin1String(kInsmod)} + common);
+        QVERIFY(exp.waitForFinished(60000));
+        QVERIFY2(exp.exitCode() == 0, exp.readAllStandardError().constData());
+        const QImage img(png);
+        QCOMPARE(img.size(), QSize(1600, 1100));
+        QVERIFY(countRunColor(img, img.rect(), runColor(0), plotBackground()) > 1000);
+        QVERIFY(countRunColor(img, img.rect(), runColor(1), plotBackground()) > 1000);
+    }
+
+    void cleanupTestCase() { w.reset(); }
+};
+
+QTEST_MAIN(TestCompare)
+#include "tst_gui_compare.moc"
