@@ -1,0 +1,173 @@
+// Load-and-analyse benchmark (run by hand, not a ctest).
+//
+//   bench_load [--runs N] FILE.zst
+//   bench_load --generate BYTES DIR      # genlog.py BYTES > DIR/big.log && zstd -q
+//
+// Measures, in the same run, `zstd -dc FILE > /dev/null` (the baseline) and ttyscope's
+// loadRun + computeMetrics on the same file, N times each (medians), and prints the
+// ratio, lines/s, peak RSS against the uncompressed size and the bytes per line of the
+// line index and the time-series pyramid.
+#include "metrics.h"
+#include "run.h"
+#include "runloader.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+
+#include <algorithm>
+#include <cstdio>
+#include <sys/resource.h>
+#include <vector>
+#include <zstd.h>
+
+using namespace tty;
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double peakRssBytes()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_maxrss) * 1024.0;
+}
+
+// Decompressed size, by streaming (small buffers: it does not move the peak RSS).
+std::int64_t uncompressedSize(const QString &path)
+{
+    std::FILE *f = std::fopen(QFile::encodeName(path).constData(), "rb");
+    if (!f) {
+        return -1;
+    }
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    std::vector<char> in(ZSTD_DStreamInSize()), out(ZSTD_DStreamOutSize());
+    std::int64_t total = 0;
+    std::size_t n;
+    while ((n = std::fread(in.data(), 1, in.size(), f)) > 0) {
+        ZSTD_inBuffer ib{in.data(), n, 0};
+        while (ib.pos < ib.size) {
+            ZSTD_outBuffer ob{out.data(), out.size(), 0};
+            if (ZSTD_isError(ZSTD_decompressStream(d, &ob, &ib))) {
+                total = -1;
+                break;
+            }
+            total += std::int64_t(ob.pos);
+        }
+    }
+    ZSTD_freeDCtx(d);
+    std::fclose(f);
+    return total;
+}
+
+double timeShell(const QString &command)
+{
+    QElapsedTimer t;
+    t.start();
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command});
+    p.waitForFinished(-1);
+    const double s = double(t.nsecsElapsed()) * 1e-9;
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        std::fprintf(stderr, "bench_load: '%s' failed\n", qPrintable(command));
+        std::exit(1);
+    }
+    return s;
+}
+
+QString shellQuote(const QString &s)
+{
+    QString q = s;
+    q.replace(QLatin1Char('\''), QLatin1String("'\\''"));
+    return QLatin1Char('\'') + q + QLatin1Char('\'');
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QStringList args = app.arguments();
+    args.removeFirst();
+    int runs = 3;
+    if (args.size() >= 2 && args[0] == QLatin1String("--runs")) {
+        runs = std::max(1, args[1].toInt());
+        args.remove(0, 2);
+    }
+    if (args.size() == 3 && args[0] == QLatin1String("--generate")) {
+        const QString log = args[2] + QStringLiteral("/big.log");
+        const QString cmd = QStringLiteral(TTYSCOPE_GENLOG " %1 > %2 && zstd -q -f %2")
+                                .arg(args[1].toLongLong())
+                                .arg(shellQuote(log));
+        std::printf("generating: %s\n", qPrintable(cmd));
+        timeShell(cmd);
+        args = {log + QStringLiteral(".zst")};
+    }
+    if (args.size() != 1) {
+        std::fprintf(stderr, "usage: bench_load [--runs N] FILE.zst | bench_load --generate "
+                             "BYTES DIR\n");
+        return 2;
+    }
+    const QString file = args[0];
+    const double compressed = double(QFileInfo(file).size());
+
+    std::vector<double> baseline, load, analyse, total;
+    std::int64_t lines = 0;
+    double indexBytes = 0, seriesBytes = 0, textBytes = 0, eventBytes = 0;
+    for (int r = 0; r < runs; ++r) {
+        // Alternate so that both see the same machine state.
+        baseline.push_back(
+            timeShell(QStringLiteral("zstd -dc %1 > /dev/null").arg(shellQuote(file))));
+        QElapsedTimer t;
+        t.start();
+        QString error;
+        std::unique_ptr<Run> run = loadRun(file, LoadOptions{}, &error);
+        if (!run) {
+            std::fprintf(stderr, "bench_load: %s\n", qPrintable(error));
+            return 1;
+        }
+        const double loaded = double(t.nsecsElapsed()) * 1e-9;
+        const Metrics m = computeMetrics(*run, MetricOptions{});
+        const double done = double(t.nsecsElapsed()) * 1e-9;
+        load.push_back(loaded);
+        analyse.push_back(done - loaded);
+        total.push_back(done);
+        lines = m.lines;
+        textBytes = double(run->lines.textBytes());
+        indexBytes = double(run->lines.memoryBytes()) - textBytes;
+        seriesBytes = double(run->series.memoryBytes());
+        eventBytes = double(run->events.capacity() * sizeof(Event));
+        std::printf("run %d: zstd -dc %.3f s, load %.3f s + metrics %.3f s = %.3f s (%lld lines, "
+                    "%lld drops, lag max %.3f s)\n",
+                    r + 1, baseline.back(), loaded, done - loaded, done, (long long)m.lines,
+                    (long long)m.droppedMessages, m.lagMax);
+        std::fflush(stdout);
+    }
+    const double rss = peakRssBytes();
+    const double raw = double(uncompressedSize(file));
+    const double b = median(baseline), l = median(total);
+    std::printf("\nfile                 %s\n", qPrintable(file));
+    std::printf("compressed           %.1f MiB, uncompressed %.1f MiB (ratio %.2f)\n",
+                compressed / 1048576, raw / 1048576, raw / compressed);
+    std::printf("lines                %lld\n", (long long)lines);
+    std::printf("zstd -dc (median)    %.3f s\n", b);
+    std::printf("load (median)        %.3f s\n", median(load));
+    std::printf("metrics (median)     %.3f s\n", median(analyse));
+    std::printf("load+metrics         %.3f s  ->  ratio %.2f (target <= 1.5)\n", l, l / b);
+    std::printf("lines/s              %.2f M\n", double(lines) / l * 1e-6);
+    std::printf("peak RSS             %.1f MiB = %.2f x uncompressed (target <= 1.25)\n",
+                rss / 1048576, rss / raw);
+    std::printf("index + series       %.2f + %.2f = %.2f B/line (target <= 24); events %.2f "
+                "B/line; text %.1f MiB\n",
+                indexBytes / double(lines), seriesBytes / double(lines),
+                (indexBytes + seriesBytes) / double(lines), eventBytes / double(lines),
+                textBytes / 1048576);
+    return 0;
+}
