@@ -6,6 +6,7 @@
 #include "timelineview.h"
 
 #include <QApplication>
+#include <QRegularExpression>
 
 #include <cstdio>
 
@@ -58,6 +59,9 @@ int runExport(const QStringList &args)
                  QStringLiteral("SPEC"), QStringLiteral("start")});
     p.addOption({QStringLiteral("title"), QStringLiteral("Title of the picture."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("no-table"), QStringLiteral("Leave the metrics table out.")});
+    p.addOption({QStringLiteral("pattern-lane"),
+                 QStringLiteral("Add a lane of matches per second of REGEX (its interval statistics go to the table). Repeatable."),
+                 QStringLiteral("REGEX")});
     addLoadOptions(p);
     addMetricOptions(p);
     p.process(args);
@@ -91,13 +95,26 @@ int runExport(const QStringList &args)
     if (loaded.columns.empty()) {
         return 1;
     }
-    const Session session = sessionFromColumns(loaded, alignment, mo);
+    Session session = sessionFromColumns(loaded, alignment, mo);
+    session.patterns = p.values(QStringLiteral("pattern-lane"));
+    for (const QString &re : session.patterns) {
+        if (!QRegularExpression(re).isValid()) {
+            std::fprintf(stderr, "ttyscope export: --pattern-lane: invalid regular expression '%s'\n", qPrintable(re));
+            return 2;
+        }
+        if (!session.metrics.intervals.contains(re)) {
+            session.metrics.intervals << re;
+        }
+    }
     QStringList warnings;
     TimelineView view;
     view.resize(width, height);
     view.setTitle(p.isSet(QStringLiteral("title")) ? p.value(QStringLiteral("title")) : session.title());
     view.setAxisTitle(alignment.axisTitle());
     view.setRuns(session.timelineRuns(&warnings));
+    if (!session.patterns.isEmpty()) {
+        view.setPatternLanes(session.patternSeries());
+    }
     for (const QString &w : warnings) {
         std::fprintf(stderr, "ttyscope export: warning: %s\n", qPrintable(w));
     }

@@ -16,6 +16,25 @@ void setIdentity()
     QCoreApplication::setApplicationName(QStringLiteral("ttyscope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TTYSCOPE_VERSION));
 }
+
+// `ttyscope --help` / `--version` (before any `--`): runGui's QCommandLineParser::process()
+// prints and exits for these before a widget exists, so they need no QApplication and no
+// display. (Such a word given as the value of an option, `--label --help`, is not supported.)
+bool onlyHelpOrVersion(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (std::strcmp(a, "--") == 0) {
+            return false;
+        }
+        for (const char *flag : {"-h", "--help", "--help-all", "-v", "--version"}) {
+            if (std::strcmp(a, flag) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
 } // namespace
 
 int main(int argc, char **argv)
@@ -41,6 +60,12 @@ int main(int argc, char **argv)
         QApplication app(argc, argv);
         setIdentity();
         return tty::runExport(QApplication::arguments());
+    }
+    if (onlyHelpOrVersion(argc, argv)) {
+        // The GUI parser prints and exits before any widget exists: no display needed.
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        return tty::runGui(QCoreApplication::arguments());
     }
     QApplication app(argc, argv);
     setIdentity();

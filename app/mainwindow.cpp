@@ -23,6 +23,8 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
+#include <QInputDialog>
+#include <QtConcurrent>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -115,6 +117,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
             m_timeline->setXRange(x - half, x + half);
         }
     });
+    connect(&m_patternWatcher, &QFutureWatcherBase::finished, this, &MainWindow::refreshPatternLanes);
     restoreSettings();
 }
 
@@ -204,6 +207,16 @@ void MainWindow::buildActions()
         }
     });
     add(view, tr("Align on the current log line"), QKeySequence(tr("Ctrl+L")), [this] { alignOnCurrentLine(); });
+    add(view, tr("Add a &pattern lane…"), QKeySequence(tr("Ctrl+Shift+L")), [this] {
+        bool ok = false;
+        const QString re = QInputDialog::getText(this, tr("Pattern lane"),
+                                                 tr("Regex (matches per second; intervals in the metrics):"),
+                                                 QLineEdit::Normal, QString(), &ok);
+        if (ok && !re.isEmpty()) {
+            addPatternLane(re);
+        }
+    });
+    add(view, tr("Remove pattern lanes"), QKeySequence(), [this] { setPatterns({}); });
     view->addSeparator();
     m_lanesMenu = view->addMenu(tr("&Lanes"));
     for (int l = 0; l < TimelineView::LaneCount; ++l) {
@@ -456,6 +469,9 @@ void MainWindow::refreshTimelineRuns()
     m_timeline->setTimeAxisMode(TimeAxisMode(m_axisMode->currentIndex()));
     m_timeline->resetZoom();
     m_events->setRuns(runs);
+    if (!m_session.patterns.isEmpty()) {
+        setPatterns(m_session.patterns);
+    }
     if (!warnings.isEmpty()) {
         m_notices->show(NoticeBar::Level::Warning, warnings.join(QStringLiteral("<br>")).toHtmlEscaped());
     }
@@ -474,6 +490,39 @@ void MainWindow::setAlignment(const Alignment &a)
     m_session.alignment = a;
     if (!m_session.isEmpty()) {
         refreshTimelineRuns();
+    }
+}
+
+void MainWindow::addPatternLane(const QString &regex)
+{
+    if (!QRegularExpression(regex).isValid()) {
+        m_notices->show(NoticeBar::Level::Error, tr("Invalid regex: %1").arg(regex.toHtmlEscaped()));
+        return;
+    }
+    QStringList p = m_session.patterns;
+    p << regex;
+    setPatterns(p);
+    // The interval statistics of the pattern go to the metrics.
+    m_session.metrics.intervals = p;
+    refreshMetrics();
+}
+
+void MainWindow::setPatterns(const QStringList &regexes, bool wait)
+{
+    m_session.patterns = regexes;
+    m_patternWatcher.waitForFinished();
+    const Session snapshot = m_session;
+    m_patternWatcher.setFuture(QtConcurrent::run([snapshot] { return snapshot.patternSeries(); }));
+    if (wait) {
+        m_patternWatcher.waitForFinished();
+        refreshPatternLanes();
+    }
+}
+
+void MainWindow::refreshPatternLanes()
+{
+    if (m_patternWatcher.future().resultCount() > 0) {
+        m_timeline->setPatternLanes(m_patternWatcher.future().result());
     }
 }
 

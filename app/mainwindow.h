@@ -5,6 +5,7 @@
 #include "runloadjob.h"
 #include "session.h"
 
+#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -62,6 +63,8 @@ public:
     bool exportFigure(const QString &path, int width, int height, double scale, QString *error);
 
     void setAlignment(const Alignment &a);
+    // A lane of matches per second for a regex; computed in the background.
+    void setPatterns(const QStringList &regexes, bool wait = false);
     void showEvent(int timelineRun, int eventIndex);
     void showTime(double x);
 
@@ -90,6 +93,8 @@ private:
     void restoreSettings();
     void saveSettings();
     void alignOnCurrentLine();
+    void addPatternLane(const QString &regex);
+    void refreshPatternLanes();
 
     Session m_session;
     OpenRequest m_pending;
@@ -112,6 +117,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_lanesMenu = nullptr;
     bool m_loading = false;
+    QFutureWatcher<QVector<PatternSeries>> m_patternWatcher;
 };
 
 } // namespace tty

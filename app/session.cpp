@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "linematcher.h"
+
 #include <QFileInfo>
 
 namespace tty {
@@ -59,6 +61,30 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
             tr.shift = shift;
             out.append(tr);
         }
+    }
+    return out;
+}
+
+QVector<PatternSeries> Session::patternSeries() const
+{
+    QVector<PatternSeries> out;
+    for (const QString &re : patterns) {
+        PatternSeries ps;
+        ps.regex = re;
+        const LineMatcher m(re);
+        for (const Side &side : sides) {
+            for (const Trial &t : side.trials) {
+                std::vector<double> times;
+                const Run &r = *t.run;
+                for (LineIndex i = 0; i < r.lines.size(); ++i) {
+                    if (m.matches(r.lines.text(i))) {
+                        times.push_back(r.timeOf(i));
+                    }
+                }
+                ps.times.append(std::move(times));
+            }
+        }
+        out.append(ps);
     }
     return out;
 }

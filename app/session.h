@@ -36,6 +36,7 @@ public:
     Alignment alignment;
     MetricOptions metrics;
     bool sample = false; // the bundled sample, labelled as such
+    QStringList patterns; // regexes with a lane of their own
 
     bool isEmpty() const { return sides.isEmpty(); }
     bool comparing() const { return sides.size() > 1; }
@@ -43,6 +44,9 @@ public:
     // was not found (they stay at their start).
     QVector<TimelineRun> timelineRuns(QStringList *warnings = nullptr) const;
     Report report() const;
+    // Match times of each pattern in each timeline run (scans every line: call off the GUI
+    // thread for big logs).
+    QVector<PatternSeries> patternSeries() const;
     QVector<QColor> colors() const;
     QString title() const;
 };

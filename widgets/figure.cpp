@@ -20,7 +20,28 @@ struct TableLayout
     QVector<int> better; // per row: -1 A, 1 B, 0 none
     QVector<int> widths;
     int lineHeight = 0;
-    int height() const { return rows.isEmpty() ? 0 : (rows.size() + 2) * lineHeight; }
+    int blocks = 1; // the rows split into side-by-side blocks when the table is long
+    int rowsPerBlock() const { return (int(rows.size()) + blocks - 1) / blocks; }
+    int height() const { return rows.isEmpty() ? 0 : (rowsPerBlock() + 2) * lineHeight; }
+    int blockWidth() const
+    {
+        int w = 0;
+        for (int x : widths) {
+            w += x + 14;
+        }
+        return w;
+    }
+};
+
+// The lanes keep at least this share of the picture; a long table is split into two
+// blocks side by side if they fit, else the picture grows.
+constexpr double kMinPlotShare = 0.6;
+
+struct FigureGeometry
+{
+    TableLayout table;
+    int plotHeight = 0;
+    int totalHeight = 0;
 };
 
 TableLayout layoutTable(const FigureTable &t, const QFont &font)
@@ -66,20 +87,34 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
     return l;
 }
 
-void paintTable(QPainter *p, const FigureTable &t, const TableLayout &l, int width, const QFont &font)
+QFont tableFont()
 {
-    if (l.rows.isEmpty()) {
-        return;
+    QFont font = QFontDatabase::systemFont(QFontDatabase::GeneralFont);
+    font.setPointSizeF(std::max(font.pointSizeF(), 9.0));
+    return font;
+}
+
+FigureGeometry figureGeometry(const FigureTable &table, int width, int height)
+{
+    FigureGeometry g;
+    g.table = layoutTable(table, tableFont());
+    const int minPlot = int(height * kMinPlotShare);
+    if (height - g.table.height() < minPlot && g.table.blockWidth() * 2 + 40 <= width) {
+        g.table.blocks = 2;
     }
+    g.plotHeight = std::max(minPlot, height - g.table.height());
+    g.totalHeight = std::max(height, g.plotHeight + g.table.height());
+    return g;
+}
+
+void paintBlock(QPainter *p, const FigureTable &t, const TableLayout &l, int x0, int first, int count,
+                const QFont &font)
+{
     const QColor fg = plotForeground();
     QFont bold = font;
     bold.setBold(true);
     const int pad = 14;
-    int total = 0;
-    for (int w : l.widths) {
-        total += w + pad;
-    }
-    int x0 = std::max(10, (width - total) / 2);
+    const int total = l.blockWidth();
     int y = l.lineHeight;
     auto drawRow = [&](const QStringList &cells, bool header, int better) {
         int x = x0;
@@ -101,22 +136,33 @@ void paintTable(QPainter *p, const FigureTable &t, const TableLayout &l, int wid
     drawRow(l.header, true, 0);
     p->setPen(QPen(plotGrid(), 1));
     p->drawLine(x0, y, x0 + total - pad, y);
-    for (int r = 0; r < l.rows.size(); ++r) {
+    for (int r = first; r < first + count && r < l.rows.size(); ++r) {
         drawRow(l.rows[r], false, l.better[r]);
     }
 }
 
-void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &table, int width, int height)
+void paintTable(QPainter *p, const FigureTable &t, const TableLayout &l, int width, const QFont &font)
 {
-    QFont font = QFontDatabase::systemFont(QFontDatabase::GeneralFont);
-    font.setPointSizeF(std::max(font.pointSizeF(), 9.0));
-    const TableLayout l = layoutTable(table, font);
-    const int plotHeight = std::max(200, height - l.height());
-    painter->fillRect(QRect(0, 0, width, height), plotBackground());
-    view->renderTo(painter, width, plotHeight);
+    if (l.rows.isEmpty()) {
+        return;
+    }
+    const int gap = 40;
+    const int all = l.blocks * l.blockWidth() + (l.blocks - 1) * gap;
+    int x = std::max(10, (width - all) / 2);
+    for (int b = 0; b < l.blocks; ++b) {
+        paintBlock(p, t, l, x, b * l.rowsPerBlock(), l.rowsPerBlock(), font);
+        x += l.blockWidth() + gap;
+    }
+}
+
+void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &table, int width,
+                 const FigureGeometry &g)
+{
+    painter->fillRect(QRect(0, 0, width, g.totalHeight), plotBackground());
+    view->renderTo(painter, width, g.plotHeight);
     painter->save();
-    painter->translate(0, plotHeight);
-    paintTable(painter, table, l, width, font);
+    painter->translate(0, g.plotHeight);
+    paintTable(painter, table, g.table, width, tableFont());
     painter->restore();
 }
 
@@ -124,12 +170,13 @@ void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &tab
 
 QImage renderFigure(TimelineView *view, const FigureTable &table, int width, int height, double scale)
 {
-    QImage image(QSize(int(width * scale), int(height * scale)), QImage::Format_ARGB32_Premultiplied);
+    const FigureGeometry g = figureGeometry(table, width, height);
+    QImage image(QSize(int(width * scale), int(g.totalHeight * scale)), QImage::Format_ARGB32_Premultiplied);
     image.fill(plotBackground());
     QCPPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.scale(scale, scale);
-    paintFigure(&painter, view, table, width, height);
+    paintFigure(&painter, view, table, width, g);
     painter.end();
     image.setDevicePixelRatio(1.0);
     return image;
@@ -149,9 +196,10 @@ bool saveFigurePng(TimelineView *view, const FigureTable &table, const QString &
 bool saveFigurePdf(TimelineView *view, const FigureTable &table, const QString &path, int width,
                    int height, QString *error)
 {
+    const FigureGeometry g = figureGeometry(table, width, height);
     QPdfWriter writer(path);
     writer.setResolution(96);
-    writer.setPageSize(QPageSize(QSizeF(width * 72.0 / 96.0, height * 72.0 / 96.0), QPageSize::Point));
+    writer.setPageSize(QPageSize(QSizeF(width * 72.0 / 96.0, g.totalHeight * 72.0 / 96.0), QPageSize::Point));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
     writer.setCreator(QStringLiteral("ttyscope"));
     writer.setTitle(view->title());
@@ -162,7 +210,7 @@ bool saveFigurePdf(TimelineView *view, const FigureTable &table, const QString &
     }
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    paintFigure(&painter, view, table, width, height);
+    paintFigure(&painter, view, table, width, g);
     painter.end();
     return true;
 }

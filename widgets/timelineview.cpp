@@ -149,6 +149,20 @@ void TimelineView::applyTheme()
 
 void TimelineView::buildLayout()
 {
+    // Which rows the event lane needs: kinds present in any run, in a fixed order.
+    QVector<bool> present(kEventKindCount, false);
+    for (const TimelineRun &r : m_runs) {
+        for (const Event &e : r.run->events) {
+            present[int(e.kind)] = true;
+        }
+    }
+    m_kindRows.clear();
+    for (int k = kEventKindCount - 1; k >= 0; --k) {
+        if (present[k]) {
+            m_kindRows.prepend(EventKind(k));
+        }
+    }
+
     const QString oldTitle = m_title ? m_title->text() : QString();
     m_plot->clearPlottables();
     m_plot->clearItems();
@@ -158,16 +172,18 @@ void TimelineView::buildLayout()
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title = new QCPTextElement(m_plot, oldTitle, titleFont);
+    m_title->setMargins(QMargins(0, 8, 0, 2));
     m_plot->plotLayout()->addElement(0, 0, m_title);
     auto *margins = new QCPMarginGroup(m_plot);
     int row = 1;
     int lastVisible = -1;
-    for (int l = 0; l < LaneCount; ++l) {
+    const QVector<int> order = laneOrder();
+    for (int l : order) {
         if (m_lanes[l].visible) {
             lastVisible = l;
         }
     }
-    for (int l = 0; l < LaneCount; ++l) {
+    for (int l : order) {
         LaneState &lane = m_lanes[l];
         lane.rect = nullptr;
         lane.graphs.clear();
@@ -177,7 +193,9 @@ void TimelineView::buildLayout()
         }
         auto *rect = new QCPAxisRect(m_plot);
         m_plot->plotLayout()->addElement(row, 0, rect);
-        m_plot->plotLayout()->setRowStretchFactor(row, l == Events ? 1.3 : 1.0);
+        // The event lane needs room for one row per kind present.
+        m_plot->plotLayout()->setRowStretchFactor(
+            row, l == Events ? std::max(1.3, 0.28 * std::max(1, int(m_kindRows.size()))) : 1.0);
         ++row;
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         rect->setRangeDrag(Qt::Horizontal);
@@ -196,10 +214,13 @@ void TimelineView::buildLayout()
             }
             x->setLabel(t);
         }
-        y->setLabel(laneTitle(Lane(l)));
+        y->setLabel(laneLabel(l));
         y->setPadding(4);
+        y->ticker()->setTickCount(3); // short lanes: few labels that never overlap
         rect->axis(QCPAxis::atRight)->setVisible(l == Wire);
         rect->axis(QCPAxis::atRight)->setLabel(QStringLiteral("% of UART"));
+        rect->axis(QCPAxis::atRight)->setTickLabels(true);
+        rect->axis(QCPAxis::atRight)->ticker()->setTickCount(3);
         connect(x, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
                 &TimelineView::onXRangeChanged);
         lane.rect = rect;
@@ -269,19 +290,6 @@ void TimelineView::buildLayout()
 
 void TimelineView::buildGraphs()
 {
-    // Which rows the event lane needs: kinds present in any run, in a fixed order.
-    QVector<bool> present(kEventKindCount, false);
-    for (const TimelineRun &r : m_runs) {
-        for (const Event &e : r.run->events) {
-            present[int(e.kind)] = true;
-        }
-    }
-    m_kindRows.clear();
-    for (int k = kEventKindCount - 1; k >= 0; --k) {
-        if (present[k]) {
-            m_kindRows.prepend(EventKind(k));
-        }
-    }
     QVector<int> legendGroups;
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const TimelineRun &tr = m_runs[ri];
@@ -292,7 +300,7 @@ void TimelineView::buildGraphs()
             c.setAlpha(150);
         }
         const double width = grouped ? 1.0 : 1.5;
-        for (int l = 0; l < LaneCount; ++l) {
+        for (int l = 0; l < m_lanes.size(); ++l) {
             LaneState &lane = m_lanes[l];
             if (!lane.rect || l == Events) {
                 continue;
@@ -336,9 +344,9 @@ void TimelineView::buildGraphs()
                 QPen pen(m_runs.size() > 1 ? tr.color : ks.color.darker(130), m_runs.size() > 1 ? 1.6 : 1.0);
                 g->setScatterStyle(QCPScatterStyle(ks.shape, pen, QBrush(ks.color), ks.size));
                 g->setName(eventKindTitle(kind));
-                MarkerGraph mg{g, ri, kind, {}};
-                QVector<QCPGraphData> pts;
                 const double yv = double(m_kindRows.size() - 1 - row) + offset;
+                MarkerGraph mg{g, ri, kind, yv, {}, {}, {}};
+                QVector<QCPGraphData> pts;
                 const auto &events = tr.run->events;
                 for (int ei = 0; ei < int(events.size()); ++ei) {
                     if (events[std::size_t(ei)].kind != kind) {
@@ -357,14 +365,11 @@ void TimelineView::buildGraphs()
                 std::iota(order.begin(), order.end(), 0);
                 std::stable_sort(order.begin(), order.end(),
                                  [&](int a, int b) { return pts[a].key < pts[b].key; });
-                QVector<QCPGraphData> sorted;
-                QVector<int> ev2;
                 for (int o : order) {
-                    sorted.append(pts[o]);
-                    ev2.append(mg.events[o]);
+                    mg.keys.append(pts[o].key);
+                    mg.all.append(mg.events[o]);
                 }
-                mg.events = ev2;
-                g->data()->set(sorted, true);
+                mg.events.clear(); // filled per view by refreshMarkers
                 if (ri == 0) {
                     g->addToLegend(m_legend);
                 }
@@ -494,7 +499,9 @@ void TimelineView::onXRangeChanged(const QCPRange &range)
 void TimelineView::refreshData()
 {
     const double x0 = xLower(), x1 = xUpper();
-    QVector<double> laneMax(LaneCount, 0.0);
+    QVector<double> laneMax(m_lanes.size(), 0.0);
+    refreshMarkers(x0, x1);
+    refreshPatterns(x0, x1, laneMax);
     double capacity = 0;
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const TimelineRun &tr = m_runs[ri];
@@ -514,7 +521,7 @@ void TimelineView::refreshData()
             case Wire: ch = Channel::Bytes; break;
             case Drops: ch = Channel::Dropped; v = LaneValue::Sum; break;
             case Lag: ch = Channel::LagMax; v = LaneValue::Max; break;
-            default: break;
+            default: continue; // pattern lanes are filled by refreshPatterns
             }
             if (!s.present(ch)) {
                 lane.graphs[ri]->data()->clear();
@@ -534,7 +541,7 @@ void TimelineView::refreshData()
             }
         }
     }
-    for (int l = 0; l < LaneCount; ++l) {
+    for (int l = 0; l < m_lanes.size(); ++l) {
         LaneState &lane = m_lanes[l];
         if (!lane.rect || l == Events) {
             continue;
@@ -591,6 +598,101 @@ void TimelineView::refreshData()
                              .arg(int(capacity * 10)));
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QVector<int> TimelineView::laneOrder() const
+{
+    QVector<int> order{Produced, Printed, Wire, Drops, Lag};
+    for (int i = LaneCount; i < m_lanes.size(); ++i) {
+        order << i;
+    }
+    order << Events;
+    return order;
+}
+
+QString TimelineView::laneLabel(int lane) const
+{
+    if (lane < LaneCount) {
+        return laneTitle(Lane(lane));
+    }
+    QString re = m_patterns.value(lane - LaneCount).regex;
+    if (re.size() > 16) {
+        re = re.left(15) + QChar(0x2026);
+    }
+    return QStringLiteral("%1\nmatches/s").arg(re);
+}
+
+void TimelineView::setPatternLanes(const QVector<PatternSeries> &patterns)
+{
+    const double lo = xLower(), hi = xUpper();
+    m_patterns = patterns;
+    m_lanes.resize(LaneCount + patterns.size());
+    for (int i = LaneCount; i < m_lanes.size(); ++i) {
+        m_lanes[i].visible = true;
+    }
+    buildLayout();
+    setXRange(lo, hi);
+}
+
+QCPGraph *TimelineView::patternGraph(int i, int run) const
+{
+    const int l = LaneCount + i;
+    return l < m_lanes.size() && run < m_lanes[l].graphs.size() ? m_lanes[l].graphs[run] : nullptr;
+}
+
+void TimelineView::refreshMarkers(double x0, double x1)
+{
+    // One marker per pixel column and kind: dense events stay visible as a solid run of
+    // markers (never thinned away), but a million call traces do not cost a million symbols.
+    const LaneState &ev = m_lanes[Events];
+    const double px = ev.rect ? std::max(50.0, double(ev.rect->width())) : 1000.0;
+    const double step = (x1 - x0) / px;
+    for (MarkerGraph &m : m_markers) {
+        QVector<QCPGraphData> pts;
+        m.events.clear();
+        auto it = std::lower_bound(m.keys.begin(), m.keys.end(), x0 - 10 * step);
+        const auto end = std::upper_bound(m.keys.begin(), m.keys.end(), x1 + 10 * step);
+        double lastCol = -1e300;
+        for (; it != end; ++it) {
+            const double col = std::floor((*it - x0) / step);
+            if (col == lastCol) {
+                continue;
+            }
+            lastCol = col;
+            pts.append(QCPGraphData(*it, m.y));
+            m.events.append(m.all[int(it - m.keys.begin())]);
+        }
+        m.graph->data()->set(pts, true);
+    }
+}
+
+void TimelineView::refreshPatterns(double x0, double x1, QVector<double> &laneMax)
+{
+    for (int p = 0; p < m_patterns.size(); ++p) {
+        const int l = LaneCount + p;
+        LaneState &lane = m_lanes[l];
+        if (!lane.rect) {
+            continue;
+        }
+        const int bins = std::max(50, lane.rect->width()) / 2;
+        const double w = (x1 - x0) / bins;
+        for (int ri = 0; ri < lane.graphs.size() && ri < m_patterns[p].times.size(); ++ri) {
+            const std::vector<double> &t = m_patterns[p].times[ri];
+            const double shift = m_runs[ri].shift;
+            QVector<QCPGraphData> pts;
+            pts.reserve(bins + 1);
+            auto lo = std::lower_bound(t.begin(), t.end(), x0 + shift);
+            for (int b = 0; b < bins; ++b) {
+                const auto hi = std::lower_bound(lo, t.end(), x0 + shift + (b + 1) * w);
+                const double rate = double(hi - lo) / w;
+                pts.append(QCPGraphData(x0 + b * w, rate));
+                laneMax[l] = std::max(laneMax[l], rate);
+                lo = hi;
+            }
+            pts.append(QCPGraphData(x1, pts.isEmpty() ? 0 : pts.back().value));
+            lane.graphs[ri]->data()->set(pts, true);
+        }
+    }
 }
 
 void TimelineView::renderTo(QCPPainter *painter, int width, int height)
@@ -670,7 +772,7 @@ void TimelineView::setCursorX(double x)
 
 void TimelineView::updateReadouts(double x)
 {
-    for (int l = 0; l < LaneCount; ++l) {
+    for (int l = 0; l < m_lanes.size(); ++l) {
         LaneState &lane = m_lanes[l];
         if (!lane.rect) {
             continue;

@@ -38,6 +38,13 @@ struct TimelineRun
     QString groupLabel; // the legend entry of the group (label without the trial)
 };
 
+// Matches of a user's regex, for a lane of matches per second.
+struct PatternSeries
+{
+    QString regex;
+    QVector<std::vector<double>> times; // per timeline run: run seconds of each match, sorted
+};
+
 class TimelineView : public QWidget
 {
     Q_OBJECT
@@ -72,6 +79,12 @@ public:
     // Moves to the next/previous event after/before the centre of the view (of `kind`
     // only, if given); returns the (run, event index) it moved to, or run -1.
     QPair<int, int> stepEvent(int direction, std::optional<EventKind> kind);
+
+    // Lanes of matches per second for user regexes, between the lag and the event lanes.
+    void setPatternLanes(const QVector<PatternSeries> &patterns);
+    const QVector<PatternSeries> &patternLanes() const { return m_patterns; }
+    QCPAxisRect *patternRect(int i) const { return m_lanes.value(LaneCount + i).rect; }
+    QCPGraph *patternGraph(int i, int run) const;
 
     QCustomPlot *plot() const { return m_plot; }
     // Paints the view at a size of its own (export), with series chosen for that size.
@@ -110,7 +123,10 @@ private:
         QCPGraph *graph;
         int run;
         EventKind kind;
-        QVector<int> events; // event index per data point
+        double y;
+        QVector<double> keys;   // every event of this kind, sorted by x
+        QVector<int> all;       // their event indices
+        QVector<int> events;    // event index per data point shown
     };
 
     void buildLayout();
@@ -121,6 +137,10 @@ private:
     bool markerAt(const QPoint &pos, int *run, int *eventIndex, double *distance) const;
     double runX(int run, double runSeconds) const { return runSeconds - m_runs[run].shift; }
     void applyTheme();
+    void refreshMarkers(double x0, double x1);
+    void refreshPatterns(double x0, double x1, QVector<double> &laneMax);
+    QVector<int> laneOrder() const;
+    QString laneLabel(int lane) const;
     QPair<double, double> fullRange() const;
 
     QCustomPlot *m_plot = nullptr;
@@ -129,6 +149,7 @@ private:
     QVector<LaneState> m_lanes;
     QVector<MarkerGraph> m_markers;
     QVector<EventKind> m_kindRows; // event lane rows, top to bottom
+    QVector<PatternSeries> m_patterns;
     QVector<TimelineRun> m_runs;
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;

@@ -186,6 +186,25 @@ private slots:
         QVERIFY(countColor(img, table, runColor(1)) > 20);
     }
 
+    void patternLaneCountsMatches()
+    {
+        w->setPatterns({QStringLiteral("noise: worker 0 seq")}, true);
+        TimelineView *t = w->timeline();
+        QVERIFY(t->patternRect(0));
+        t->resetZoom();
+        for (int run = 0; run < 6; ++run) {
+            const Run &r = *t->runs()[run].run;
+            std::int64_t n = 0;
+            for (LineIndex i = 0; i < r.lines.size(); ++i) {
+                n += r.lines.text(i).find("noise: worker 0 seq") != std::string_view::npos ? 1 : 0;
+            }
+            QVERIFY(n > 1000);
+            QCOMPARE(qRound64(integrate(t->patternGraph(0, run))), n);
+        }
+        w->setPatterns({}, true);
+        QVERIFY(!t->patternRect(0));
+    }
+
     void alignmentCanBeChanged()
     {
         Alignment start;
