@@ -6,6 +6,11 @@
 
 namespace tty {
 
+namespace {
+constexpr std::size_t kWakeWriterBytes = 256u << 10;
+constexpr std::size_t kTrickleBytes = 256;
+} // namespace
+
 CaptureSession::CaptureSession(const CaptureOptions &options)
     : m_options(options), m_writer(options.limits)
 {
@@ -104,13 +109,19 @@ void CaptureSession::emitRecord(char type, HostNs wall, std::int64_t mono, std::
             m_spaceCv.wait(
                 l, [&] { return m_writeQueued < m_options.writerQueueLimit || m_stopReader; });
         }
+        // The writer wakes every 100 ms on its own; waking it for every small read would
+        // cost a context switch per read (a slow console is read a few bytes at a time).
+        const bool wake = type != 'D' || m_writeQueued + size >= kWakeWriterBytes;
         if (!m_stopWriter) {
+            m_writeUrgent = m_writeUrgent || type != 'D';
             m_writeQueued += size;
             m_writeQueue.push_back(
                 LiveRecord{type, wall, mono, m_options.liveQueue ? data : std::move(data)});
         }
         l.unlock();
-        m_writeCv.notify_one();
+        if (wake) {
+            m_writeCv.notify_one();
+        }
     }
     if (!m_options.liveQueue) {
         return;
@@ -215,6 +226,7 @@ void CaptureSession::readerLoop()
     std::vector<char> buf(m_options.readBufferBytes);
     const std::int64_t retryNs = std::int64_t(m_options.reconnectIntervalMs) * 1000000;
     std::int64_t nextRetry = 0;
+    bool trickling = false; // the last read was small: poll without waiting next time
     while (!m_stopReader) {
         if (!m_source->isOpen()) {
             runCommands(); // fail them now rather than late
@@ -254,14 +266,23 @@ void CaptureSession::readerLoop()
         }
         runCommands();
         const ByteSource::ReadResult r =
-            m_source->read(buf.data(), buf.size(), m_options.readTimeoutMs);
+            m_source->read(buf.data(), buf.size(), trickling ? 0 : m_options.readTimeoutMs);
+        trickling = false;
         if (r.status == ByteSource::ReadStatus::Data) {
             const HostNs wall = wallNowNs();
             const std::int64_t mono = monoNowNs();
             emitRecord('D', wall, mono, std::string(buf.data(), r.n));
-            std::lock_guard<std::mutex> l(m_statusMutex);
-            m_status.bytesIn += std::int64_t(r.n);
-            ++m_status.reads;
+            {
+                std::lock_guard<std::mutex> l(m_statusMutex);
+                m_status.bytesIn += std::int64_t(r.n);
+                ++m_status.reads;
+            }
+            if (m_options.coalesceUs > 0 && r.n < kTrickleBytes) {
+                // A slow console arrives a few bytes at a time: let some gather instead of
+                // waking for each (one timer wake-up instead of one wake-up per byte burst).
+                std::this_thread::sleep_for(std::chrono::microseconds(m_options.coalesceUs));
+                trickling = true;
+            }
         } else if (r.status != ByteSource::ReadStatus::Timeout) {
             const QString reason = m_source->error();
             m_source->close();
@@ -285,10 +306,12 @@ void CaptureSession::writerLoop()
         bool stopping = false;
         {
             std::unique_lock<std::mutex> l(m_writeMutex);
-            m_writeCv.wait_for(l, std::chrono::milliseconds(100),
-                               [&] { return !m_writeQueue.empty() || m_stopWriter; });
+            m_writeCv.wait_for(l, std::chrono::milliseconds(100), [&] {
+                return m_writeQueued >= kWakeWriterBytes || m_writeUrgent || m_stopWriter;
+            });
             batch.swap(m_writeQueue);
             m_writeQueued = 0;
+            m_writeUrgent = false;
             stopping = m_stopWriter;
         }
         m_spaceCv.notify_all();

@@ -39,6 +39,10 @@ struct CaptureOptions
     QString output; // the recording's path; empty: no recording
     RecordingLimits limits;
     int readTimeoutMs = 50;
+    // After a small read, wait this long before reading again so that a trickling console
+    // costs one wake-up per interval rather than one per FIFO load; it bounds how late a
+    // chunk can be stamped. 0: read as soon as anything is there.
+    int coalesceUs = 2000;
     int reconnectIntervalMs = 1000;
     std::size_t readBufferBytes = 64u << 10;
     // Bytes queued for the writer before the reader waits (no data is dropped: a pty's
@@ -125,6 +129,7 @@ private:
     std::condition_variable m_spaceCv; // reader: queue has room again
     std::deque<LiveRecord> m_writeQueue;
     std::size_t m_writeQueued = 0;
+    bool m_writeUrgent = false; // a record other than data is queued: write it soon
 
     std::mutex m_liveMutex;
     std::vector<LiveRecord> m_live;

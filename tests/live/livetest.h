@@ -7,8 +7,6 @@
 #include "live/liverun.h"
 #include "recordingdecoder.h"
 
-#include <QTest>
-
 #include <chrono>
 #include <functional>
 #include <string>

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <random>
 
 using namespace tty;
 using livetest::waitFor;
@@ -101,12 +102,14 @@ private slots:
         QVERIFY(startCapture(p, pty.name, out));
         pty.releaseSlave();
 
-        // A steady console for 3 s (about 100 KB/s), noting when each byte was written.
+        // A steady console for 2-3 s (about 80 KB/s), noting when each byte was written.
         std::string sent;
         std::vector<std::pair<std::chrono::steady_clock::time_point, std::size_t>> log;
         const auto start = std::chrono::steady_clock::now();
-        for (int seq = 0; std::chrono::steady_clock::now() - start < std::chrono::seconds(3);
-             ++seq) {
+        // A random length, so the kill does not always land at the same point of the
+        // writer's flush cycle.
+        const auto length = std::chrono::milliseconds(2000 + std::random_device()() % 1000);
+        for (int seq = 0; std::chrono::steady_clock::now() - start < length; ++seq) {
             char line[200];
             const int n = std::snprintf(line, sizeof line,
                                         "[%5d.%06d] seq %d: the quick brown fox jumps over the "
