@@ -2,9 +2,12 @@
 #include "commands.h"
 #include "mainwindow.h"
 #include "samples.h"
+#include "theme.h"
 #include "timelineview.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QSettings>
 #include <QTimer>
 
 #include <cstdio>
@@ -31,10 +34,19 @@ int runGui(const QStringList &args)
     p.addOption({QStringLiteral("screenshot"),
                  QStringLiteral("Save a screenshot of the window to PNG once loaded, then quit."), QStringLiteral("OUT.png")});
     p.addOption({QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."), QStringLiteral("WxH")});
+    p.addOption({QStringLiteral("theme"), QStringLiteral("Colours: system (default), light or dark."),
+                 QStringLiteral("NAME")});
     addLoadOptions(p);
     addMetricOptions(p);
     p.process(args);
 
+    QSettings settings;
+    const QString theme = p.isSet(QStringLiteral("theme")) ? p.value(QStringLiteral("theme"))
+                                                          : settings.value(QStringLiteral("view/theme")).toString();
+    if (!applyTheme(theme)) {
+        std::fprintf(stderr, "ttyscope: --theme must be system, light or dark\n");
+        return 2;
+    }
     MainWindow w;
     const QString size = p.value(QStringLiteral("size"));
     if (!size.isEmpty()) {
@@ -74,7 +86,11 @@ int runGui(const QStringList &args)
     w.show();
     if (p.isSet(QStringLiteral("screenshot"))) {
         w.waitForLoaded();
-        QApplication::processEvents();
+        QElapsedTimer settle; // let deferred layout (dock sizes) happen before the grab
+        settle.start();
+        while (settle.elapsed() < 200) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
         w.timeline()->plot()->replot();
         QApplication::processEvents();
         const bool ok = w.grab().save(p.value(QStringLiteral("screenshot")));

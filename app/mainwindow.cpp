@@ -7,9 +7,12 @@
 #include "noticebar.h"
 #include "palette.h"
 #include "samples.h"
+#include "theme.h"
 #include "timelineview.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QColorDialog>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -40,6 +43,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -135,9 +139,11 @@ void MainWindow::buildDocks()
     m_metricsDock->setObjectName(QStringLiteral("metricsDock"));
     m_metricsDock->setWidget(m_metrics);
     addDockWidget(Qt::RightDockWidgetArea, m_metricsDock);
-    // The metrics table is what people paste into mails: give it room by default.
-    resizeDocks({m_eventDock}, {560}, Qt::Horizontal);
-    resizeDocks({m_eventDock, m_metricsDock}, {260, 640}, Qt::Vertical);
+    // The metrics table is what people paste into mails: give it room by default (a saved
+    // layout, restored later, wins). Docks can only be sized once the window is laid out.
+    tabifyDockWidget(m_eventDock, m_metricsDock);
+    m_metricsDock->raise();
+    m_metrics->setMinimumWidth(320);
     connect(m_metrics, &MetricsPanel::optionsChanged, this, [this] {
         m_session.metrics = m_metrics->options();
         refreshMetrics();
@@ -225,6 +231,42 @@ void MainWindow::buildActions()
         a->setChecked(true);
         connect(a, &QAction::toggled, this, [this, l](bool on) { m_timeline->setLaneVisible(TimelineView::Lane(l), on); });
     }
+    QMenu *themes = view->addMenu(tr("&Theme"));
+    auto *themeGroup = new QActionGroup(this);
+    const QString current = QSettings().value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
+    for (const auto &[name, title] : {std::pair{"system", "Follow the system"}, std::pair{"light", "Light"},
+                                      std::pair{"dark", "Dark"}}) {
+        QAction *a = themes->addAction(tr(title));
+        a->setCheckable(true);
+        a->setChecked(current == QLatin1String(name));
+        themeGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [n = QString::fromLatin1(name)] {
+            applyTheme(n);
+            QSettings().setValue(QStringLiteral("view/theme"), n);
+        });
+    }
+    QMenu *colors = view->addMenu(tr("Run &colours"));
+    for (int i = 0; i < 2; ++i) {
+        QAction *a = colors->addAction(i == 0 ? tr("Colour of run A…") : tr("Colour of run B…"));
+        connect(a, &QAction::triggered, this, [this, i] {
+            const QColor c = QColorDialog::getColor(runColor(i), this);
+            if (c.isValid()) {
+                QSettings().setValue(i == 0 ? QStringLiteral("colors/runA") : QStringLiteral("colors/runB"), c.name());
+                for (int s = 0; s < m_session.sides.size(); ++s) {
+                    m_session.sides[s].color = runColor(s);
+                }
+                setSession(m_session);
+            }
+        });
+    }
+    QAction *resetColors = colors->addAction(tr("Default colours"));
+    connect(resetColors, &QAction::triggered, this, [this] {
+        QSettings().remove(QStringLiteral("colors"));
+        for (int s = 0; s < m_session.sides.size(); ++s) {
+            m_session.sides[s].color = runColor(s);
+        }
+        setSession(m_session);
+    });
     view->addAction(m_eventDock->toggleViewAction());
     view->addAction(m_metricsDock->toggleViewAction());
     add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
@@ -457,6 +499,9 @@ void MainWindow::setSession(Session session)
     m_alignRegex->setEnabled(m_session.alignment.kind == Alignment::Kind::Regex);
     refreshTimelineRuns();
     refreshMetrics();
+    if (m_session.alignment.kind != Alignment::Kind::Start) {
+        showTime(0); // the logs open at the moment everything is aligned on
+    }
 }
 
 void MainWindow::refreshTimelineRuns()

@@ -26,6 +26,8 @@ public:
     void setBoots(const QStringList &boots);
     int selectedBoot() const; // -1 = whole run
     void setReport(const Report &report, const QVector<QColor> &colors);
+    // Wide enough for a comparison's columns: the dock takes its first width from this.
+    QSize sizeHint() const override { return QSize(600, 600); }
 
 signals:
     void optionsChanged();

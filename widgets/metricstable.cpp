@@ -42,9 +42,20 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
     const int ncol = 1 + int(cols.size()) + (report.hasDiff() ? 1 : 0);
     setColumnCount(ncol);
     setRowCount(int(report.rows().size()));
+    // Headers wrap at spaces so that long run labels do not widen the value columns.
+    auto wrap = [](const QString &text) {
+        QStringList lines{QString()};
+        for (const QString &word : text.split(u' ', Qt::SkipEmptyParts)) {
+            if (!lines.back().isEmpty() && lines.back().size() + word.size() > 16) {
+                lines << QString();
+            }
+            lines.back() += (lines.back().isEmpty() ? QString() : QStringLiteral(" ")) + word;
+        }
+        return lines.join(u'\n');
+    };
     QStringList headers{tr("metric")};
     for (const ReportColumn &c : cols) {
-        headers << (c.metrics.size() > 1 ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size()) : c.label);
+        headers << wrap(c.metrics.size() > 1 ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size()) : c.label);
     }
     if (report.hasDiff()) {
         headers << tr("B − A");
@@ -86,7 +97,7 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
     }
     resizeColumnsToContents();
     // Long metric names (they quote the user's regexes) must not push the values away.
-    setColumnWidth(0, std::min(columnWidth(0), 280));
+    setColumnWidth(0, std::min(columnWidth(0), 200));
     for (int r = 0; r < rowCount(); ++r) {
         if (QTableWidgetItem *it = item(r, 0)) {
             it->setToolTip(it->text());

@@ -972,6 +972,17 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
+void TimelineView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        // Light/dark switch: plot colours follow the application palette.
+        const double lo = xLower(), hi = xUpper();
+        buildLayout();
+        setXRange(lo, hi);
+    }
+}
+
 void TimelineView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
