@@ -3,7 +3,8 @@
 # Idempotent: packages already present are skipped quickly by apt.
 set -e
 PKGS="cmake g++ make pkg-config qt6-base-dev libqcustomplot-dev libserialport-dev libzstd-dev \
-zstd fonts-dejavu-core xvfb xauth ser2net desktop-file-utils appstream dpkg-dev file"
+zstd fonts-dejavu-core xvfb xauth ser2net desktop-file-utils appstream dpkg-dev file groff-base \
+shared-mime-info"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
