@@ -105,10 +105,11 @@ int runCapture(const QStringList &args)
     p.setApplicationDescription(QStringLiteral(
         "Captures a serial console losslessly into a recording (docs/format.md) and prints "
         "console events (panics, oopses, drops, ...) as they are detected, one line each: "
-        "time, kind, text. Without --headless it currently behaves like --headless: the "
-        "live view in the GUI is not there yet. Stops on SIGINT/SIGTERM, finishing the "
-        "recording. A port that disappears is retried every second; the recording keeps a "
-        "gap record."));
+        "time, kind, text (--headless), or shows the capture live in the window (the default: "
+        "timelines, log, events and metrics update several times a second; type to the "
+        "console, send BREAK + SysRq keys, drop markers with M). Headless, it stops on "
+        "SIGINT/SIGTERM, finishing the recording. A port that disappears is retried every "
+        "second; the recording keeps a gap record."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("capture"), QStringLiteral("The command."));
     const QCommandLineOption port(
@@ -196,6 +197,10 @@ int runCapture(const QStringList &args)
                   .filePath(QLatin1String(RecordingWriter::kDefaultTemplate));
     }
     o.output = RecordingWriter::expandTemplate(out, o.label, QDateTime::currentDateTime());
+
+    if (!p.isSet(headless)) {
+        return runCaptureGui(o, p.value(markOnStart));
+    }
 
     // SIGINT/SIGTERM are taken synchronously with sigtimedwait: blocked here, before the
     // threads start, so that every thread inherits the mask. A failed write past a file size

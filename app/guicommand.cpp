@@ -1,5 +1,7 @@
 #include "cliruns.h"
 #include "commands.h"
+#include "live/capturesession.h"
+#include "livecontroller.h"
 #include "mainwindow.h"
 #include "samples.h"
 #include "theme.h"
@@ -13,6 +15,23 @@
 #include <cstdio>
 
 namespace tty {
+
+int runCaptureGui(const CaptureOptions &options, const QString &markOnStart)
+{
+    applyTheme(QSettings().value(QStringLiteral("view/theme")).toString());
+    MainWindow w;
+    w.resize(1500, 950);
+    QString error;
+    if (!w.startCapture(options, false, &error)) {
+        std::fprintf(stderr, "ttyscope capture: %s\n", qPrintable(error));
+        return 1;
+    }
+    if (!markOnStart.isEmpty()) {
+        w.live()->addMarker(markOnStart);
+    }
+    w.show();
+    return QApplication::exec();
+}
 
 int runGui(const QStringList &args)
 {

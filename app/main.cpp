@@ -35,6 +35,18 @@ bool onlyHelpOrVersion(int argc, char **argv)
     }
     return false;
 }
+// capture runs without a display when it only records, lists ports or prints help.
+bool wantsHeadless(int argc, char **argv)
+{
+    for (int i = 2; i < argc; ++i) {
+        for (const char *flag : {"--headless", "--list", "--help", "-h", "--help-all"}) {
+            if (std::strcmp(argv[i], flag) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
 } // namespace
 
 int main(int argc, char **argv)
@@ -46,6 +58,11 @@ int main(int argc, char **argv)
         setIdentity();
         const QStringList args = QCoreApplication::arguments();
         return std::strcmp(cmd, "report") == 0 ? tty::runReport(args) : tty::runCat(args);
+    }
+    if (std::strcmp(cmd, "capture") == 0 && !wantsHeadless(argc, argv)) {
+        QApplication app(argc, argv);
+        setIdentity();
+        return tty::runCapture(QApplication::arguments());
     }
     if (std::strcmp(cmd, "capture") == 0) {
         QCoreApplication app(argc, argv);

@@ -1,6 +1,9 @@
 #include "mainwindow.h"
 
+#include "capturedialog.h"
 #include "eventlist.h"
+#include "livebar.h"
+#include "livecontroller.h"
 #include "figure.h"
 #include "logpane.h"
 #include "metricspanel.h"
@@ -16,6 +19,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -74,6 +78,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
     layout->setContentsMargins(2, 2, 2, 2);
     m_notices = new NoticeBar(central);
     layout->addWidget(m_notices);
+    m_liveBar = new LiveBar(central);
+    m_liveBar->hide();
+    layout->addWidget(m_liveBar);
     auto *split = new QSplitter(Qt::Vertical, central);
     split->setObjectName(QStringLiteral("mainSplit"));
     m_timeline = new TimelineView(split);
@@ -112,6 +119,24 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
 
     connect(m_timeline, &TimelineView::eventActivated, this, &MainWindow::showEvent);
     connect(m_timeline, &TimelineView::timeActivated, this, &MainWindow::showTime);
+    connect(m_timeline, &TimelineView::userMovedView, this, [this] { m_liveBar->setFollowing(false); });
+    connect(m_liveBar, &LiveBar::followToggled, this, [this](bool on) {
+        if (on) {
+            onLiveUpdated();
+        }
+    });
+    connect(m_liveBar, &LiveBar::markerRequested, this, &MainWindow::dropMarker);
+    connect(m_liveBar, &LiveBar::stopRequested, this, &MainWindow::stopCapture);
+    connect(m_liveBar, &LiveBar::sendText, this, [this](const QByteArray &b) {
+        if (m_live) {
+            m_live->send(b);
+        }
+    });
+    connect(m_liveBar, &LiveBar::sendBreak, this, [this](char key) {
+        if (m_live) {
+            m_live->sendBreak(key);
+        }
+    });
     connect(m_events, &EventList::eventActivated, this, [this](int run, int ev) {
         showEvent(run, ev);
         const Run &r = *m_session.timelineRuns()[run].run;
@@ -181,6 +206,10 @@ void MainWindow::buildActions()
     tb->addAction(add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); }));
     tb->addAction(add(file, tr("&Compare…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { compareDialog(); }));
     add(file, tr("Open the &sample comparison"), QKeySequence(), [this] { openSample(); });
+    file->addSeparator();
+    tb->addAction(add(file, tr("Ca&pture…"), QKeySequence(tr("Ctrl+K")), [this] { captureDialog(); }));
+    add(file, tr("S&top capture"), QKeySequence(tr("Ctrl+Shift+K")), [this] { stopCapture(); });
+    add(file, tr("Drop a &marker (live)"), QKeySequence(Qt::Key_M), [this] { dropMarker(); });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
     tb->addAction(add(file, tr("&Export image…"), QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); }));
@@ -330,6 +359,8 @@ LogPane *MainWindow::logPane(int side) const { return side < m_panes.size() ? m_
 
 void MainWindow::open(const OpenRequest &request)
 {
+    stopCapture();
+    m_liveBar->hide();
     if (m_job->isRunning()) {
         m_job->cancel();
         m_job->waitForFinished();
@@ -569,6 +600,123 @@ void MainWindow::refreshPatternLanes()
     if (m_patternWatcher.future().resultCount() > 0) {
         m_timeline->setPatternLanes(m_patternWatcher.future().result());
     }
+}
+
+void MainWindow::captureDialog()
+{
+    CaptureDialog dlg(!m_session.isEmpty() && !m_live, this);
+    if (dlg.exec() != QDialog::Accepted) {
+        return;
+    }
+    CaptureOptions o;
+    QString error;
+    if (!dlg.options(&o, &error) || !startCapture(o, dlg.compareWithReference(), &error)) {
+        m_notices->show(NoticeBar::Level::Error, error.toHtmlEscaped());
+    }
+}
+
+bool MainWindow::startCapture(const CaptureOptions &options, bool withReference, QString *error)
+{
+    stopCapture();
+    auto *live = new LiveController(options, this);
+    if (!live->start(error)) {
+        delete live;
+        return false;
+    }
+    m_live = live;
+    Session s;
+    s.metrics = m_session.metrics;
+    Side side;
+    side.label = options.label.isEmpty() ? options.port : options.label;
+    side.color = runColor(0);
+    side.trials.append(Trial{live->run(), -1, options.port});
+    s.sides.append(side);
+    if (withReference && !m_session.isEmpty()) {
+        Side ref = m_session.sides.front();
+        ref.label += tr(" (reference)");
+        ref.color = runColor(1);
+        s.sides.append(ref);
+        s.alignment = m_session.alignment;
+    }
+    connect(live, &LiveController::updated, this, &MainWindow::onLiveUpdated);
+    connect(live, &LiveController::alert, this, &MainWindow::onLiveAlert);
+    connect(live, &LiveController::statusChanged, m_liveBar, &LiveBar::setStatus);
+    m_liveBar->show();
+    m_liveBar->setRunning(true);
+    m_liveBar->setFollowing(true);
+    m_notices->show(NoticeBar::Level::Info, tr("Capturing %1 into %2").arg(options.port, options.output).toHtmlEscaped());
+    setSession(std::move(s));
+    m_metricsClock.start();
+    return true;
+}
+
+void MainWindow::stopCapture()
+{
+    if (!m_live) {
+        return;
+    }
+    QString error;
+    if (!m_live->stop(&error)) {
+        m_notices->show(NoticeBar::Level::Error, tr("The recording could not be completed: %1").arg(error).toHtmlEscaped());
+    } else {
+        m_notices->show(NoticeBar::Level::Info,
+                        tr("Capture stopped; the recording is %1").arg(m_live->status().path).toHtmlEscaped());
+    }
+    m_liveBar->setRunning(false);
+    m_metricsClock.invalidate(); // the final figures, now
+    // The run stays on screen (the controller keeps it alive) until something else is opened.
+    m_live->disconnect(this);
+    onLiveUpdated();
+}
+
+void MainWindow::dropMarker()
+{
+    if (!m_live || !m_live->running()) {
+        return;
+    }
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Marker"), tr("Text (optional):"), QLineEdit::Normal,
+                                               QString(), &ok);
+    if (ok) {
+        m_live->addMarker(text.isEmpty() ? tr("marker") : text);
+        m_live->poll();
+    }
+}
+
+void MainWindow::onLiveUpdated()
+{
+    if (m_session.isEmpty()) {
+        return;
+    }
+    const QVector<TimelineRun> runs = m_session.timelineRuns();
+    m_timeline->updateRuns(runs);
+    if (m_liveBar->following()) {
+        // Keep the newest data in view with the current zoom (at least a minute).
+        const double span = std::max(10.0, m_timeline->xUpper() - m_timeline->xLower());
+        const double end = runs.front().run->lines.empty() ? 0 : runs.front().run->timeOf(runs.front().run->lines.size() - 1) - runs.front().shift;
+        m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
+    }
+    for (LogPane *p : m_panes) {
+        p->view()->model()->linesChanged();
+    }
+    if (m_liveBar->following() && !m_panes.isEmpty() && m_panes.front()->run() &&
+        !m_panes.front()->run()->lines.empty()) {
+        m_panes.front()->view()->table()->scrollToBottom();
+    }
+    m_events->setRuns(runs);
+    if (!m_metricsClock.isValid() || m_metricsClock.elapsed() > 1000) {
+        m_metricsClock.restart();
+        refreshMetrics();
+    }
+}
+
+void MainWindow::onLiveAlert(EventKind kind, const QString &text)
+{
+    const QString when = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+    const NoticeBar::Level level = kind == EventKind::Drop ? NoticeBar::Level::Warning : NoticeBar::Level::Error;
+    m_notices->show(level, QStringLiteral("<b>%1 at %2</b>: %3")
+                               .arg(eventKindTitle(kind).toHtmlEscaped(), when, text.toHtmlEscaped()));
+    QApplication::alert(this); // the taskbar entry asks for attention
 }
 
 void MainWindow::alignOnCurrentLine()
@@ -833,6 +981,7 @@ void MainWindow::saveSettings()
 
 void MainWindow::closeEvent(QCloseEvent *e)
 {
+    stopCapture();
     saveSettings();
     m_job->cancel();
     m_job->waitForFinished();

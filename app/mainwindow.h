@@ -6,6 +6,7 @@
 #include "session.h"
 
 #include <QFutureWatcher>
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -27,6 +28,9 @@ class EventList;
 class MetricsPanel;
 class LogPane;
 class NoticeBar;
+class LiveController;
+class LiveBar;
+struct CaptureOptions;
 
 struct OpenRequest
 {
@@ -62,6 +66,13 @@ public:
     NoticeBar *notices() const { return m_notices; }
     bool exportFigure(const QString &path, int width, int height, double scale, QString *error);
 
+    // Live capture into side A (B: the run open now, if `withReference`). False with a
+    // message when the port cannot be opened.
+    bool startCapture(const CaptureOptions &options, bool withReference, QString *error);
+    void stopCapture();
+    LiveController *live() const { return m_live; }
+    LiveBar *liveBar() const { return m_liveBar; }
+
     void setAlignment(const Alignment &a);
     // A lane of matches per second for a regex; computed in the background.
     void setPatterns(const QStringList &regexes, bool wait = false);
@@ -93,6 +104,10 @@ private:
     void restoreSettings();
     void saveSettings();
     void alignOnCurrentLine();
+    void captureDialog();
+    void onLiveUpdated();
+    void onLiveAlert(EventKind kind, const QString &text);
+    void dropMarker();
     void addPatternLane(const QString &regex);
     void refreshPatternLanes();
 
@@ -117,6 +132,9 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_lanesMenu = nullptr;
     bool m_loading = false;
+    LiveController *m_live = nullptr;
+    LiveBar *m_liveBar = nullptr;
+    QElapsedTimer m_metricsClock;
     QFutureWatcher<QVector<PatternSeries>> m_patternWatcher;
 };
 

@@ -19,13 +19,37 @@ void LogModel::setRun(std::shared_ptr<const Run> run)
     m_run = std::move(run);
     m_filter.reset();
     m_matches.reset();
+    m_rows = m_run ? int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max())) : 0;
     endResetModel();
+}
+
+void LogModel::linesChanged()
+{
+    if (!m_run || m_filter) {
+        return; // a filtered view keeps its rows until the next search
+    }
+    const int now = int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max()));
+    if (m_rows > 0) {
+        emit dataChanged(index(m_rows - 1, 0), index(m_rows - 1, ColumnCount - 1));
+    }
+    if (now > m_rows) {
+        beginInsertRows({}, m_rows, now - 1);
+        m_rows = now;
+        endInsertRows();
+    } else if (now < m_rows) {
+        beginResetModel();
+        m_rows = now;
+        endResetModel();
+    }
 }
 
 void LogModel::setFilter(std::shared_ptr<const std::vector<LineIndex>> lines)
 {
     beginResetModel();
     m_filter = std::move(lines);
+    if (!m_filter && m_run) {
+        m_rows = int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max()));
+    }
     endResetModel();
 }
 
@@ -68,8 +92,7 @@ int LogModel::rowCount(const QModelIndex &parent) const
         return 0;
     }
     // QAbstractItemModel counts rows in int: more than 2^31 lines are not shown.
-    const LineIndex n = m_filter ? LineIndex(m_filter->size()) : m_run->lines.size();
-    return int(std::min<LineIndex>(n, std::numeric_limits<int>::max()));
+    return m_filter ? int(std::min<std::size_t>(m_filter->size(), std::numeric_limits<int>::max())) : m_rows;
 }
 
 int LogModel::columnCount(const QModelIndex &parent) const

@@ -27,6 +27,9 @@ public:
     // Lines whose rows get the search highlight (sorted).
     void setMatches(std::shared_ptr<const std::vector<LineIndex>> lines);
     void setWallClock(bool on);
+    // The run grew (live capture): rows are appended, the last old row may have changed
+    // (a partial line completed).
+    void linesChanged();
 
     LineIndex lineAt(int row) const;
     // The row showing `line`, or of the nearest line shown before it.
@@ -47,6 +50,7 @@ private:
     std::shared_ptr<const std::vector<LineIndex>> m_filter;
     std::shared_ptr<const std::vector<LineIndex>> m_matches;
     bool m_wallClock = false;
+    int m_rows = 0; // what the view was told; a live run grows between updates
 };
 
 } // namespace tty

@@ -82,6 +82,16 @@ void TimelineView::setRuns(const QVector<TimelineRun> &runs)
     resetZoom();
 }
 
+void TimelineView::updateRuns(const QVector<TimelineRun> &runs)
+{
+    const double lo = xLower(), hi = xUpper();
+    m_runs = runs;
+    m_syncing = true; // the rebuild itself is not the user moving the view
+    buildLayout();
+    m_syncing = false;
+    setXRange(lo, hi);
+}
+
 void TimelineView::setTitle(const QString &title)
 {
     m_title->setText(title);
@@ -99,7 +109,7 @@ void TimelineView::setAxisTitle(const QString &title)
 void TimelineView::setTimeAxisMode(TimeAxisMode mode)
 {
     m_ticker->setMode(mode);
-    if (!m_runs.isEmpty()) {
+    if (!m_runs.isEmpty() && !m_runs.front().run->boots.empty()) {
         const Run &r = *m_runs.front().run;
         m_ticker->setWallOrigin(double(r.origin) * 1e-9 + m_runs.front().shift);
         const Boot &b = r.boots.front();
@@ -285,6 +295,10 @@ void TimelineView::buildLayout()
     lf.setPointSizeF(lf.pointSizeF() * 0.9);
     m_legend->setFont(lf);
     buildGraphs();
+    // The legend's row gets exactly the height its items need (it has no stretch).
+    const int legendRows = (m_legend->itemCount() + m_legend->wrap() - 1) / std::max(1, m_legend->wrap());
+    const int lineHeight = QFontMetrics(m_legend->font()).height() + 6;
+    m_legend->setMinimumSize(0, std::max(1, legendRows) * lineHeight + 8);
     applyTheme();
 }
 
@@ -471,12 +485,14 @@ double TimelineView::xUpper() const
 
 void TimelineView::setXRange(double lower, double upper)
 {
+    m_programmatic = true;
     for (const LaneState &l : m_lanes) {
         if (l.rect) {
             l.rect->axis(QCPAxis::atBottom)->setRange(lower, upper);
             break; // the others follow in onXRangeChanged
         }
     }
+    m_programmatic = false;
     refreshData();
 }
 
@@ -494,6 +510,9 @@ void TimelineView::onXRangeChanged(const QCPRange &range)
     m_syncing = false;
     refreshData();
     emit rangeChanged(range.lower, range.upper);
+    if (!m_programmatic) {
+        emit userMovedView();
+    }
 }
 
 void TimelineView::refreshData()
@@ -944,6 +963,7 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
                     std::swap(a, b);
                 }
                 setXRange(a, b);
+                emit userMovedView();
             }
             return true;
         }

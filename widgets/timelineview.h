@@ -56,6 +56,10 @@ public:
     ~TimelineView() override;
 
     void setRuns(const QVector<TimelineRun> &runs);
+    // The runs grew (live capture): redraw, keeping the current range.
+    void updateRuns(const QVector<TimelineRun> &runs);
+    // Right end of the data, in x (for following a live capture).
+    double dataEnd() const { return fullRange().second; }
     const QVector<TimelineRun> &runs() const { return m_runs; }
     void setTitle(const QString &title);
     QString title() const;
@@ -100,6 +104,8 @@ signals:
     void eventActivated(int run, int eventIndex);
     void timeActivated(double x);
     void rangeChanged(double lower, double upper);
+    // The user zoomed or panned (not a programmatic setXRange): live follow pauses.
+    void userMovedView();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -156,6 +162,7 @@ private:
     QString m_axisTitle;
     QVector<QRect> m_renderRects;
     bool m_syncing = false;
+    bool m_programmatic = false;
     QRubberBand *m_band = nullptr;
     QPoint m_bandOrigin;
     QPoint m_pressPos;

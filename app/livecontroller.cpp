@@ -1,0 +1,95 @@
+#include "livecontroller.h"
+
+#include <ctime>
+
+namespace tty {
+
+namespace {
+constexpr int kPollMs = 200; // 5 updates a second: the view never lags more than that
+
+std::int64_t monoNow()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+} // namespace
+
+LiveController::LiveController(const CaptureOptions &options, QObject *parent)
+    : QObject(parent), m_session(std::make_unique<CaptureSession>(options)),
+      m_live(std::make_shared<LiveRun>())
+{
+    m_timer.setInterval(kPollMs);
+    connect(&m_timer, &QTimer::timeout, this, &LiveController::poll);
+}
+
+LiveController::~LiveController()
+{
+    stop();
+}
+
+bool LiveController::start(QString *error)
+{
+    if (!m_session->start(error)) {
+        return false;
+    }
+    m_running = true;
+    m_live->run().finalize(); // an empty run with its one boot, ready to be shown
+    m_timer.start();
+    return true;
+}
+
+bool LiveController::stop(QString *error)
+{
+    if (!m_running) {
+        return true;
+    }
+    m_timer.stop();
+    const bool ok = m_session->stop(error);
+    m_running = false;
+    m_live->add(m_session->takeLive());
+    m_live->finish();
+    m_live->run().finalize();
+    emit updated();
+    return ok;
+}
+
+std::shared_ptr<const Run> LiveController::run() const
+{
+    return std::shared_ptr<const Run>(m_live, &m_live->run());
+}
+
+void LiveController::poll()
+{
+    m_live->add(m_session->takeLive());
+    m_live->idle(monoNow());
+    Run &r = m_live->run();
+    const CaptureSession::Status st = m_session->status();
+    QString text = QStringLiteral("%1 — %2 lines, %3 bytes").arg(st.message).arg(r.lines.size()).arg(st.bytesIn);
+    if (!st.path.isEmpty()) {
+        text += QStringLiteral(" — recording %1").arg(st.path);
+    }
+    emit statusChanged(text);
+    if (r.lines.size() == m_lastLines && r.events.size() == m_lastEvents) {
+        return;
+    }
+    m_lastLines = r.lines.size();
+    m_lastEvents = r.events.size();
+    r.finalize();
+    for (; m_seenEvents < r.events.size(); ++m_seenEvents) {
+        const Event &e = r.events[m_seenEvents];
+        const std::string_view t = r.eventText(e);
+        const QString s = QString::fromUtf8(t.data(), qsizetype(t.size()));
+        if (e.kind == EventKind::Panic || e.kind == EventKind::Oops || e.kind == EventKind::Bug ||
+            e.kind == EventKind::HardLockup || e.kind == EventKind::SoftLockup ||
+            e.kind == EventKind::RcuStall || e.kind == EventKind::HungTask) {
+            emit alert(e.kind, s);
+        } else if (e.kind == EventKind::Drop && !m_droppedAlerted) {
+            m_droppedAlerted = true; // the first drop alerts; the lane shows the rest
+            emit alert(e.kind, s);
+        }
+    }
+    emit updated();
+}
+
+} // namespace tty

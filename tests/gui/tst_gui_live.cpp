@@ -1,0 +1,147 @@
+// The live view on a real pseudo-terminal: lines appear while they arrive, follow mode
+// tracks the newest data and pauses when the user zooms, a panic raises an alert, markers
+// and typed commands reach the timeline and the recording, and the recording loads.
+#include "guitest.h"
+#include "livebar.h"
+#include "livecontroller.h"
+#include "livetest.h"
+#include "logpane.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "noticebar.h"
+#include "runloader.h"
+
+#include <QLineEdit>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tty;
+
+class TestLive : public QObject
+{
+    Q_OBJECT
+private:
+    static bool waitFor(const std::function<bool()> &cond, int ms = 10000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (!cond() && t.elapsed() < ms) {
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        }
+        return cond();
+    }
+    static void put(int fd, const std::string &s)
+    {
+        QVERIFY(::write(fd, s.data(), s.size()) == ssize_t(s.size()));
+    }
+
+private slots:
+    void liveCapture()
+    {
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        QTemporaryDir dir;
+        CaptureOptions o;
+        o.port = pty.name;
+        o.label = QStringLiteral("live test");
+        o.output = dir.filePath(QStringLiteral("rec.ttyrec.zst"));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QString error;
+        QVERIFY2(w.startCapture(o, false, &error), qPrintable(error));
+        pty.releaseSlave();
+        QVERIFY(w.liveBar()->isVisible());
+        const Run &run = *w.live()->run();
+
+        for (int i = 0; i < 50; ++i) {
+            put(pty.master, "[    1." + std::to_string(100000 + i) + "] noise: line " + std::to_string(i) + "\r\n");
+        }
+        QVERIFY(waitFor([&] { return run.lines.size() >= 50; }));
+        QVERIFY(waitFor([&] { return w.logPane(0)->view()->model()->rowCount() >= 50; }));
+        QCOMPARE(std::string(run.lines.text(49)), std::string("[    1.100049] noise: line 49"));
+
+        // Follow mode keeps the newest line in view; zooming pauses it.
+        QVERIFY(w.liveBar()->following());
+        const double lastX = run.timeOf(run.lines.size() - 1);
+        QVERIFY(w.timeline()->xUpper() >= lastX);
+        QCPAxis *x = w.timeline()->laneRect(TimelineView::Printed)->axis(QCPAxis::atBottom);
+        x->setRange(x->range().lower - 100, x->range().lower - 50); // what a drag does
+        QVERIFY(!w.liveBar()->following());
+        w.liveBar()->setFollowing(true);
+
+        // A panic raises a visible alert.
+        put(pty.master, "[    2.000000] Kernel panic - not syncing: VFS: Unable to mount root fs\r\n");
+        QVERIFY(waitFor([&] { return w.notices()->isVisible() && w.notices()->text().contains(QStringLiteral("panic")); }));
+
+        // A marker and a typed command are events on the timeline and records in the file.
+        w.live()->addMarker(QStringLiteral("before rmmod"));
+        w.liveBar()->input()->setText(QStringLiteral("echo t > /proc/sysrq-trigger"));
+        QTest::keyClick(w.liveBar()->input(), Qt::Key_Return);
+        std::string typed;
+        QVERIFY(waitFor([&] {
+            char buf[256];
+            pollfd pfd{pty.master, POLLIN, 0};
+            while (::poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN)) {
+                const ssize_t n = ::read(pty.master, buf, sizeof buf);
+                if (n <= 0) {
+                    break;
+                }
+                typed.append(buf, std::size_t(n));
+            }
+            return typed.find("echo t > /proc/sysrq-trigger\r") != std::string::npos;
+        }));
+        put(pty.master, "[    2.100000] sysrq: Show State\r\n");
+        QVERIFY(waitFor([&] {
+            int markers = 0;
+            for (const Event &e : run.events) {
+                markers += e.kind == EventKind::Marker ? 1 : 0;
+            }
+            return markers >= 2;
+        }));
+        QVERIFY(w.timeline()->markerGraph(0, EventKind::Marker));
+
+        if (qEnvironmentVariableIsSet("TTYSCOPE_SHOT_DIR")) { // for looking at the live view by hand
+            QApplication::processEvents();
+            w.grab().save(qEnvironmentVariable("TTYSCOPE_SHOT_DIR") + QStringLiteral("/live.png"));
+        }
+
+        // A prompt without newline shows after a short idle time.
+        put(pty.master, "corpusvm login: ");
+        QVERIFY(waitFor([&] { return std::string(run.lines.text(run.lines.size() - 1)) == "corpusvm login: "; }));
+
+        w.stopCapture();
+        QVERIFY(!w.live()->running());
+        QString lerr;
+        auto loaded = loadRun(o.output, LoadOptions(), &lerr);
+        QVERIFY2(loaded, qPrintable(lerr));
+        QVERIFY2(loaded->error.isEmpty(), qPrintable(loaded->error));
+        QCOMPARE(loaded->lines.size(), run.lines.size());
+        QCOMPARE(loaded->meta.label, QStringLiteral("live test"));
+        int markers = 0, sent = 0;
+        for (const Event &e : loaded->events) {
+            if (e.kind == EventKind::Marker) {
+                const std::string_view t = loaded->eventText(e);
+                markers += t == "before rmmod" ? 1 : 0;
+                sent += t.find("echo t > /proc/sysrq-trigger") != std::string_view::npos ? 1 : 0;
+            }
+        }
+        QCOMPARE(markers, 1);
+        QCOMPARE(sent, 1);
+        pty.close();
+    }
+
+    void badPortSaysWhy()
+    {
+        MainWindow w;
+        CaptureOptions o;
+        o.port = QStringLiteral("/dev/ttyDOESNOTEXIST9");
+        QString error;
+        QVERIFY(!w.startCapture(o, false, &error));
+        QVERIFY2(error.contains(QStringLiteral("no such")) || error.contains(QStringLiteral("No such")), qPrintable(error));
+        QVERIFY(!w.live());
+    }
+};
+
+QTEST_MAIN(TestLive)
+#include "tst_gui_live.moc"
