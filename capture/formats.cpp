@@ -1,5 +1,6 @@
 #include "formats.h"
 
+#include "digits.h"
 #include "lineframer.h"
 #include "recordingdecoder.h"
 #include "runbuilder.h"
@@ -16,8 +17,6 @@ namespace tty {
 
 namespace {
 
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
 // "<seconds>[.<fraction>]" at p; returns position after it or npos. Runs once per line of
 // every timed format: kept to one pass over the digits.
 std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t *ns, int minIntDigits)
@@ -29,6 +28,11 @@ std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t *ns, in
     const char *c = b + p;
     const char *const intStart = c;
     std::int64_t sec = 0;
+    std::uint64_t eight = 0;
+    if (e - c >= 8 && parseEightDigits(c, &eight)) { // Unix seconds have ten digits
+        sec = std::int64_t(eight);
+        c += 8;
+    }
     while (c < e && isDigit(*c)) {
         sec = sec * 10 + (*c++ - '0');
         if (c - intStart > 12) {
@@ -146,8 +150,7 @@ private:
             const std::string_view minute = iso.substr(0, 16);
             if (minute != m_minuteKey) {
                 const QDateTime dt = QDateTime::fromString(
-                    QString::fromLatin1(minute.data(), 16) + QStringLiteral(":00"),
-                    Qt::ISODate);
+                    QString::fromLatin1(minute.data(), 16) + QStringLiteral(":00"), Qt::ISODate);
                 if (!dt.isValid()) {
                     return std::string_view::npos;
                 }
@@ -442,8 +445,8 @@ bool looksHostTs(std::string_view l)
 
 bool looksGrabserial(std::string_view l)
 {
-    static const QRegularExpression re(QStringLiteral(
-        R"(^\[(\d+\.\d+|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?) +\d+\.\d+\] ?)"));
+    static const QRegularExpression re(
+        QStringLiteral(R"(^\[(\d+\.\d+|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?) +\d+\.\d+\] ?)"));
     return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 64))))
         .hasMatch();
 }

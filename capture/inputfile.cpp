@@ -97,12 +97,15 @@ bool InputFile::open(const QString &path, QString *error)
 
 bool InputFile::read(std::string &out)
 {
-    out.clear();
+    // `out` is not cleared first: a recycled block keeps its size, so that resizing it
+    // to kBlock below does not zero a megabyte that is about to be overwritten.
     if (m_done) {
+        out.clear();
         return false;
     }
     const bool ok = m_compression == Compression::Zstd ? readZstd(out) : readRaw(out);
     if (!ok) {
+        out.clear();
         m_done = true;
     }
     return ok;
@@ -112,6 +115,7 @@ bool InputFile::readRaw(std::string &out)
 {
     if (!m_pending.empty()) {
         out.swap(m_pending);
+        m_pending = std::string();
         return true;
     }
     out.resize(kBlock);

@@ -1,5 +1,7 @@
 #include "kernelprefix.h"
 
+#include "digits.h"
+
 #include <cstring>
 
 namespace tty {
@@ -7,8 +9,6 @@ namespace tty {
 namespace {
 
 constexpr std::size_t kSearchWindow = 256;
-
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Parses "[ seconds.micro]" at p; returns the position after ']' or npos. Strict: exactly
 // six fraction digits as printk writes them (used away from the line start).

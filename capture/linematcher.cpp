@@ -148,7 +148,9 @@ bool containsBytes(std::string_view haystack, std::string_view needle)
         if (!p) {
             return false;
         }
-        if (std::memcmp(p - m, needle.data(), m) == 0) {
+        // The byte before is checked inline first: most hits of a common last byte end
+        // there, without a memcmp call.
+        if ((m == 0 || p[-1] == needle[m - 1]) && std::memcmp(p - m, needle.data(), m) == 0) {
             return true;
         }
         ++p;

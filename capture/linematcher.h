@@ -22,6 +22,10 @@ public:
     const QString &pattern() const { return m_pattern; }
 
     bool matches(std::string_view line) const;
+    // The literal every match contains ("" if none is known), and whether matching it is
+    // the whole test: scans can look for it in bulk (LineTable::findContaining).
+    const std::string &literal() const { return m_literal; }
+    bool literalOnly() const { return m_literalOnly; }
     // The regex match on the line, for callers that need captures.
     QRegularExpressionMatch match(std::string_view line) const;
 

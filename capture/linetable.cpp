@@ -90,6 +90,46 @@ std::string_view LineTable::text(LineIndex i) const
     return std::string_view(tc.data.get() + begin, end - begin);
 }
 
+LineIndex LineTable::findContaining(std::string_view needle, LineIndex from, LineIndex end) const
+{
+    end = std::min(end, m_size);
+    auto offset = [&](LineIndex i) { return m_offset[chunk(i)][slot(i)]; };
+    LineIndex i = std::max<LineIndex>(from, 0);
+    while (i < end) {
+        const std::size_t tci = textChunkOf(i);
+        const TextChunk &tc = m_text[tci];
+        const LineIndex chunkEnd = tci + 1 < m_text.size() ? m_text[tci + 1].firstLine : m_size;
+        const LineIndex last = std::min(end, chunkEnd) - 1; // last line searched in this chunk
+        auto lineEnd = [&](LineIndex j) { return j + 1 < chunkEnd ? offset(j + 1) : tc.used; };
+        const char *const base = tc.data.get();
+        const char *const regionEnd = base + lineEnd(last);
+        const char *p = base + offset(i);
+        const void *hit = needle.size() <= std::size_t(regionEnd - p)
+                              ? memmem(p, std::size_t(regionEnd - p), needle.data(), needle.size())
+                              : nullptr;
+        if (!hit) {
+            i = last + 1;
+            continue;
+        }
+        // The line holding the hit: the last one in [i, last] starting at or before it.
+        const std::size_t at = std::size_t(static_cast<const char *>(hit) - base);
+        LineIndex lo = i, hi = last;
+        while (lo < hi) {
+            const LineIndex mid = lo + (hi - lo + 1) / 2;
+            if (offset(mid) <= at) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (at + needle.size() <= lineEnd(lo)) {
+            return lo;
+        }
+        i = lo + 1; // the hit runs into the next line: any later hit in `lo` would too
+    }
+    return -1;
+}
+
 std::size_t LineTable::memoryBytes() const
 {
     std::size_t n = m_offset.size() * kChunkLines * (4 + 8 + 8);

@@ -12,9 +12,9 @@ namespace tty {
 
 // Per-line flags kept beside the kernel time (16 bits).
 enum LineFlag : std::uint16_t {
-    LevelMask = 0x000f,         // syslog level + 1, 0 = no level printed
-    NoNewline = 0x0010,         // final fragment or idle partial line without LF
-    Split = 0x0020,             // an over-long line cut into pieces; the next piece continues it
+    LevelMask = 0x000f,            // syslog level + 1, 0 = no level printed
+    NoNewline = 0x0010,            // final fragment or idle partial line without LF
+    Split = 0x0020,                // an over-long line cut into pieces; the next piece continues it
     KernelTimeNotAtStart = 0x0040, // timestamp found after garbage (escape codes, a prompt)
 };
 
@@ -34,6 +34,18 @@ public:
     LineIndex size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     std::string_view text(LineIndex i) const;
+    // The text's length; cheaper than text(i).size() in passes over every line.
+    std::size_t textSize(LineIndex i) const
+    {
+        if (i + 1 < m_size) {
+            const std::uint32_t b = m_offset[chunk(i)][slot(i)];
+            const std::uint32_t e = m_offset[chunk(i + 1)][slot(i + 1)];
+            if (e > b) {
+                return e - b; // same text chunk (a new chunk starts again at 0)
+            }
+        }
+        return text(i).size();
+    }
     HostNs arrival(LineIndex i) const { return m_arrival[chunk(i)][slot(i)]; }
     KernelUs kernelTime(LineIndex i) const
     {
@@ -52,6 +64,10 @@ public:
     void replaceLast(std::string_view text, std::uint16_t flags);
     // ...with the kernel time parsed from the completed text.
     void replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel);
+
+    // The first line in [from, end) whose text contains `needle` (non-empty), or -1: one
+    // memmem over each text chunk instead of a search per line.
+    LineIndex findContaining(std::string_view needle, LineIndex from, LineIndex end) const;
 
     std::size_t textBytes() const { return m_textBytes; }
     std::size_t memoryBytes() const;

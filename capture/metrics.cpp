@@ -13,6 +13,16 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 LineIndex findFirst(const Run &run, const LineMatcher &m, LineIndex from, LineIndex end)
 {
+    if (!m.literal().empty() && m.isValid()) {
+        // Only lines holding the required literal can match: find those in bulk.
+        for (LineIndex i = from; i < end; ++i) {
+            i = run.lines.findContaining(m.literal(), i, end);
+            if (i < 0 || m.literalOnly() || m.matches(run.lines.text(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
     for (LineIndex i = from; i < end; ++i) {
         if (m.matches(run.lines.text(i))) {
             return i;
@@ -223,7 +233,8 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
         } else {
             r.toLine = findFirst(run, LineMatcher(s.second), r.fromLine, end);
             if (r.toLine < 0) {
-                r.missing = QStringLiteral("no line matches '%1' after '%2'").arg(s.second, s.first);
+                r.missing =
+                    QStringLiteral("no line matches '%1' after '%2'").arg(s.second, s.first);
             } else {
                 r.seconds = run.timeOf(r.toLine) - productionTime(run, r.fromLine);
             }

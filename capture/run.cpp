@@ -98,18 +98,29 @@ double Run::eventTime(const Event &e) const
     return hasHostTime(a) ? double(a - origin) * 1e-9 : kNaN;
 }
 
-void Run::splitBoots()
+void Run::splitBoots(std::vector<BootScan> *scans)
 {
+    // One pass over the kernel times (and arrivals): boots, kernel lines, and per boot the
+    // lower envelope of (arrival - kernel time) and the extremes of kernel time, so that
+    // neither the offsets nor the series range need another pass over every line.
     boots.clear();
+    scans->clear();
+    kernelLines = 0;
     Boot cur;
+    BootScan scan;
     KernelUs lastKt = kNoKernelTime;
     LineIndex lastKernelLine = -1;
     std::size_t ev = 0;
+    HostNs lastArrival = kNoHostTime;
     for (LineIndex i = 0; i < lines.size(); ++i) {
-        bool banner = false;
+        if (hasArrival) {
+            const HostNs a = lines.arrival(i);
+            lastArrival = hasHostTime(a) ? std::max(lastArrival, a) : lastArrival;
+        }
         while (ev < events.size() && events[ev].line < i) {
             ++ev;
         }
+        bool banner = false;
         for (std::size_t e = ev; e < events.size() && events[e].line == i; ++e) {
             banner = banner || (events[e].kind == EventKind::Boot && events[e].note < 0);
         }
@@ -118,26 +129,37 @@ void Run::splitBoots()
             continue;
         }
         const KernelUs drop = hasKernelTime(kt) && hasKernelTime(lastKt) ? lastKt - kt : 0;
-        const bool fellBack = (kt <= kNewBootMaxUs && drop >= kNewBootMinDropUs) ||
-                              drop >= kAlwaysNewBootDropUs;
+        const bool fellBack =
+            (kt <= kNewBootMaxUs && drop >= kNewBootMinDropUs) || drop >= kAlwaysNewBootDropUs;
         if (cur.firstKernelLine >= 0 && (fellBack || banner)) {
             // Firmware output between the two kernels belongs to the new boot.
             const LineIndex start = lastKernelLine + 1;
             cur.end = start;
             boots.push_back(cur);
+            scans->push_back(scan);
             cur = Boot{};
+            scan = BootScan{};
             cur.first = start;
         }
-        if (cur.firstKernelLine < 0 && hasKernelTime(kt)) {
+        if (!hasKernelTime(kt)) {
+            continue;
+        }
+        ++kernelLines;
+        if (cur.firstKernelLine < 0) {
             cur.firstKernelLine = i;
         }
-        if (hasKernelTime(kt)) {
-            lastKt = kt;
-            lastKernelLine = i;
+        lastKt = kt;
+        lastKernelLine = i;
+        scan.minKernel = std::min(scan.minKernel, kt);
+        scan.maxKernel = std::max(scan.maxKernel, kt);
+        if (hasArrival && !(lines.flags(i) & KernelTimeNotAtStart)) {
+            scan.envelope = std::min(scan.envelope, lines.arrival(i) - kt * 1000);
         }
     }
     cur.end = lines.size();
     boots.push_back(cur);
+    scans->push_back(scan);
+    m_lastArrival = lastArrival;
     for (const Event &e : events) {
         if (e.kind == EventKind::Boot && e.note < 0 && e.line >= 0) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
@@ -153,22 +175,16 @@ void Run::splitBoots()
     }
 }
 
-void Run::estimateOffsets()
+void Run::estimateOffsets(const std::vector<BootScan> &scans)
 {
     double base = 0;
-    for (Boot &b : boots) {
+    for (std::size_t bi = 0; bi < boots.size(); ++bi) {
+        Boot &b = boots[bi];
         b.kernelZero = kNoHostTime;
         b.timeBase = base;
         if (hasArrival) {
-            HostNs best = std::numeric_limits<HostNs>::max();
-            for (LineIndex i = b.first; i < b.end; ++i) {
-                const KernelUs kt = lines.kernelTime(i);
-                if (hasKernelTime(kt) && !(lines.flags(i) & KernelTimeNotAtStart)) {
-                    best = std::min(best, lines.arrival(i) - kt * 1000);
-                }
-            }
-            if (best != std::numeric_limits<HostNs>::max()) {
-                b.kernelZero = best;
+            if (scans[bi].envelope != std::numeric_limits<HostNs>::max()) {
+                b.kernelZero = scans[bi].envelope;
             }
             continue;
         }
@@ -186,6 +202,7 @@ void Run::estimateOffsets()
     }
     if (!hasArrival) {
         origin = 0;
+        m_lastArrival = lines.empty() ? kNoHostTime : lines.arrival(lines.size() - 1);
     }
 }
 
@@ -193,52 +210,47 @@ void Run::finalize()
 {
     std::stable_sort(events.begin(), events.end(),
                      [](const Event &a, const Event &b) { return a.line < b.line; });
-    kernelLines = 0;
-    for (LineIndex i = 0; i < lines.size(); ++i) {
-        kernelLines += hasKernelTime(lines.kernelTime(i)) ? 1 : 0;
-    }
-    splitBoots();
+    std::vector<BootScan> scans;
+    splitBoots(&scans);
     if (hasArrival && !lines.empty()) {
         origin = lines.arrival(0);
     }
-    estimateOffsets();
+    estimateOffsets(scans);
 
-    // The loops below run over every line: they go boot by boot so that a line's
-    // production time needs no boot lookup (same values as timeOf/producedAt/lagOf).
+    // The series range from the boots' kernel-time extremes and the last arrival (the
+    // same values as timeOf/producedAt give, without a pass over the lines).
     auto bootBase = [&](const Boot &b) {
         return hasArrival && hasHostTime(b.kernelZero) ? double(b.kernelZero - origin) * 1e-9
                                                        : b.timeBase;
     };
     double lo = 0, hi = 0;
-    for (const Boot &b : boots) {
-        const double base = bootBase(b);
-        for (LineIndex i = b.first; i < b.end; ++i) {
-            const KernelUs k = lines.kernelTime(i);
-            const HostNs a = lines.arrival(i);
-            if (hasHostTime(a)) {
-                hi = std::max(hi, double(a - origin) * 1e-9);
-            }
-            if (hasKernelTime(k)) {
-                const double p = base + double(k) * 1e-6;
-                lo = std::min(lo, p);
-                hi = std::max(hi, p);
-            }
+    if (hasHostTime(m_lastArrival)) {
+        hi = std::max(hi, double(m_lastArrival - origin) * 1e-9);
+    }
+    for (std::size_t bi = 0; bi < boots.size(); ++bi) {
+        if (scans[bi].minKernel <= scans[bi].maxKernel) {
+            const double base = bootBase(boots[bi]);
+            lo = std::min(lo, base + double(scans[bi].minKernel) * 1e-6);
+            hi = std::max(hi, base + double(scans[bi].maxKernel) * 1e-6);
         }
     }
     series.reset(lo, hi);
     series.setPresent(Channel::Produced, kernelLines > 0);
-    for (Channel c : {Channel::Printed, Channel::Bytes, Channel::LagMax, Channel::LagSum,
-                      Channel::LagCount}) {
+    for (Channel c :
+         {Channel::Printed, Channel::Bytes, Channel::LagMax, Channel::LagSum, Channel::LagCount}) {
         series.setPresent(c, hasArrival);
     }
     series.setPresent(Channel::Dropped, true);
+    // Boot by boot so that a line's production time needs no boot lookup.
     const int ending = meta.format == QLatin1String("kmsg") ? 1 : 2;
     for (const Boot &b : boots) {
         const double base = bootBase(b);
         for (LineIndex i = b.first; i < b.end; ++i) {
             const KernelUs k = lines.kernelTime(i);
             const double p = hasKernelTime(k) ? base + double(k) * 1e-6 : kNaN;
-            series.add(Channel::Produced, p, 1.0f);
+            if (hasKernelTime(k)) {
+                series.addAt(Channel::Produced, series.binAt(p), 1.0f);
+            }
             if (!hasArrival) {
                 continue;
             }
@@ -247,11 +259,11 @@ void Run::finalize()
             const std::uint16_t f = lines.flags(i);
             series.addAt(Channel::Printed, bin, 1.0f);
             const bool nl = !(f & (NoNewline | Split));
-            series.addAt(Channel::Bytes, bin, float(lines.text(i).size() + (nl ? ending : 0)));
-            const double lag = (f & KernelTimeNotAtStart) ? kNaN : t - p;
-            if (lag == lag) {
-                series.maxAt(Channel::LagMax, bin, float(lag));
-                series.addAt(Channel::LagSum, bin, float(lag));
+            series.addAt(Channel::Bytes, bin, float(lines.textSize(i) + (nl ? ending : 0)));
+            if (hasKernelTime(k) && !(f & KernelTimeNotAtStart)) {
+                const float lag = float(t - p);
+                series.maxAt(Channel::LagMax, bin, lag);
+                series.addAt(Channel::LagSum, bin, lag);
                 series.addAt(Channel::LagCount, bin, 1.0f);
             }
         }

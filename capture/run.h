@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,13 +19,13 @@ namespace tty {
 
 struct RunMeta
 {
-    QString source;   // the file it was loaded from, or the port it was captured on
-    QString format;   // ttyscope, hostts, grabserial, kmsg, raw
-    QString label;    // the recording's label, else the file name
-    QString tool;     // recording metadata, where the format has it
+    QString source; // the file it was loaded from, or the port it was captured on
+    QString format; // ttyscope, hostts, grabserial, kmsg, raw
+    QString label;  // the recording's label, else the file name
+    QString tool;   // recording metadata, where the format has it
     QString startUtc;
     QString host;
-    int baud = 0;     // from metadata or the user's --baud; 0 = unknown
+    int baud = 0;      // from metadata or the user's --baud; 0 = unknown
     QJsonObject extra; // every other header field, kept
 };
 
@@ -32,7 +33,7 @@ struct RunMeta
 struct Boot
 {
     LineIndex first = 0;
-    LineIndex end = 0;                 // one past the last line
+    LineIndex end = 0; // one past the last line
     LineIndex firstKernelLine = -1;
     // Lower envelope of (arrival - kernel time): the host time of kernel time 0,
     // estimated per boot. kNoHostTime when the format has no arrival times.
@@ -46,16 +47,16 @@ class Run
 public:
     RunMeta meta;
     LineTable lines;
-    std::vector<Event> events;   // in line order
+    std::vector<Event> events;      // in line order
     std::vector<std::string> notes; // texts of events that are not console lines
     std::vector<Boot> boots;
     SeriesPyramid series;
 
-    bool hasArrival = false;       // the format carries host arrival times
+    bool hasArrival = false;         // the format carries host arrival times
     bool arrivalIsWallClock = false; // ...and they are Unix times (not elapsed)
-    HostNs origin = 0;             // run second 0 (first arrival)
-    std::int64_t bytes = 0;        // console bytes including line endings as received
-    std::int64_t metaLines = 0;    // console-server lines (conserver MARKs) not counted as console
+    HostNs origin = 0;               // run second 0 (first arrival)
+    std::int64_t bytes = 0;          // console bytes including line endings as received
+    std::int64_t metaLines = 0; // console-server lines (conserver MARKs) not counted as console
     std::int64_t kernelLines = 0;
 
     QStringList warnings; // damage that was survived: what happened and what was kept
@@ -84,8 +85,16 @@ public:
     void finalize();
 
 private:
-    void splitBoots();
-    void estimateOffsets();
+    // What the boot-splitting pass learns about each boot for the passes after it.
+    struct BootScan
+    {
+        HostNs envelope = std::numeric_limits<HostNs>::max(); // min(arrival - kernel time)
+        KernelUs minKernel = std::numeric_limits<KernelUs>::max();
+        KernelUs maxKernel = std::numeric_limits<KernelUs>::min();
+    };
+    void splitBoots(std::vector<BootScan> *scans);
+    void estimateOffsets(const std::vector<BootScan> &scans);
+    HostNs m_lastArrival = kNoHostTime; // the latest arrival, found by splitBoots
 };
 
 } // namespace tty
