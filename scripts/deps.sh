@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs every Debian 12 package ttyscope needs to build, test and package.
-# Idempotent: packages already present are skipped quickly by apt.
+# Idempotent: packages already present are skipped quickly by apt. qemu-system-x86 boots the
+# e2e_kernel_panic test's kernel (the kernel .deb itself is fetched by that test, not installed).
 set -e
 PKGS="cmake g++ make pkg-config qt6-base-dev libqcustomplot-dev libserialport-dev libzstd-dev \
 zstd fonts-dejavu-core xvfb xauth ser2net desktop-file-utils appstream dpkg-dev file groff-base \
-shared-mime-info"
+shared-mime-info qemu-system-x86"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,0 +1,298 @@
+// Issue 5, item 9: a real kernel, end to end. Debian's kernel boots under
+// `qemu-system-x86_64 -serial pty` without a root file system and panics; the real ttyscope
+// binary captures the console through its serial (pty/termios) source, and `ttyscope report`
+// on the recording must find the boot banner and a complete panic trace.
+//
+// QEMU discards pty output while nobody holds the other end, so it starts paused (-S) and
+// gets `cont` on its monitor socket once the capture has the pty open. `panic=0`: with a
+// panic timeout 6.1 restarts before printing the `---[ end Kernel panic` line.
+//
+// Exit status 77 (ctest SKIP_RETURN_CODE) only when qemu-system-x86_64 is missing or the
+// kernel cannot be fetched (fetch-kernel.sh exit 77 or a download that does not finish);
+// everything else that goes wrong is a failure.
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+bool g_skipped = false;
+
+// Skips the test and makes the process exit with 77, which ctest reports as skipped.
+#define SKIP_UNAVAILABLE(msg)                                                                      \
+    do {                                                                                           \
+        g_skipped = true;                                                                          \
+        QSKIP(qPrintable(QStringLiteral("e2e_kernel_panic SKIPPED: ") + (msg)));                   \
+    } while (0)
+
+constexpr int kFetchTimeoutMs = 150'000; // download (~70 MB) and unpack
+constexpr int kPanicTimeoutMs = 120'000; // `cont` to the end marker (~10 s seen with TCG)
+
+// Kills a process still running when the test returns early.
+struct Reaper
+{
+    QProcess *p;
+    ~Reaper()
+    {
+        if (p->state() != QProcess::NotRunning) {
+            p->kill();
+            p->waitForFinished(5000);
+        }
+    }
+};
+
+QByteArray tail(const QByteArray &s, int n = 3000)
+{
+    return s.size() > n ? "..." + s.right(n) : s;
+}
+
+} // namespace
+
+class TstE2eKernel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void panicNoRoot();
+};
+
+void TstE2eKernel::panicNoRoot()
+{
+    // --- What is needed: qemu and the kernel.
+    QString qemu = qEnvironmentVariable("TTYSCOPE_E2E_QEMU");
+    if (qemu.isEmpty()) {
+        qemu = QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64"));
+    }
+    if (qemu.isEmpty()) {
+        SKIP_UNAVAILABLE(QStringLiteral(
+            "qemu-system-x86_64 not found (scripts/deps.sh installs qemu-system-x86)"));
+    }
+    QString kernel = qEnvironmentVariable("TTYSCOPE_E2E_KERNEL");
+    if (kernel.isEmpty()) {
+        QProcess fetch;
+        fetch.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        fetch.start(QStringLiteral("/bin/sh"),
+                    {QStringLiteral(FETCH_KERNEL), QStringLiteral(KERNEL_CACHE)});
+        QVERIFY2(fetch.waitForStarted(), "cannot run /bin/sh " FETCH_KERNEL);
+        if (!fetch.waitForFinished(kFetchTimeoutMs)) {
+            fetch.kill();
+            fetch.waitForFinished();
+            SKIP_UNAVAILABLE(QStringLiteral("fetch-kernel.sh did not finish within %1 s (slow or "
+                                            "no network)")
+                                 .arg(kFetchTimeoutMs / 1000));
+        }
+        if (fetch.exitStatus() == QProcess::NormalExit && fetch.exitCode() == 77) {
+            SKIP_UNAVAILABLE(QStringLiteral("the kernel could not be fetched (see the "
+                                            "fetch-kernel.sh message above)"));
+        }
+        QVERIFY2(fetch.exitStatus() == QProcess::NormalExit && fetch.exitCode() == 0,
+                 "fetch-kernel.sh failed");
+        kernel = QString::fromLocal8Bit(fetch.readAllStandardOutput()).trimmed();
+    }
+    QVERIFY2(QFileInfo(kernel).isFile(), qPrintable(QStringLiteral("no kernel at ") + kernel));
+    qInfo("kernel %s, %s", qPrintable(kernel), qPrintable(qemu));
+
+    QTemporaryDir tmp; // in /tmp: the monitor socket's path must stay under 108 bytes
+    QVERIFY(tmp.isValid());
+    const QString monitorPath = tmp.filePath(QStringLiteral("monitor.sock"));
+    const QString rec = tmp.filePath(QStringLiteral("kernel.ttyrec.zst"));
+
+    // --- QEMU, paused, with the serial port on a fresh pty.
+    QProcess vm;
+    Reaper vmReaper{&vm};
+    vm.setProcessChannelMode(QProcess::MergedChannels);
+    vm.start(qemu,
+             {QStringLiteral("-nodefaults"), QStringLiteral("-no-user-config"),
+              QStringLiteral("-display"), QStringLiteral("none"), QStringLiteral("-no-reboot"),
+              QStringLiteral("-m"), QStringLiteral("512"), QStringLiteral("-smp"),
+              QStringLiteral("1"), QStringLiteral("-kernel"), kernel, QStringLiteral("-append"),
+              QStringLiteral("console=ttyS0,115200 panic=0"), QStringLiteral("-serial"),
+              QStringLiteral("pty"), QStringLiteral("-monitor"),
+              QStringLiteral("unix:%1,server=on,wait=off").arg(monitorPath), QStringLiteral("-S")});
+    QVERIFY2(vm.waitForStarted(10000), qPrintable(vm.errorString()));
+    QByteArray vmOut;
+    QString pts;
+    const QRegularExpression ptsRe(QStringLiteral("char device redirected to (/dev/pts/\\d+)"));
+    QElapsedTimer clock;
+    clock.start();
+    while (pts.isEmpty() && clock.elapsed() < 20000 && vm.state() == QProcess::Running) {
+        vm.waitForReadyRead(200);
+        vmOut += vm.readAll();
+        const QRegularExpressionMatch m = ptsRe.match(QString::fromLocal8Bit(vmOut));
+        if (m.hasMatch()) {
+            pts = m.captured(1);
+        }
+    }
+    QVERIFY2(!pts.isEmpty(), "QEMU printed no pty name: " + tail(vmOut));
+
+    // --- ttyscope capture on that pty, headless; --duration is only a safety net.
+    QProcess cap;
+    Reaper capReaper{&cap};
+    cap.start(QStringLiteral(TTYSCOPE_BIN),
+              {QStringLiteral("capture"), QStringLiteral("--port"), pts, QStringLiteral("--baud"),
+               QStringLiteral("115200"), QStringLiteral("--headless"), QStringLiteral("--label"),
+               QStringLiteral("qemu-noroot"), QStringLiteral("--output"), rec,
+               QStringLiteral("--duration"), QString::number(kPanicTimeoutMs / 1000 + 60)});
+    QVERIFY2(cap.waitForStarted(10000), qPrintable(cap.errorString()));
+    QByteArray capOut, capErr;
+    clock.restart();
+    while (!capErr.contains("ttyscope capture: recording") && clock.elapsed() < 20000 &&
+           cap.state() == QProcess::Running) {
+        cap.waitForReadyRead(100);
+        capOut += cap.readAllStandardOutput();
+        capErr += cap.readAllStandardError();
+    }
+    capErr += cap.readAllStandardError();
+    QVERIFY2(capErr.contains("ttyscope capture: recording"),
+             "the capture did not start: " + tail(capErr));
+
+    // --- Go: `cont` on the monitor.
+    QLocalSocket monitor;
+    monitor.connectToServer(monitorPath);
+    QVERIFY2(monitor.waitForConnected(10000), qPrintable(monitor.errorString()));
+    const qint64 contMs = QDateTime::currentMSecsSinceEpoch();
+    monitor.write("cont\n");
+    QVERIFY(monitor.waitForBytesWritten(5000));
+
+    // --- Wait (bounded) until the capture reports the end of the panic.
+    clock.restart();
+    bool ended = false;
+    while (clock.elapsed() < kPanicTimeoutMs && cap.state() == QProcess::Running) {
+        cap.waitForReadyRead(200);
+        capOut += cap.readAllStandardOutput();
+        capErr += cap.readAllStandardError();
+        if (capOut.contains(" panic_end ")) {
+            ended = true;
+            break;
+        }
+        // Without an event loop QProcess notices a child's death only when asked.
+        if (vm.waitForFinished(0) || vm.state() != QProcess::Running) {
+            break; // QEMU gone (it exits on a reboot): what the capture has is all there is
+        }
+    }
+    const double waitedS = clock.elapsed() / 1000.0;
+    vmOut += vm.readAll();
+
+    // --- Stop the capture (SIGTERM finishes the recording), then QEMU.
+    const bool capRunning = cap.state() == QProcess::Running;
+    if (capRunning) {
+        cap.terminate();
+    }
+    const bool capFinished = cap.waitForFinished(20000);
+    capOut += cap.readAllStandardOutput();
+    capErr += cap.readAllStandardError();
+    if (monitor.state() == QLocalSocket::ConnectedState) {
+        monitor.write("quit\n");
+        monitor.waitForBytesWritten(2000);
+    }
+    if (!vm.waitForFinished(5000)) {
+        vm.kill();
+        vm.waitForFinished(5000);
+    }
+
+    const QByteArray capLog = "capture stdout:\n" + tail(capOut) + "\ncapture stderr:\n" +
+                              tail(capErr) + "\nqemu:\n" + tail(vmOut);
+    QVERIFY2(capRunning, "the capture ended on its own before the panic ended\n" + capLog);
+    QVERIFY2(capFinished && cap.exitStatus() == QProcess::NormalExit && cap.exitCode() == 0,
+             "the capture did not stop cleanly on SIGTERM\n" + capLog);
+    QVERIFY2(
+        ended,
+        qPrintable(QStringLiteral("no end of kernel panic within %1 s of `cont`\n").arg(waitedS) +
+                   QString::fromLocal8Bit(capLog)));
+
+    // --- The recording, read back by `ttyscope report`.
+    QProcess report;
+    report.start(
+        QStringLiteral(TTYSCOPE_BIN),
+        {QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json"), rec});
+    QVERIFY(report.waitForFinished(60000));
+    const QByteArray reportErr = report.readAllStandardError();
+    QVERIFY2(report.exitStatus() == QProcess::NormalExit && report.exitCode() == 0,
+             "ttyscope report failed: " + reportErr);
+    QJsonParseError perr{};
+    const QJsonDocument doc = QJsonDocument::fromJson(report.readAllStandardOutput(), &perr);
+    QVERIFY2(perr.error == QJsonParseError::NoError, qPrintable(perr.errorString()));
+    const QJsonArray runs = doc.object().value(QLatin1String("runs")).toArray();
+    QCOMPARE(runs.size(), 1);
+    const QJsonObject run = runs[0].toObject();
+    QCOMPARE(run.value(QLatin1String("format")).toString(), QStringLiteral("ttyscope"));
+    QVERIFY2(!run.contains(QLatin1String("error")),
+             qPrintable(run.value(QLatin1String("error")).toString()));
+    QCOMPARE(run.value(QLatin1String("warnings")).toArray().size(), 0);
+    QCOMPARE(run.value(QLatin1String("label")).toString(), QStringLiteral("qemu-noroot"));
+
+    const int lines = run.value(QLatin1String("lines")).toInt();
+    QVERIFY2(lines > 200, qPrintable(QStringLiteral("only %1 lines").arg(lines)));
+    // The capture's live view counted the same lines as the loader.
+    QVERIFY2(capOut.contains(" " + QByteArray::number(lines) + " lines"),
+             "capture summary disagrees with the report's " + QByteArray::number(lines) +
+                 " lines: " + tail(capOut, 300));
+
+    const QJsonObject counts = run.value(QLatin1String("event_counts")).toObject();
+    QCOMPARE(counts.value(QLatin1String("boot")).toInt(), 1);
+    QCOMPARE(counts.value(QLatin1String("panic")).toInt(), 1);
+    QCOMPARE(counts.value(QLatin1String("panic_end")).toInt(), 1);
+    QCOMPARE(counts.value(QLatin1String("gap")).toInt(), 0);
+
+    const QJsonObject panic = run.value(QLatin1String("panic")).toObject();
+    QVERIFY(panic.value(QLatin1String("detected")).toBool());
+    QVERIFY2(panic.value(QLatin1String("trace_complete")).toBool(),
+             QJsonDocument(panic).toJson().constData());
+    QCOMPARE(panic.value(QLatin1String("missing")).toArray().size(), 0);
+    QVERIFY2(panic.value(QLatin1String("reason"))
+                 .toString()
+                 .contains(QLatin1String("VFS: Unable to mount root fs")),
+             qPrintable(panic.value(QLatin1String("reason")).toString()));
+
+    double bootArrival = 0, panicArrival = 0, endArrival = 0, panicKernel = 0;
+    int bootLine = 0, panicLine = 0, endLine = 0;
+    for (const QJsonValue &v : run.value(QLatin1String("events")).toArray()) {
+        const QJsonObject e = v.toObject();
+        const QString kind = e.value(QLatin1String("kind")).toString();
+        const double arrival = e.value(QLatin1String("arrival")).toDouble();
+        const int line = e.value(QLatin1String("line")).toInt();
+        if (kind == QLatin1String("boot")) {
+            QVERIFY2(
+                e.value(QLatin1String("text")).toString().contains(QLatin1String("Linux version")),
+                qPrintable(e.value(QLatin1String("text")).toString()));
+            bootArrival = arrival;
+            bootLine = line;
+        } else if (kind == QLatin1String("panic")) {
+            QVERIFY2(e.value(QLatin1String("text"))
+                         .toString()
+                         .contains(QLatin1String("Kernel panic - not syncing")),
+                     qPrintable(e.value(QLatin1String("text")).toString()));
+            panicArrival = arrival;
+            panicKernel = e.value(QLatin1String("kernel_time")).toDouble();
+            panicLine = line;
+        } else if (kind == QLatin1String("panic_end")) {
+            endArrival = arrival;
+            endLine = line;
+        }
+    }
+    QVERIFY(bootLine > 0 && bootLine < panicLine && panicLine < endLine);
+    QVERIFY(bootArrival * 1000 >= contMs - 1000 && bootArrival <= panicArrival &&
+            panicArrival <= endArrival);
+    qInfo("%d lines, %lld bytes; boot banner at line %d, %.1f s after cont; panic at line %d, "
+          "%.1f s after cont (kernel time %.2f s); end marker at line %d, %.1f s after cont",
+          lines, qint64(run.value(QLatin1String("bytes")).toDouble()), bootLine,
+          bootArrival - contMs / 1000.0, panicLine, panicArrival - contMs / 1000.0, panicKernel,
+          endLine, endArrival - contMs / 1000.0);
+}
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    TstE2eKernel test;
+    const int rc = QTest::qExec(&test, argc, argv);
+    return rc == 0 && g_skipped ? 77 : rc;
+}
+
+#include "tst_e2e_kernel.moc"
