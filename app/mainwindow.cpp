@@ -147,10 +147,20 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
         }
     });
     connect(&m_patternWatcher, &QFutureWatcherBase::finished, this, &MainWindow::refreshPatternLanes);
+    connect(&m_metricsWatcher, &QFutureWatcherBase::finished, this, [this] {
+        if (m_metricsWatcher.future().resultCount() > 0 && !m_session.isEmpty()) {
+            m_metrics->setReport(*m_metricsWatcher.future().result(), m_session.colors());
+        }
+    });
     restoreSettings();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Background work holds the runs; let it finish before they go.
+    m_metricsWatcher.waitForFinished();
+    m_patternWatcher.waitForFinished();
+}
 
 void MainWindow::buildDocks()
 {
@@ -410,9 +420,10 @@ bool MainWindow::waitForLoaded(int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
-    while (m_loading && t.elapsed() < timeoutMs) {
+    while ((m_loading || m_metricsWatcher.isRunning()) && t.elapsed() < timeoutMs) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     }
+    QApplication::processEvents(); // the watcher's finished signal
     return !m_loading;
 }
 
@@ -558,7 +569,16 @@ void MainWindow::refreshMetrics()
     if (m_session.isEmpty()) {
         return;
     }
-    m_metrics->setReport(m_session.report(), m_session.colors());
+    if (m_live) {
+        // A live run grows on this thread: its metrics are taken here, between updates.
+        m_metrics->setReport(m_session.report(), m_session.colors());
+        return;
+    }
+    // Metrics scan every line: off the GUI thread, so a big log never freezes the window.
+    const Session snapshot = m_session;
+    m_metricsWatcher.setFuture(QtConcurrent::run([snapshot]() -> std::shared_ptr<const Report> {
+        return std::make_shared<Report>(snapshot.report());
+    }));
 }
 
 void MainWindow::setAlignment(const Alignment &a)
@@ -982,6 +1002,8 @@ void MainWindow::saveSettings()
 void MainWindow::closeEvent(QCloseEvent *e)
 {
     stopCapture();
+    m_metricsWatcher.waitForFinished();
+    m_patternWatcher.waitForFinished();
     saveSettings();
     m_job->cancel();
     m_job->waitForFinished();

@@ -55,7 +55,8 @@ public:
     void open(const OpenRequest &request);
     void openFiles(const QStringList &files); // one side per file, at most two
     bool openSample();
-    // For tests and scripted screenshots: blocks (processing events) until loading ends.
+    // For tests and scripted screenshots: blocks (processing events) until loading ends
+    // (and the metrics, computed in the background, are in).
     bool waitForLoaded(int timeoutMs = 60000);
 
     const Session &session() const { return m_session; }
@@ -136,6 +137,7 @@ private:
     LiveBar *m_liveBar = nullptr;
     QElapsedTimer m_metricsClock;
     QFutureWatcher<QVector<PatternSeries>> m_patternWatcher;
+    QFutureWatcher<std::shared_ptr<const Report>> m_metricsWatcher;
 };
 
 } // namespace tty

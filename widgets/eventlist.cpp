@@ -142,8 +142,10 @@ EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(
     m_table->setModel(m_proxy);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Events come in time order already; sorting a million rows through the proxy would
+    // freeze the window, so no column is sorted until the user asks.
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(EventModel::Arrival, Qt::AscendingOrder);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 4);
     m_table->horizontalHeader()->setStretchLastSection(true);

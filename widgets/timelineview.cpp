@@ -57,6 +57,9 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setAutoAddPlottableToLegend(false); // the legend lists runs and event kinds once
     m_plot->setNoAntialiasingOnDrag(true);
+    // On screen, thousands of event symbols are drawn without antialiasing (several times
+    // cheaper); exports draw them antialiased.
+    m_plot->setNotAntialiasedElements(QCP::aeScatters);
     m_plot->setMouseTracking(true);
     m_plot->installEventFilter(this);
     m_plot->addLayer(QStringLiteral("markers"), m_plot->layer(QStringLiteral("main")),
@@ -348,6 +351,26 @@ void TimelineView::buildGraphs()
             const int runsShown = m_runs.size();
             // Runs share a kind's row, each a little offset so A and B stay apart.
             const double offset = runsShown > 1 ? 0.36 * (0.5 - double(ri) / (runsShown - 1)) : 0.0;
+            // One pass over the events, sorted by x per kind (notes may be out of order).
+            QVector<QPair<QVector<double>, QVector<int>>> byKind(kEventKindCount);
+            {
+                QVector<QVector<QPair<double, int>>> tmp(kEventKindCount);
+                const auto &events = tr.run->events;
+                for (int ei = 0; ei < int(events.size()); ++ei) {
+                    const double t = tr.run->eventTime(events[std::size_t(ei)]);
+                    if (std::isfinite(t)) {
+                        tmp[int(events[std::size_t(ei)].kind)].append({runX(ri, t), ei});
+                    }
+                }
+                for (int k = 0; k < kEventKindCount; ++k) {
+                    std::stable_sort(tmp[k].begin(), tmp[k].end(),
+                                     [](const auto &a, const auto &b) { return a.first < b.first; });
+                    for (const auto &[x, ei] : tmp[k]) {
+                        byKind[k].first.append(x);
+                        byKind[k].second.append(ei);
+                    }
+                }
+            }
             for (int row = 0; row < m_kindRows.size(); ++row) {
                 const EventKind kind = m_kindRows[row];
                 const KindStyle ks = kindStyle(kind);
@@ -360,29 +383,8 @@ void TimelineView::buildGraphs()
                 g->setName(eventKindTitle(kind));
                 const double yv = double(m_kindRows.size() - 1 - row) + offset;
                 MarkerGraph mg{g, ri, kind, yv, {}, {}, {}};
-                QVector<QCPGraphData> pts;
-                const auto &events = tr.run->events;
-                for (int ei = 0; ei < int(events.size()); ++ei) {
-                    if (events[std::size_t(ei)].kind != kind) {
-                        continue;
-                    }
-                    const double t = tr.run->eventTime(events[std::size_t(ei)]);
-                    if (!std::isfinite(t)) {
-                        continue;
-                    }
-                    pts.append(QCPGraphData(runX(ri, t), yv));
-                    mg.events.append(ei);
-                }
-                // Keys must be sorted for QCustomPlot; event times already are (line order)
-                // except for out-of-order notes, so sort index pairs together.
-                QVector<int> order(pts.size());
-                std::iota(order.begin(), order.end(), 0);
-                std::stable_sort(order.begin(), order.end(),
-                                 [&](int a, int b) { return pts[a].key < pts[b].key; });
-                for (int o : order) {
-                    mg.keys.append(pts[o].key);
-                    mg.all.append(mg.events[o]);
-                }
+                mg.keys = std::move(byKind[int(kind)].first);
+                mg.all = std::move(byKind[int(kind)].second);
                 mg.events.clear(); // filled per view by refreshMarkers
                 if (ri == 0) {
                     g->addToLegend(m_legend);
@@ -665,8 +667,11 @@ void TimelineView::refreshMarkers(double x0, double x1)
     // markers (never thinned away), but a million call traces do not cost a million symbols.
     const LaneState &ev = m_lanes[Events];
     const double px = ev.rect ? std::max(50.0, double(ev.rect->width())) : 1000.0;
-    const double step = (x1 - x0) / px;
     for (MarkerGraph &m : m_markers) {
+        // One symbol per bucket of most of its width: symbols then touch, so a dense run of
+        // events still reads as a solid band, and hidden overlaps are not drawn at all.
+        const double bucketPx = std::max(1.0, kindStyle(m.kind).size * 0.75);
+        const double step = (x1 - x0) / px * bucketPx;
         QVector<QCPGraphData> pts;
         m.events.clear();
         auto it = std::lower_bound(m.keys.begin(), m.keys.end(), x0 - 10 * step);
@@ -724,7 +729,9 @@ void TimelineView::renderTo(QCPPainter *painter, int width, int height)
         m_plot->toPainter(&p, width, height);
     }
     refreshData();
+    m_plot->setNotAntialiasedElements(QCP::aeNone);
     m_plot->toPainter(painter, width, height);
+    m_plot->setNotAntialiasedElements(QCP::aeScatters);
     m_renderRects.clear();
     for (const LaneState &l : m_lanes) {
         m_renderRects.append(l.rect ? l.rect->rect() : QRect());

@@ -1,0 +1,104 @@
+// GUI benchmark (run by hand; figures go to docs/benchmarks.md): opens a log in the real
+// main window, offscreen, and reports
+//  - the longest time the GUI thread did not answer (a 5 ms timer's largest gap) while the
+//    file loads in the background and the window takes the result;
+//  - the time of a full replot of the timeline (all lanes) at full range and zoomed in,
+//    median of 25, since the series pyramid must keep it independent of the log's size.
+// Usage: bench_gui FILE [FILE...]
+#include "mainwindow.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace tty;
+
+namespace {
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double replotMs(TimelineView *t, int n)
+{
+    std::vector<double> ms;
+    for (int i = 0; i < n; ++i) {
+        QElapsedTimer e;
+        e.start();
+        t->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        ms.push_back(double(e.nsecsElapsed()) / 1e6);
+    }
+    return median(ms);
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_gui FILE...\n");
+        return 2;
+    }
+    std::printf("%-40s %10s %9s %12s %14s %14s\n", "file", "lines", "load s", "max stall ms",
+                "replot full ms", "replot zoom ms");
+    for (int a = 1; a < argc; ++a) {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QApplication::processEvents();
+        // The stall meter: a 5 ms timer; a long gap means the GUI thread was busy.
+        QElapsedTimer since;
+        double maxGap = 0;
+        QTimer tick;
+        tick.setInterval(5);
+        QObject::connect(&tick, &QTimer::timeout, [&] {
+            maxGap = std::max(maxGap, double(since.nsecsElapsed()) / 1e6);
+            since.restart();
+        });
+        QElapsedTimer load;
+        load.start();
+        since.start();
+        tick.start();
+        w.openFiles({QString::fromLocal8Bit(argv[a])});
+        w.waitForLoaded(600000);
+        const double loadS = double(load.nsecsElapsed()) / 1e9;
+        tick.stop();
+        if (w.session().isEmpty()) {
+            std::fprintf(stderr, "%s: not loaded\n", argv[a]);
+            return 1;
+        }
+        TimelineView *t = w.timeline();
+        t->resetZoom();
+        const double full = replotMs(t, 25);
+        const double lo = t->xLower(), hi = t->xUpper();
+        t->setXRange(lo + (hi - lo) * 0.45, lo + (hi - lo) * 0.55);
+        const double zoom = replotMs(t, 25);
+        t->resetZoom();
+        t->setLaneVisible(TimelineView::Events, false);
+        const double noEvents = replotMs(t, 25);
+        t->setLaneVisible(TimelineView::Events, true);
+        int symbols = 0;
+        for (int k = 0; k < kEventKindCount; ++k) {
+            if (QCPGraph *g = t->markerGraph(0, EventKind(k))) {
+                symbols += g->dataCount();
+            }
+        }
+        std::printf("  (full range without the event lane: %.2f ms; %d event symbols at full range)\n", noEvents, symbols);
+        std::printf("%-40s %10lld %9.2f %12.1f %14.2f %14.2f\n",
+                    QFileInfo(QString::fromLocal8Bit(argv[a])).fileName().left(40).toLocal8Bit().constData(),
+                    qlonglong(w.session().sides[0].trials[0].run->lines.size()), loadS, maxGap, full, zoom);
+        std::fflush(stdout);
+    }
+    return 0;
+}
