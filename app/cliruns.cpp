@@ -163,7 +163,9 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args, 
             }
             if (!run->error.isEmpty()) {
                 std::fprintf(stderr, "ttyscope: %s: %s\n", qPrintable(f), qPrintable(run->error));
-                ++out.damaged;
+            }
+            if (!run->error.isEmpty() || run->truncated) {
+                ++out.damaged; // read only in part: the exit status says so
             }
             if (bootsAsTrials && run->boots.size() > 1) {
                 for (std::size_t b = 0; b < run->boots.size(); ++b) {

@@ -3,6 +3,7 @@
 #include "live/capturesession.h"
 #include "livecontroller.h"
 #include "mainwindow.h"
+#include "noticebar.h"
 #include "samples.h"
 #include "theme.h"
 #include "timelineview.h"
@@ -76,10 +77,11 @@ int runGui(const QStringList &args)
     } else if (!w.restoreGeometry(QByteArray())) {
         w.resize(1500, 950);
     }
-    const QStringList files = p.positionalArguments();
+    QStringList files = p.positionalArguments();
     if (files.size() > 2) {
-        std::fprintf(stderr, "ttyscope: at most two logs (or comma-joined groups) can be shown\n");
-        return 2;
+        // From a file manager (Exec=ttyscope %F): compare the first two, say so in the window.
+        std::fprintf(stderr, "ttyscope: at most two logs (or comma-joined groups) are compared; "
+                             "the first two are shown\n");
     }
     if (files.isEmpty()) {
         w.openSample();
@@ -97,10 +99,14 @@ int runGui(const QStringList &args)
         r.load.baud = p.value(QStringLiteral("baud")).toInt();
         r.labels = p.values(QStringLiteral("label"));
         r.bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
-        for (const QString &f : files) {
+        for (const QString &f : files.mid(0, 2)) {
             r.sides.append(f.split(QLatin1Char(','), Qt::SkipEmptyParts));
         }
         w.open(r);
+        if (files.size() > 2) {
+            w.notices()->show(NoticeBar::Level::Warning,
+                              QObject::tr("%1 files were given; the first two are compared.").arg(files.size()));
+        }
     }
     w.show();
     if (p.isSet(QStringLiteral("screenshot"))) {

@@ -15,6 +15,10 @@ LogPane::LogPane(QWidget *parent) : QWidget(parent)
     auto *head = new QHBoxLayout;
     m_header = new QLabel(this);
     m_trials = new QComboBox(this);
+    // Long file names must not set the window's minimum width.
+    m_trials->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_trials->setMinimumContentsLength(16);
+    m_header->setMinimumWidth(40);
     head->addWidget(m_header, 1);
     head->addWidget(m_trials);
     layout->addLayout(head);

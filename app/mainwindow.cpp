@@ -284,7 +284,23 @@ void MainWindow::buildActions()
             QSettings().setValue(QStringLiteral("view/theme"), n);
         });
     }
-    QMenu *colors = view->addMenu(tr("Run &colours"));
+    QMenu *colors = view->addMenu(tr("&Runs"));
+    for (int i = 0; i < 2; ++i) {
+        QAction *a = colors->addAction(i == 0 ? tr("Rename run A…") : tr("Rename run B…"));
+        connect(a, &QAction::triggered, this, [this, i] {
+            if (i >= m_session.sides.size()) {
+                return;
+            }
+            bool ok = false;
+            const QString label = QInputDialog::getText(this, tr("Rename"), tr("Label:"), QLineEdit::Normal,
+                                                        m_session.sides[i].label, &ok);
+            if (ok && !label.isEmpty()) {
+                m_session.sides[i].label = label;
+                setSession(m_session);
+            }
+        });
+    }
+    colors->addSeparator();
     for (int i = 0; i < 2; ++i) {
         QAction *a = colors->addAction(i == 0 ? tr("Colour of run A…") : tr("Colour of run B…"));
         connect(a, &QAction::triggered, this, [this, i] {
@@ -387,6 +403,14 @@ void MainWindow::open(const OpenRequest &request)
 
 void MainWindow::openFiles(const QStringList &files)
 {
+    if (files.size() > 2) {
+        // A file manager may hand over many files: compare them as two groups? No — the user
+        // would not know which went where. Say what happens instead.
+        m_notices->show(NoticeBar::Level::Warning,
+                        tr("%1 files were given; the first two are compared. To compare groups of "
+                           "trials, use File ▸ Compare… (several files per side) or "
+                           "<tt>ttyscope a1,a2,a3 b1,b2</tt>.").arg(files.size()));
+    }
     OpenRequest r;
     for (const QString &f : files.mid(0, 2)) {
         r.sides.append(f.split(QLatin1Char(','), Qt::SkipEmptyParts));

@@ -61,6 +61,7 @@ public:
 
     QStringList warnings; // damage that was survived: what happened and what was kept
     QString error;        // reading stopped early: why, and that the lines before were kept
+    bool truncated = false; // the file ended early (cut zstd, cut recording): read in part
 
     // Seconds since the start of the run: by arrival where known, else by kernel time.
     double timeOf(LineIndex i) const;

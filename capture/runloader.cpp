@@ -172,6 +172,7 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
                          .arg(run->lines.size());
     }
     if (!input.warning().isEmpty()) {
+        run->truncated = true;
         run->warnings << QStringLiteral("%1 (%2 lines loaded)")
                              .arg(input.warning())
                              .arg(run->lines.size());

@@ -161,6 +161,7 @@ private:
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;
     QVector<QRect> m_renderRects;
+    int m_markerWidth = -1; // event lane width the markers were merged for
     bool m_syncing = false;
     bool m_programmatic = false;
     QRubberBand *m_band = nullptr;

@@ -80,7 +80,35 @@ int main(int argc, char **argv)
         }
         TimelineView *t = w.timeline();
         t->resetZoom();
+        int before = 0;
+        for (int k = 0; k < kEventKindCount; ++k) {
+            if (QCPGraph *g = t->markerGraph(0, EventKind(k))) {
+                before += g->dataCount();
+            }
+        }
+        std::printf("  (%d event symbols before the first measurement, event lane %d px wide)\n", before,
+                    t->laneRect(TimelineView::Events)->width());
         const double full = replotMs(t, 25);
+        if (qEnvironmentVariableIsSet("BENCH_GUI_KINDS")) {
+            for (int k = 0; k < kEventKindCount; ++k) {
+                if (QCPGraph *g = t->markerGraph(0, EventKind(k))) {
+                    g->setVisible(false);
+                }
+            }
+            std::printf("  (event lane with its symbols hidden: %.2f ms)\n", replotMs(t, 9));
+            for (int k = 0; k < kEventKindCount; ++k) {
+                if (QCPGraph *g = t->markerGraph(0, EventKind(k))) {
+                    g->setVisible(true);
+                    std::printf("    only %-14s %6.2f ms (%d symbols)\n", eventKindName(EventKind(k)), replotMs(t, 9), g->dataCount());
+                    g->setVisible(false);
+                }
+            }
+            for (int k = 0; k < kEventKindCount; ++k) {
+                if (QCPGraph *g = t->markerGraph(0, EventKind(k))) {
+                    g->setVisible(true);
+                }
+            }
+        }
         const double lo = t->xLower(), hi = t->xUpper();
         t->setXRange(lo + (hi - lo) * 0.45, lo + (hi - lo) * 0.55);
         const double zoom = replotMs(t, 25);

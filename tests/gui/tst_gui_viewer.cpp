@@ -76,9 +76,9 @@ private slots:
         // column it shares with others (markers are merged per pixel, never dropped).
         QCPGraph *drops = t->markerGraph(0, EventKind::Drop);
         QVERIFY(drops->dataCount() > 20 && drops->dataCount() < 319);
-        // Symbols stand at most one bucket (3/4 of a symbol's width) apart.
+        // Symbols stand at most one bucket (a symbol's width) apart.
         const double pixel = (t->xUpper() - t->xLower()) / drops->keyAxis()->axisRect()->width() *
-                             kindStyle(EventKind::Drop).size * 0.75;
+                             kindStyle(EventKind::Drop).size;
         int covered = 0;
         for (const Event &e : run()->events) {
             if (e.kind != EventKind::Drop) {
