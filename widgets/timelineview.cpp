@@ -114,12 +114,18 @@ QString TimelineView::title() const { return m_title->text(); }
 
 void TimelineView::setAxisTitle(const QString &title)
 {
+    if (title == m_axisTitle) {
+        return;
+    }
     m_axisTitle = title;
     buildLayout();
 }
 
 void TimelineView::setTimeAxisMode(TimeAxisMode mode)
 {
+    if (mode == m_ticker->mode() && mode == TimeAxisMode::Relative) {
+        return; // nothing to redo (a rebuild would only cost time)
+    }
     m_ticker->setMode(mode);
     if (!m_runs.isEmpty() && !m_runs.front().run->boots.empty()) {
         const Run &r = *m_runs.front().run;
