@@ -258,7 +258,7 @@ QString Report::text() const
 {
     QStringList header{QStringLiteral("metric")};
     for (const ReportColumn &c : m_columns) {
-        header << c.label;
+        header << (c.metrics.size() > 1 ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size()) : c.label);
     }
     if (hasDiff()) {
         header << QStringLiteral("B − A");
@@ -267,7 +267,7 @@ QString Report::text() const
     for (const ReportRow &r : m_rows) {
         QStringList line{r.title};
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
-            line << cell(r, c);
+            line << cell(r, c, false);
         }
         if (hasDiff()) {
             line << diffCell(r);
@@ -309,7 +309,8 @@ QString Report::markdown() const
 {
     QString out = QStringLiteral("| metric |");
     for (const ReportColumn &c : m_columns) {
-        out += QStringLiteral(" %1 |").arg(c.label);
+        out += c.metrics.size() > 1 ? QStringLiteral(" %1 (n=%2) |").arg(c.label).arg(c.metrics.size())
+                                    : QStringLiteral(" %1 |").arg(c.label);
     }
     if (hasDiff()) {
         out += QStringLiteral(" B − A |");
@@ -324,8 +325,8 @@ QString Report::markdown() const
         const int w = better(r);
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
             const bool best = (w < 0 && c == 0) || (w > 0 && c == 1);
-            out += best ? QStringLiteral(" **%1** |").arg(cell(r, c))
-                        : QStringLiteral(" %1 |").arg(cell(r, c));
+            out += best ? QStringLiteral(" **%1** |").arg(cell(r, c, false))
+                        : QStringLiteral(" %1 |").arg(cell(r, c, false));
         }
         if (hasDiff()) {
             out += QStringLiteral(" %1 |").arg(diffCell(r));

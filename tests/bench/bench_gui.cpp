@@ -87,15 +87,22 @@ int main(int argc, char **argv)
                 before += g->dataCount();
             }
         }
-        std::printf("  (%d event symbols before the first measurement, event lane %d px wide)\n", before,
-                    t->laneRect(TimelineView::Events)->width());
-        const double full = replotMs(t, 25);
+        std::printf("  (%d event symbols before the first measurement, event lane %d px wide, %d plottables, %d items, %d layers)\n", before,
+                    t->laneRect(TimelineView::Events)->width(), t->plot()->plottableCount(), t->plot()->itemCount(), t->plot()->layerCount());
+        const double full = replotMs(t, qEnvironmentVariableIntValue("BENCH_GUI_REPLOTS") > 0 ? qEnvironmentVariableIntValue("BENCH_GUI_REPLOTS") : 25);
         if (qEnvironmentVariableIsSet("BENCH_GUI_KINDS")) {
             t->plot()->replot();
             QApplication::processEvents();
             std::printf("  (after processing events: %.2f ms)\n", replotMs(t, 9));
             t->setLaneVisible(TimelineView::Produced, true);
             std::printf("  (after setLaneVisible no-op: %.2f ms)\n", replotMs(t, 9));
+            int after = 0;
+            for (int k = 0; k < kEventKindCount; ++k) {
+                if (QCPGraph *g = t->markerGraph(0, EventKind(k))) {
+                    after += g->dataCount();
+                }
+            }
+            std::printf("  (%d symbols now, lane %d px, %d plottables, %d items)\n", after, t->laneRect(TimelineView::Events)->width(), t->plot()->plottableCount(), t->plot()->itemCount());
             t->updateRuns(t->runs());
             std::printf("  (after a relayout: %.2f ms)\n", replotMs(t, 9));
             for (int k = 0; k < kEventKindCount; ++k) {
