@@ -141,6 +141,8 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
         return qlonglong(line);
     case Qt::DisplayRole: {
         switch (index.column()) {
+        case Number:
+            return qlonglong(line + 1);
         case Arrival: {
             if (!m_run->hasArrival) {
                 return QStringLiteral("–");
@@ -222,9 +224,10 @@ QVariant LogModel::headerData(int section, Qt::Orientation o, int role) const
         return {};
     }
     if (o == Qt::Vertical) {
-        return qlonglong(lineAt(section) + 1);
+        return {};
     }
     switch (section) {
+    case Number: return QStringLiteral("line");
     case Arrival: return m_wallClock ? QStringLiteral("arrival (UTC)") : QStringLiteral("arrival (s)");
     case Kernel: return QStringLiteral("kernel time");
     case Lag: return QStringLiteral("lag (s)");

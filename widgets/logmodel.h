@@ -15,7 +15,7 @@ class LogModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Arrival, Kernel, Lag, Text, ColumnCount };
+    enum Column { Number, Arrival, Kernel, Lag, Text, ColumnCount };
     enum Roles { LineRole = Qt::UserRole + 1 };
 
     explicit LogModel(QObject *parent = nullptr);
