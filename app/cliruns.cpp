@@ -1,6 +1,7 @@
 #include "cliruns.h"
 
 #include "runloader.h"
+#include "session.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -115,24 +116,7 @@ QString groupLabel(const QStringList &files)
     for (const QString &f : files) {
         names << QFileInfo(f).fileName();
     }
-    if (names.size() == 1) {
-        return names.front();
-    }
-    // Common prefix and suffix with '*' for what differs: "run-t*.log.zst".
-    QString pre = names.front(), suf = names.front();
-    for (const QString &n : names) {
-        int i = 0;
-        while (i < pre.size() && i < n.size() && pre[i] == n[i]) {
-            ++i;
-        }
-        pre.truncate(i);
-        int j = 0;
-        while (j < suf.size() && j < n.size() && suf[suf.size() - 1 - j] == n[n.size() - 1 - j]) {
-            ++j;
-        }
-        suf = suf.right(j);
-    }
-    return pre + QLatin1Char('*') + suf;
+    return commonLabel(names);
 }
 } // namespace
 

@@ -6,17 +6,10 @@
 
 namespace tty {
 
-QString defaultLabel(const QVector<Trial> &trials)
+QString commonLabel(const QStringList &names)
 {
-    if (trials.isEmpty()) {
-        return {};
-    }
-    if (trials.size() == 1) {
-        return trials.front().run->meta.label;
-    }
-    QStringList names;
-    for (const Trial &t : trials) {
-        names << t.run->meta.label + (t.boot >= 0 ? QStringLiteral("#%1").arg(t.boot + 1) : QString());
+    if (names.size() <= 1) {
+        return names.value(0);
     }
     QString pre = names.front(), suf = names.front();
     for (const QString &n : names) {
@@ -32,6 +25,15 @@ QString defaultLabel(const QVector<Trial> &trials)
         suf = suf.right(j);
     }
     return pre + QLatin1Char('*') + suf;
+}
+
+QString defaultLabel(const QVector<Trial> &trials)
+{
+    QStringList names;
+    for (const Trial &t : trials) {
+        names << t.run->meta.label + (t.boot >= 0 && trials.size() > 1 ? QStringLiteral("#%1").arg(t.boot + 1) : QString());
+    }
+    return commonLabel(names);
 }
 
 QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const

@@ -53,5 +53,7 @@ public:
 
 // Default labels: the recording's label, else the file name; groups: "name-t*.log".
 QString defaultLabel(const QVector<Trial> &trials);
+// What names have in common, with '*' for what differs: "run-t*.log.zst".
+QString commonLabel(const QStringList &names);
 
 } // namespace tty

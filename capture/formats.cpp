@@ -349,21 +349,9 @@ public:
     }
 
 private:
-    HostNs arrival(const RecordingDecoder::Piece &p)
-    {
-        if (p.mono == 0) {
-            return p.wall;
-        }
-        if (!m_anchored) {
-            m_anchored = true;
-            m_wall0 = p.wall;
-            m_mono0 = p.mono;
-        }
-        return m_wall0 + (p.mono - m_mono0);
-    }
     void piece(const RecordingDecoder::Piece &p)
     {
-        const HostNs t = arrival(p);
+        const HostNs t = m_clock.arrival(p.wall, p.mono);
         if (p.type == 'D') {
             m_b.addBytes(std::int64_t(p.data.size()));
             m_framer.feed(p.data.data(), p.data.size(), t,
@@ -431,9 +419,7 @@ private:
     RecordingDecoder m_decoder;
     LineFramer m_framer;
     std::string m_text;
-    bool m_anchored = false;
-    HostNs m_wall0 = 0;
-    std::int64_t m_mono0 = 0;
+    RecordingClock m_clock;
 };
 
 bool looksHostTs(std::string_view l)

@@ -15,6 +15,31 @@ namespace tty {
 
 inline constexpr std::string_view kRecordingMagic = "TTYSCOPE-REC 1\n";
 
+// Arrival times of records (docs/format.md, Time): the monotonic clock anchored at the
+// first record's wall time, so a wall-clock step reorders nothing. Shared by the loader
+// and live capture so that both give a line the same time.
+class RecordingClock
+{
+public:
+    HostNs arrival(HostNs wall, std::int64_t mono)
+    {
+        if (mono == 0) {
+            return wall;
+        }
+        if (!m_anchored) {
+            m_anchored = true;
+            m_wall0 = wall;
+            m_mono0 = mono;
+        }
+        return m_wall0 + (mono - m_mono0);
+    }
+
+private:
+    bool m_anchored = false;
+    HostNs m_wall0 = 0;
+    std::int64_t m_mono0 = 0;
+};
+
 class RecordingDecoder
 {
 public:

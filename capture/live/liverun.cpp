@@ -14,20 +14,6 @@ LiveRun::LiveRun(const RuleSet *rules, std::int64_t idleNs)
     m_run.arrivalIsWallClock = true;
 }
 
-HostNs LiveRun::arrival(HostNs wall, std::int64_t mono)
-{
-    // As the loader does (docs/format.md, Time): monotonic, anchored at the first record.
-    if (mono == 0) {
-        return wall;
-    }
-    if (!m_anchored) {
-        m_anchored = true;
-        m_wall0 = wall;
-        m_mono0 = mono;
-    }
-    return m_wall0 + (mono - m_mono0);
-}
-
 void LiveRun::add(const std::vector<LiveRecord> &records)
 {
     for (const LiveRecord &r : records) {
@@ -37,7 +23,7 @@ void LiveRun::add(const std::vector<LiveRecord> &records)
 
 void LiveRun::add(const LiveRecord &r)
 {
-    const HostNs t = arrival(r.wall, r.mono);
+    const HostNs t = m_clock.arrival(r.wall, r.mono);
     switch (r.type) {
     case 'D':
         m_lastDataMono = r.mono;

@@ -6,6 +6,7 @@
 
 #include "capturesession.h"
 #include "lineframer.h"
+#include "recordingdecoder.h"
 #include "rules.h"
 #include "run.h"
 #include "runbuilder.h"
@@ -39,7 +40,6 @@ public:
     bool lastLineOpen() const { return m_shown; }
 
 private:
-    HostNs arrival(HostNs wall, std::int64_t mono);
     void line(const LineFramer::Line &l);
     void header(const std::string &json);
 
@@ -48,9 +48,7 @@ private:
     RunBuilder m_builder;
     LineFramer m_framer;
     std::int64_t m_idleNs;
-    bool m_anchored = false;
-    HostNs m_wall0 = 0;
-    std::int64_t m_mono0 = 0;
+    RecordingClock m_clock;
     std::int64_t m_lastDataMono = 0;
     bool m_shown = false; // the last line is the pending fragment, shown while idle
     std::size_t m_shownBytes = 0;
