@@ -49,7 +49,8 @@ CaptureDialog::CaptureDialog(bool haveReference, QWidget *parent) : QDialog(pare
 
     auto *line = new QHBoxLayout;
     m_dataBits = new QComboBox(this);
-    m_dataBits->addItems({QStringLiteral("8"), QStringLiteral("7"), QStringLiteral("6"), QStringLiteral("5")});
+    m_dataBits->addItems(
+        {QStringLiteral("8"), QStringLiteral("7"), QStringLiteral("6"), QStringLiteral("5")});
     m_parity = new QComboBox(this);
     m_parity->addItems({QStringLiteral("none"), QStringLiteral("even"), QStringLiteral("odd"),
                         QStringLiteral("mark"), QStringLiteral("space")});
@@ -58,10 +59,14 @@ CaptureDialog::CaptureDialog(bool haveReference, QWidget *parent) : QDialog(pare
     m_flow = new QComboBox(this);
     m_flow->addItems({QStringLiteral("none"), QStringLiteral("rtscts"), QStringLiteral("xonxoff"),
                       QStringLiteral("dtrdsr")});
-    m_dataBits->setCurrentText(s.value(QStringLiteral("capture/dataBits"), QStringLiteral("8")).toString());
-    m_parity->setCurrentText(s.value(QStringLiteral("capture/parity"), QStringLiteral("none")).toString());
-    m_stopBits->setCurrentText(s.value(QStringLiteral("capture/stopBits"), QStringLiteral("1")).toString());
-    m_flow->setCurrentText(s.value(QStringLiteral("capture/flow"), QStringLiteral("none")).toString());
+    m_dataBits->setCurrentText(
+        s.value(QStringLiteral("capture/dataBits"), QStringLiteral("8")).toString());
+    m_parity->setCurrentText(
+        s.value(QStringLiteral("capture/parity"), QStringLiteral("none")).toString());
+    m_stopBits->setCurrentText(
+        s.value(QStringLiteral("capture/stopBits"), QStringLiteral("1")).toString());
+    m_flow->setCurrentText(
+        s.value(QStringLiteral("capture/flow"), QStringLiteral("none")).toString());
     line->addWidget(new QLabel(tr("data"), this));
     line->addWidget(m_dataBits);
     line->addWidget(new QLabel(tr("parity"), this));
@@ -80,8 +85,10 @@ CaptureDialog::CaptureDialog(bool haveReference, QWidget *parent) : QDialog(pare
     const QString dir = s.value(QStringLiteral("capture/dir"),
                                 QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
                             .toString();
-    m_output = new QLineEdit(QDir(dir).filePath(QLatin1String(RecordingWriter::kDefaultTemplate)), this);
-    m_output->setToolTip(tr("%Y %m %d %H %M %S and {label} are filled in; an existing file is never overwritten"));
+    m_output =
+        new QLineEdit(QDir(dir).filePath(QLatin1String(RecordingWriter::kDefaultTemplate)), this);
+    m_output->setToolTip(
+        tr("%Y %m %d %H %M %S and {label} are filled in; an existing file is never overwritten"));
     auto *browse = new QPushButton(tr("Folder…"), this);
     outRow->addWidget(m_output, 1);
     outRow->addWidget(browse);
@@ -96,7 +103,8 @@ CaptureDialog::CaptureDialog(bool haveReference, QWidget *parent) : QDialog(pare
 
     m_reference = new QCheckBox(tr("Compare with the run that is open now"), this);
     m_reference->setEnabled(haveReference);
-    m_reference->setChecked(haveReference && s.value(QStringLiteral("capture/reference"), false).toBool());
+    m_reference->setChecked(haveReference &&
+                            s.value(QStringLiteral("capture/reference"), false).toBool());
     form->addRow(QString(), m_reference);
 
     m_error = new QLabel(this);
@@ -128,9 +136,14 @@ void CaptureDialog::refreshPorts()
             about << p.description;
         }
         if (p.usbVid >= 0) {
-            about << QStringLiteral("USB %1:%2").arg(p.usbVid, 4, 16, QLatin1Char('0')).arg(p.usbPid, 4, 16, QLatin1Char('0'));
+            about << QStringLiteral("USB %1:%2")
+                         .arg(p.usbVid, 4, 16, QLatin1Char('0'))
+                         .arg(p.usbPid, 4, 16, QLatin1Char('0'));
         }
-        m_port->addItem(about.isEmpty() ? text : QStringLiteral("%1 — %2").arg(text, about.join(QStringLiteral(", "))), p.name);
+        m_port->addItem(about.isEmpty()
+                            ? text
+                            : QStringLiteral("%1 — %2").arg(text, about.join(QStringLiteral(", "))),
+                        p.name);
     }
     if (!error.isEmpty()) {
         m_error->setText(error);
@@ -158,11 +171,15 @@ bool CaptureDialog::options(CaptureOptions *o, QString *error) const
         return false;
     }
     o->label = m_label->text().isEmpty() ? QFileInfo(port).fileName() : m_label->text();
-    o->output = RecordingWriter::expandTemplate(m_output->text(), o->label, QDateTime::currentDateTime());
+    o->output =
+        RecordingWriter::expandTemplate(m_output->text(), o->label, QDateTime::currentDateTime());
     return true;
 }
 
-bool CaptureDialog::compareWithReference() const { return m_reference->isChecked(); }
+bool CaptureDialog::compareWithReference() const
+{
+    return m_reference->isChecked();
+}
 
 void CaptureDialog::accept()
 {

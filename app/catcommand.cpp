@@ -52,7 +52,8 @@ int runCat(const QStringList &args)
         "for ttyscope recordings, the received bytes exactly."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("cat"), QStringLiteral("The command."));
-    p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Logs."), QStringLiteral("FILE..."));
+    p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Logs."),
+                            QStringLiteral("FILE..."));
     p.addOption({QStringLiteral("times"),
                  QStringLiteral("Prefix each line with its arrival time as '<unix seconds>\\t'.")});
     p.addOption({QStringLiteral("format"), QStringLiteral("Input format (default: detect)."),

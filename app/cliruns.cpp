@@ -12,46 +12,61 @@ namespace tty {
 
 void addMetricOptions(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("window-start"),
-                 QStringLiteral("Regex of the line that starts the counting window (default: the first line)."),
-                 QStringLiteral("REGEX")});
-    p.addOption({QStringLiteral("window"), QStringLiteral("Length of the counting window in seconds (default 30)."),
+    p.addOption(
+        {QStringLiteral("window-start"),
+         QStringLiteral(
+             "Regex of the line that starts the counting window (default: the first line)."),
+         QStringLiteral("REGEX")});
+    p.addOption({QStringLiteral("window"),
+                 QStringLiteral("Length of the counting window in seconds (default 30)."),
                  QStringLiteral("SECONDS"), QStringLiteral("30")});
     p.addOption({QStringLiteral("window-match"),
-                 QStringLiteral("Count only lines matching REGEX in the window."), QStringLiteral("REGEX")});
-    p.addOption({QStringLiteral("span"),
-                 QStringLiteral("Time from the production of the first line matching FROM to the "
-                                "arrival of the first line matching TO, as 'FROM=>TO'. Repeatable."),
-                 QStringLiteral("FROM=>TO")});
-    p.addOption({QStringLiteral("boot-pattern"),
-                 QStringLiteral("Regex that ends the boot time (default 'login:')."), QStringLiteral("REGEX"),
-                 QStringLiteral("login:")});
-    p.addOption({QStringLiteral("interval"),
-                 QStringLiteral("Statistics of the time between consecutive lines matching REGEX. Repeatable."),
+                 QStringLiteral("Count only lines matching REGEX in the window."),
                  QStringLiteral("REGEX")});
+    p.addOption(
+        {QStringLiteral("span"),
+         QStringLiteral("Time from the production of the first line matching FROM to the "
+                        "arrival of the first line matching TO, as 'FROM=>TO'. Repeatable."),
+         QStringLiteral("FROM=>TO")});
+    p.addOption({QStringLiteral("boot-pattern"),
+                 QStringLiteral("Regex that ends the boot time (default 'login:')."),
+                 QStringLiteral("REGEX"), QStringLiteral("login:")});
+    p.addOption(
+        {QStringLiteral("interval"),
+         QStringLiteral(
+             "Statistics of the time between consecutive lines matching REGEX. Repeatable."),
+         QStringLiteral("REGEX")});
     p.addOption({QStringLiteral("boots-as-trials"),
                  QStringLiteral("Treat each boot inside a capture as a trial of its column.")});
     p.addOption({QStringLiteral("label"),
-                 QStringLiteral("Label of the next column (repeat once per column)."), QStringLiteral("TEXT")});
+                 QStringLiteral("Label of the next column (repeat once per column)."),
+                 QStringLiteral("TEXT")});
 }
 
 void addLoadOptions(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("format"),
-                 QStringLiteral("Input format: auto, ttyscope, hostts, grabserial, kmsg, raw (dmesg, conserver)."),
-                 QStringLiteral("NAME"), QStringLiteral("auto")});
-    p.addOption({QStringLiteral("baud"), QStringLiteral("Baud rate of the console (default: from the recording, else 115200)."),
-                 QStringLiteral("RATE")});
-    p.addOption({QStringLiteral("rules"), QStringLiteral("Event rule file (JSON) instead of the built-in table."),
+    p.addOption(
+        {QStringLiteral("format"),
+         QStringLiteral(
+             "Input format: auto, ttyscope, hostts, grabserial, kmsg, raw (dmesg, conserver)."),
+         QStringLiteral("NAME"), QStringLiteral("auto")});
+    p.addOption(
+        {QStringLiteral("baud"),
+         QStringLiteral("Baud rate of the console (default: from the recording, else 115200)."),
+         QStringLiteral("RATE")});
+    p.addOption({QStringLiteral("rules"),
+                 QStringLiteral("Event rule file (JSON) instead of the built-in table."),
                  QStringLiteral("FILE")});
-    p.addOption({QStringLiteral("mark"), QStringLiteral("Lines matching REGEX become 'marker' events. Repeatable."),
+    p.addOption({QStringLiteral("mark"),
+                 QStringLiteral("Lines matching REGEX become 'marker' events. Repeatable."),
                  QStringLiteral("REGEX")});
 }
 
 bool readRuleSet(const QCommandLineParser &p, RuleSet *rules, QString *error)
 {
     *rules = RuleSet::builtin();
-    if (p.isSet(QStringLiteral("rules")) && !rules->loadFile(p.value(QStringLiteral("rules")), error)) {
+    if (p.isSet(QStringLiteral("rules")) &&
+        !rules->loadFile(p.value(QStringLiteral("rules")), error)) {
         return false;
     }
     for (const QString &m : p.values(QStringLiteral("mark"))) {
@@ -68,7 +83,8 @@ bool readMetricOptions(const QCommandLineParser &p, MetricOptions *o, QString *e
     auto checkRegex = [error](const QString &opt, const QString &re) {
         QRegularExpression r(re);
         if (!r.isValid()) {
-            *error = QStringLiteral("--%1: invalid regular expression '%2': %3").arg(opt, re, r.errorString());
+            *error = QStringLiteral("--%1: invalid regular expression '%2': %3")
+                         .arg(opt, re, r.errorString());
             return false;
         }
         return true;
@@ -97,7 +113,8 @@ bool readMetricOptions(const QCommandLineParser &p, MetricOptions *o, QString *e
         return false;
     }
     for (const auto &s : o->spans) {
-        if (!checkRegex(QStringLiteral("span"), s.first) || !checkRegex(QStringLiteral("span"), s.second)) {
+        if (!checkRegex(QStringLiteral("span"), s.first) ||
+            !checkRegex(QStringLiteral("span"), s.second)) {
             return false;
         }
     }
@@ -120,8 +137,8 @@ QString groupLabel(const QStringList &files)
 }
 } // namespace
 
-LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args, const RuleSet &rules,
-                          const MetricOptions &metrics)
+LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
+                          const RuleSet &rules, const MetricOptions &metrics)
 {
     LoadedColumns out;
     const QStringList labels = p.values(QStringLiteral("label"));

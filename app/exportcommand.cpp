@@ -12,7 +12,8 @@
 
 namespace tty {
 
-Session sessionFromColumns(const LoadedColumns &loaded, const Alignment &alignment, const MetricOptions &metrics)
+Session sessionFromColumns(const LoadedColumns &loaded, const Alignment &alignment,
+                           const MetricOptions &metrics)
 {
     Session s;
     s.alignment = alignment;
@@ -46,21 +47,26 @@ int runExport(const QStringList &args)
     p.addPositionalArgument(QStringLiteral("export"), QStringLiteral("The command."));
     p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("One or two logs or groups."),
                             QStringLiteral("A [B]"));
-    p.addOption({QStringLiteral("png"), QStringLiteral("Write a PNG image."), QStringLiteral("OUT.png")});
-    p.addOption({QStringLiteral("pdf"), QStringLiteral("Write a PDF document."), QStringLiteral("OUT.pdf")});
-    p.addOption({QStringLiteral("width"), QStringLiteral("Width in pixels (default 1600)."), QStringLiteral("W"),
-                 QStringLiteral("1600")});
-    p.addOption({QStringLiteral("height"), QStringLiteral("Height in pixels (default 1100)."), QStringLiteral("H"),
-                 QStringLiteral("1100")});
-    p.addOption({QStringLiteral("scale"), QStringLiteral("Pixel scale of the PNG (2 for high-DPI)."),
-                 QStringLiteral("S"), QStringLiteral("1")});
+    p.addOption(
+        {QStringLiteral("png"), QStringLiteral("Write a PNG image."), QStringLiteral("OUT.png")});
+    p.addOption({QStringLiteral("pdf"), QStringLiteral("Write a PDF document."),
+                 QStringLiteral("OUT.pdf")});
+    p.addOption({QStringLiteral("width"), QStringLiteral("Width in pixels (default 1600)."),
+                 QStringLiteral("W"), QStringLiteral("1600")});
+    p.addOption({QStringLiteral("height"), QStringLiteral("Height in pixels (default 1100)."),
+                 QStringLiteral("H"), QStringLiteral("1100")});
+    p.addOption({QStringLiteral("scale"),
+                 QStringLiteral("Pixel scale of the PNG (2 for high-DPI)."), QStringLiteral("S"),
+                 QStringLiteral("1")});
     p.addOption({QStringLiteral("align"),
                  QStringLiteral("Time zero: start, boot, panic, drop, event:KIND or regex:REGEX."),
                  QStringLiteral("SPEC"), QStringLiteral("start")});
-    p.addOption({QStringLiteral("title"), QStringLiteral("Title of the picture."), QStringLiteral("TEXT")});
+    p.addOption(
+        {QStringLiteral("title"), QStringLiteral("Title of the picture."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("no-table"), QStringLiteral("Leave the metrics table out.")});
     p.addOption({QStringLiteral("pattern-lane"),
-                 QStringLiteral("Add a lane of matches per second of REGEX (its interval statistics go to the table). Repeatable."),
+                 QStringLiteral("Add a lane of matches per second of REGEX (its interval "
+                                "statistics go to the table). Repeatable."),
                  QStringLiteral("REGEX")});
     addLoadOptions(p);
     addMetricOptions(p);
@@ -72,7 +78,8 @@ int runExport(const QStringList &args)
         return 2;
     }
     if (!p.isSet(QStringLiteral("png")) && !p.isSet(QStringLiteral("pdf"))) {
-        std::fprintf(stderr, "ttyscope export: say where to write: --png OUT.png and/or --pdf OUT.pdf\n");
+        std::fprintf(stderr,
+                     "ttyscope export: say where to write: --png OUT.png and/or --pdf OUT.pdf\n");
         return 2;
     }
     MetricOptions mo;
@@ -88,7 +95,8 @@ int runExport(const QStringList &args)
     const int height = p.value(QStringLiteral("height")).toInt();
     const double scale = p.value(QStringLiteral("scale")).toDouble();
     if (width < 200 || height < 200 || !(scale > 0 && scale <= 8)) {
-        std::fprintf(stderr, "ttyscope export: --width/--height must be at least 200, --scale in (0, 8]\n");
+        std::fprintf(stderr,
+                     "ttyscope export: --width/--height must be at least 200, --scale in (0, 8]\n");
         return 2;
     }
     LoadedColumns loaded = loadColumns(p, files, rules, mo);
@@ -99,7 +107,9 @@ int runExport(const QStringList &args)
     session.patterns = p.values(QStringLiteral("pattern-lane"));
     for (const QString &re : session.patterns) {
         if (!QRegularExpression(re).isValid()) {
-            std::fprintf(stderr, "ttyscope export: --pattern-lane: invalid regular expression '%s'\n", qPrintable(re));
+            std::fprintf(stderr,
+                         "ttyscope export: --pattern-lane: invalid regular expression '%s'\n",
+                         qPrintable(re));
             return 2;
         }
         if (!session.metrics.intervals.contains(re)) {
@@ -109,7 +119,8 @@ int runExport(const QStringList &args)
     QStringList warnings;
     TimelineView view;
     view.resize(width, height);
-    view.setTitle(p.isSet(QStringLiteral("title")) ? p.value(QStringLiteral("title")) : session.title());
+    view.setTitle(p.isSet(QStringLiteral("title")) ? p.value(QStringLiteral("title"))
+                                                   : session.title());
     view.setAxisTitle(alignment.axisTitle());
     view.setRuns(session.timelineRuns(&warnings));
     if (!session.patterns.isEmpty()) {
@@ -122,7 +133,8 @@ int runExport(const QStringList &args)
     FigureTable table{p.isSet(QStringLiteral("no-table")) ? nullptr : &report, session.colors()};
     int rc = 0;
     if (p.isSet(QStringLiteral("png")) &&
-        !saveFigurePng(&view, table, p.value(QStringLiteral("png")), width, height, scale, &error)) {
+        !saveFigurePng(&view, table, p.value(QStringLiteral("png")), width, height, scale,
+                       &error)) {
         std::fprintf(stderr, "ttyscope export: %s\n", qPrintable(error));
         rc = 1;
     }

@@ -48,21 +48,27 @@ int runGui(const QStringList &args)
         "  ttyscope capture ...       record a serial port or network console"));
     p.addHelpOption();
     p.addVersionOption();
-    p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Logs to open."), QStringLiteral("[A [B]]"));
-    p.addOption({QStringLiteral("align"), QStringLiteral("Time zero: start, boot, panic, drop, event:KIND, regex:REGEX."),
+    p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Logs to open."),
+                            QStringLiteral("[A [B]]"));
+    p.addOption({QStringLiteral("align"),
+                 QStringLiteral("Time zero: start, boot, panic, drop, event:KIND, regex:REGEX."),
                  QStringLiteral("SPEC"), QStringLiteral("start")});
     p.addOption({QStringLiteral("screenshot"),
-                 QStringLiteral("Save a screenshot of the window to PNG once loaded, then quit."), QStringLiteral("OUT.png")});
-    p.addOption({QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."), QStringLiteral("WxH")});
-    p.addOption({QStringLiteral("theme"), QStringLiteral("Colours: system (default), light or dark."),
+                 QStringLiteral("Save a screenshot of the window to PNG once loaded, then quit."),
+                 QStringLiteral("OUT.png")});
+    p.addOption({QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
+                 QStringLiteral("WxH")});
+    p.addOption({QStringLiteral("theme"),
+                 QStringLiteral("Colours: system (default), light or dark."),
                  QStringLiteral("NAME")});
     addLoadOptions(p);
     addMetricOptions(p);
     p.process(args);
 
     QSettings settings;
-    const QString theme = p.isSet(QStringLiteral("theme")) ? p.value(QStringLiteral("theme"))
-                                                          : settings.value(QStringLiteral("view/theme")).toString();
+    const QString theme = p.isSet(QStringLiteral("theme"))
+                              ? p.value(QStringLiteral("theme"))
+                              : settings.value(QStringLiteral("view/theme")).toString();
     if (!applyTheme(theme)) {
         std::fprintf(stderr, "ttyscope: --theme must be system, light or dark\n");
         return 2;
@@ -104,8 +110,9 @@ int runGui(const QStringList &args)
         }
         w.open(r);
         if (files.size() > 2) {
-            w.notices()->show(NoticeBar::Level::Warning,
-                              QObject::tr("%1 files were given; the first two are compared.").arg(files.size()));
+            w.notices()->show(
+                NoticeBar::Level::Warning,
+                QObject::tr("%1 files were given; the first two are compared.").arg(files.size()));
         }
     }
     w.show();

@@ -18,11 +18,16 @@ const struct
 {
     char key;
     const char *what;
-} kSysrq[] = {{'t', "t — show tasks"},           {'w', "w — show blocked tasks"},
-              {'l', "l — backtrace of all CPUs"}, {'m', "m — show memory"},
-              {'d', "d — show held locks"},      {'s', "s — sync"},
-              {'u', "u — remount read-only"},    {'9', "9 — loglevel 9"},
-              {'c', "c — crash (panic)"},        {'b', "b — reboot"},
+} kSysrq[] = {{'t', "t — show tasks"},
+              {'w', "w — show blocked tasks"},
+              {'l', "l — backtrace of all CPUs"},
+              {'m', "m — show memory"},
+              {'d', "d — show held locks"},
+              {'s', "s — sync"},
+              {'u', "u — remount read-only"},
+              {'9', "9 — loglevel 9"},
+              {'c', "c — crash (panic)"},
+              {'b', "b — reboot"},
               {'h', "h — help"}};
 constexpr int kHistory = 100;
 } // namespace
@@ -38,7 +43,8 @@ LiveBar::LiveBar(QWidget *parent) : QWidget(parent)
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Keep the newest data in view; zooming or scrolling back pauses it"));
     auto *marker = new QPushButton(tr("Marker (M)"), this);
-    marker->setToolTip(tr("Put a marker at this moment, with optional text, on the timeline and in the recording"));
+    marker->setToolTip(tr(
+        "Put a marker at this moment, with optional text, on the timeline and in the recording"));
     m_stop = new QPushButton(tr("Stop capture"), this);
     row1->addWidget(m_status, 1);
     row1->addWidget(m_follow);
@@ -95,7 +101,8 @@ bool LiveBar::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_input && event->type() == QEvent::KeyPress) {
         const int key = static_cast<QKeyEvent *>(event)->key();
         if ((key == Qt::Key_Up || key == Qt::Key_Down) && !m_history.isEmpty()) {
-            m_historyPos = std::clamp(m_historyPos + (key == Qt::Key_Up ? -1 : 1), 0, int(m_history.size()));
+            m_historyPos =
+                std::clamp(m_historyPos + (key == Qt::Key_Up ? -1 : 1), 0, int(m_history.size()));
             m_input->setText(m_historyPos < m_history.size() ? m_history[m_historyPos] : QString());
             return true;
         }
@@ -110,8 +117,14 @@ void LiveBar::setFollowing(bool on)
     }
 }
 
-bool LiveBar::following() const { return m_follow->isChecked(); }
-void LiveBar::setStatus(const QString &text) { m_status->setText(text); }
+bool LiveBar::following() const
+{
+    return m_follow->isChecked();
+}
+void LiveBar::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
 
 void LiveBar::setRunning(bool running)
 {

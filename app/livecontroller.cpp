@@ -65,7 +65,10 @@ void LiveController::poll()
     m_live->idle(monoNow());
     Run &r = m_live->run();
     const CaptureSession::Status st = m_session->status();
-    QString text = QStringLiteral("%1 — %2 lines, %3 bytes").arg(st.message).arg(r.lines.size()).arg(st.bytesIn);
+    QString text = QStringLiteral("%1 — %2 lines, %3 bytes")
+                       .arg(st.message)
+                       .arg(r.lines.size())
+                       .arg(st.bytesIn);
     if (!st.path.isEmpty()) {
         text += QStringLiteral(" — recording %1").arg(st.path);
     }

@@ -48,7 +48,10 @@ void LogPane::setSide(const Side &side, int firstTimelineRun)
     m_view->setRun(side.trials.isEmpty() ? nullptr : side.trials.front().run);
 }
 
-int LogPane::trial() const { return std::max(0, m_trials->currentIndex()); }
+int LogPane::trial() const
+{
+    return std::max(0, m_trials->currentIndex());
+}
 
 void LogPane::setTrial(int trial)
 {
@@ -57,6 +60,9 @@ void LogPane::setTrial(int trial)
     }
 }
 
-const Run *LogPane::run() const { return m_view->model()->run(); }
+const Run *LogPane::run() const
+{
+    return m_view->model()->run();
+}
 
 } // namespace tty

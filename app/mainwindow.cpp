@@ -2,9 +2,9 @@
 
 #include "capturedialog.h"
 #include "eventlist.h"
+#include "figure.h"
 #include "livebar.h"
 #include "livecontroller.h"
-#include "figure.h"
 #include "logpane.h"
 #include "metricspanel.h"
 #include "noticebar.h"
@@ -15,12 +15,12 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QColorDialog>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QDateTime>
+#include <QColorDialog>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -31,7 +31,6 @@
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QtConcurrent>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -50,6 +49,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <qcustomplot.h>
 
@@ -103,15 +103,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_cancel, &QPushButton::clicked, m_job, &RunLoadJob::cancel);
-    connect(m_job, &RunLoadJob::progress, this, [this](const QString &f, qint64 done, qint64 total, qint64 lines) {
-        m_progress->setRange(0, 1000);
-        m_progress->setValue(total > 0 ? int(1000 * done / total) : 0);
-        m_statusText->setText(tr("Loading %1: %2 of %3 MB, %4 lines")
-                                  .arg(QFileInfo(f).fileName())
-                                  .arg(double(done) / 1e6, 0, 'f', 1)
-                                  .arg(double(total) / 1e6, 0, 'f', 1)
-                                  .arg(lines));
-    });
+    connect(m_job, &RunLoadJob::progress, this,
+            [this](const QString &f, qint64 done, qint64 total, qint64 lines) {
+                m_progress->setRange(0, 1000);
+                m_progress->setValue(total > 0 ? int(1000 * done / total) : 0);
+                m_statusText->setText(tr("Loading %1: %2 of %3 MB, %4 lines")
+                                          .arg(QFileInfo(f).fileName())
+                                          .arg(double(done) / 1e6, 0, 'f', 1)
+                                          .arg(double(total) / 1e6, 0, 'f', 1)
+                                          .arg(lines));
+            });
     connect(m_job, &RunLoadJob::finished, this, &MainWindow::onLoaded);
 
     buildDocks();
@@ -119,7 +120,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
 
     connect(m_timeline, &TimelineView::eventActivated, this, &MainWindow::showEvent);
     connect(m_timeline, &TimelineView::timeActivated, this, &MainWindow::showTime);
-    connect(m_timeline, &TimelineView::userMovedView, this, [this] { m_liveBar->setFollowing(false); });
+    connect(m_timeline, &TimelineView::userMovedView, this,
+            [this] { m_liveBar->setFollowing(false); });
     connect(m_liveBar, &LiveBar::followToggled, this, [this](bool on) {
         if (on) {
             onLiveUpdated();
@@ -146,7 +148,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
             m_timeline->setXRange(x - half, x + half);
         }
     });
-    connect(&m_patternWatcher, &QFutureWatcherBase::finished, this, &MainWindow::refreshPatternLanes);
+    connect(&m_patternWatcher, &QFutureWatcherBase::finished, this,
+            &MainWindow::refreshPatternLanes);
     connect(&m_metricsWatcher, &QFutureWatcherBase::finished, this, [this] {
         if (m_metricsWatcher.future().resultCount() > 0 && !m_session.isEmpty()) {
             m_metrics->setReport(*m_metricsWatcher.future().result(), m_session.colors());
@@ -214,26 +217,35 @@ void MainWindow::buildActions()
         return a;
     };
     tb->addAction(add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); }));
-    tb->addAction(add(file, tr("&Compare…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { compareDialog(); }));
+    tb->addAction(
+        add(file, tr("&Compare…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { compareDialog(); }));
     add(file, tr("Open the &sample comparison"), QKeySequence(), [this] { openSample(); });
     file->addSeparator();
-    tb->addAction(add(file, tr("Ca&pture…"), QKeySequence(tr("Ctrl+K")), [this] { captureDialog(); }));
+    tb->addAction(
+        add(file, tr("Ca&pture…"), QKeySequence(tr("Ctrl+K")), [this] { captureDialog(); }));
     add(file, tr("S&top capture"), QKeySequence(tr("Ctrl+Shift+K")), [this] { stopCapture(); });
     add(file, tr("Drop a &marker (live)"), QKeySequence(Qt::Key_M), [this] { dropMarker(); });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     file->addSeparator();
-    tb->addAction(add(file, tr("&Export image…"), QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); }));
-    add(file, tr("Copy image to clip&board"), QKeySequence(tr("Ctrl+Shift+C")), [this] { copyImage(); });
+    tb->addAction(
+        add(file, tr("&Export image…"), QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); }));
+    add(file, tr("Copy image to clip&board"), QKeySequence(tr("Ctrl+Shift+C")),
+        [this] { copyImage(); });
     file->addSeparator();
     add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     tb->addSeparator();
-    tb->addAction(add(view, tr("&Reset zoom"), QKeySequence(Qt::Key_Home), [this] { m_timeline->resetZoom(); }));
-    tb->addAction(add(view, tr("&Previous event"), QKeySequence(Qt::Key_P), [this] { stepEvent(-1, false); }));
-    tb->addAction(add(view, tr("&Next event"), QKeySequence(Qt::Key_N), [this] { stepEvent(1, false); }));
-    add(view, tr("Previous event of the selected kind"), QKeySequence(tr("Shift+P")), [this] { stepEvent(-1, true); });
-    add(view, tr("Next event of the selected kind"), QKeySequence(tr("Shift+N")), [this] { stepEvent(1, true); });
+    tb->addAction(add(view, tr("&Reset zoom"), QKeySequence(Qt::Key_Home),
+                      [this] { m_timeline->resetZoom(); }));
+    tb->addAction(add(view, tr("&Previous event"), QKeySequence(Qt::Key_P),
+                      [this] { stepEvent(-1, false); }));
+    tb->addAction(
+        add(view, tr("&Next event"), QKeySequence(Qt::Key_N), [this] { stepEvent(1, false); }));
+    add(view, tr("Previous event of the selected kind"), QKeySequence(tr("Shift+P")),
+        [this] { stepEvent(-1, true); });
+    add(view, tr("Next event of the selected kind"), QKeySequence(tr("Shift+N")),
+        [this] { stepEvent(1, true); });
     view->addSeparator();
     add(view, tr("&Find in log"), QKeySequence::Find, [this] {
         if (!m_panes.isEmpty()) {
@@ -251,12 +263,13 @@ void MainWindow::buildActions()
             p->view()->findPrevious();
         }
     });
-    add(view, tr("Align on the current log line"), QKeySequence(tr("Ctrl+L")), [this] { alignOnCurrentLine(); });
+    add(view, tr("Align on the current log line"), QKeySequence(tr("Ctrl+L")),
+        [this] { alignOnCurrentLine(); });
     add(view, tr("Add a &pattern lane…"), QKeySequence(tr("Ctrl+Shift+L")), [this] {
         bool ok = false;
-        const QString re = QInputDialog::getText(this, tr("Pattern lane"),
-                                                 tr("Regex (matches per second; intervals in the metrics):"),
-                                                 QLineEdit::Normal, QString(), &ok);
+        const QString re = QInputDialog::getText(
+            this, tr("Pattern lane"), tr("Regex (matches per second; intervals in the metrics):"),
+            QLineEdit::Normal, QString(), &ok);
         if (ok && !re.isEmpty()) {
             addPatternLane(re);
         }
@@ -268,13 +281,15 @@ void MainWindow::buildActions()
         QAction *a = m_lanesMenu->addAction(TimelineView::laneName(TimelineView::Lane(l)));
         a->setCheckable(true);
         a->setChecked(true);
-        connect(a, &QAction::toggled, this, [this, l](bool on) { m_timeline->setLaneVisible(TimelineView::Lane(l), on); });
+        connect(a, &QAction::toggled, this,
+                [this, l](bool on) { m_timeline->setLaneVisible(TimelineView::Lane(l), on); });
     }
     QMenu *themes = view->addMenu(tr("&Theme"));
     auto *themeGroup = new QActionGroup(this);
-    const QString current = QSettings().value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
-    for (const auto &[name, title] : {std::pair{"system", "Follow the system"}, std::pair{"light", "Light"},
-                                      std::pair{"dark", "Dark"}}) {
+    const QString current =
+        QSettings().value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
+    for (const auto &[name, title] : {std::pair{"system", "Follow the system"},
+                                      std::pair{"light", "Light"}, std::pair{"dark", "Dark"}}) {
         QAction *a = themes->addAction(tr(title));
         a->setCheckable(true);
         a->setChecked(current == QLatin1String(name));
@@ -292,8 +307,8 @@ void MainWindow::buildActions()
                 return;
             }
             bool ok = false;
-            const QString label = QInputDialog::getText(this, tr("Rename"), tr("Label:"), QLineEdit::Normal,
-                                                        m_session.sides[i].label, &ok);
+            const QString label = QInputDialog::getText(
+                this, tr("Rename"), tr("Label:"), QLineEdit::Normal, m_session.sides[i].label, &ok);
             if (ok && !label.isEmpty()) {
                 m_session.sides[i].label = label;
                 setSession(m_session);
@@ -306,7 +321,9 @@ void MainWindow::buildActions()
         connect(a, &QAction::triggered, this, [this, i] {
             const QColor c = QColorDialog::getColor(runColor(i), this);
             if (c.isValid()) {
-                QSettings().setValue(i == 0 ? QStringLiteral("colors/runA") : QStringLiteral("colors/runB"), c.name());
+                QSettings().setValue(i == 0 ? QStringLiteral("colors/runA")
+                                            : QStringLiteral("colors/runB"),
+                                     c.name());
                 for (int s = 0; s < m_session.sides.size(); ++s) {
                     m_session.sides[s].color = runColor(s);
                 }
@@ -324,9 +341,8 @@ void MainWindow::buildActions()
     });
     view->addAction(m_eventDock->toggleViewAction());
     view->addAction(m_metricsDock->toggleViewAction());
-    add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
-        setWindowState(windowState() ^ Qt::WindowFullScreen);
-    });
+    add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11),
+        [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
 
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Align: "), this));
@@ -336,7 +352,8 @@ void MainWindow::buildActions()
     m_align->addItem(tr("first panic"), QStringLiteral("panic"));
     m_align->addItem(tr("first drop"), QStringLiteral("drop"));
     m_align->addItem(tr("first match of…"), QStringLiteral("regex"));
-    m_align->setToolTip(tr("What time zero is for every run (Ctrl+L aligns on the current log line)"));
+    m_align->setToolTip(
+        tr("What time zero is for every run (Ctrl+L aligns on the current log line)"));
     tb->addWidget(m_align);
     m_alignRegex = new QLineEdit(this);
     m_alignRegex->setPlaceholderText(tr("regex, e.g. harness: insmod"));
@@ -351,7 +368,9 @@ void MainWindow::buildActions()
         }
         Alignment a;
         QString error;
-        if (Alignment::parse(kind == QLatin1String("regex") ? QStringLiteral("regex:") + m_alignRegex->text() : kind,
+        if (Alignment::parse(kind == QLatin1String("regex")
+                                 ? QStringLiteral("regex:") + m_alignRegex->text()
+                                 : kind,
                              &a, &error)) {
             setAlignment(a);
         } else {
@@ -381,7 +400,10 @@ void MainWindow::buildActions()
     updateRecentMenu();
 }
 
-LogPane *MainWindow::logPane(int side) const { return side < m_panes.size() ? m_panes[side] : nullptr; }
+LogPane *MainWindow::logPane(int side) const
+{
+    return side < m_panes.size() ? m_panes[side] : nullptr;
+}
 
 void MainWindow::open(const OpenRequest &request)
 {
@@ -409,7 +431,8 @@ void MainWindow::openFiles(const QStringList &files)
         m_notices->show(NoticeBar::Level::Warning,
                         tr("%1 files were given; the first two are compared. To compare groups of "
                            "trials, use File ▸ Compare… (several files per side) or "
-                           "<tt>ttyscope a1,a2,a3 b1,b2</tt>.").arg(files.size()));
+                           "<tt>ttyscope a1,a2,a3 b1,b2</tt>.")
+                            .arg(files.size()));
     }
     OpenRequest r;
     for (const QString &f : files.mid(0, 2)) {
@@ -425,8 +448,9 @@ bool MainWindow::openSample()
 {
     const SampleSet s = bundledSample();
     if (s.sides.isEmpty()) {
-        m_notices->show(NoticeBar::Level::Warning, tr("The bundled sample was not found (looked in %1).")
-                                                       .arg(s.searched.join(QStringLiteral(", ")).toHtmlEscaped()));
+        m_notices->show(NoticeBar::Level::Warning,
+                        tr("The bundled sample was not found (looked in %1).")
+                            .arg(s.searched.join(QStringLiteral(", ")).toHtmlEscaped()));
         return false;
     }
     OpenRequest r;
@@ -473,10 +497,14 @@ void MainWindow::onLoaded(const LoadResult &result)
             }
             opened << f.path;
             for (const QString &w : f.run->warnings) {
-                warnings << QStringLiteral("%1: %2").arg(QFileInfo(f.path).fileName(), w).toHtmlEscaped();
+                warnings << QStringLiteral("%1: %2")
+                                .arg(QFileInfo(f.path).fileName(), w)
+                                .toHtmlEscaped();
             }
             if (!f.run->error.isEmpty()) {
-                problems << QStringLiteral("%1: %2").arg(QFileInfo(f.path).fileName(), f.run->error).toHtmlEscaped();
+                problems << QStringLiteral("%1: %2")
+                                .arg(QFileInfo(f.path).fileName(), f.run->error)
+                                .toHtmlEscaped();
             }
             if (m_pending.bootsAsTrials && f.run->boots.size() > 1) {
                 for (int b = 0; b < int(f.run->boots.size()); ++b) {
@@ -489,16 +517,20 @@ void MainWindow::onLoaded(const LoadResult &result)
         if (side.trials.isEmpty()) {
             continue;
         }
-        side.label = si < m_pending.labels.size() && !m_pending.labels[si].isEmpty() ? m_pending.labels[si]
-                                                                                      : defaultLabel(side.trials);
+        side.label = si < m_pending.labels.size() && !m_pending.labels[si].isEmpty()
+                         ? m_pending.labels[si]
+                         : defaultLabel(side.trials);
         s.sides.append(side);
     }
     if (result.cancelled) {
         problems.prepend(tr("Loading was cancelled; what was read so far is shown."));
     }
     if (!problems.isEmpty()) {
-        m_notices->show(NoticeBar::Level::Error, problems.join(QStringLiteral("<br>")) +
-                                                     (warnings.isEmpty() ? QString() : QStringLiteral("<br>") + warnings.join(QStringLiteral("<br>"))));
+        m_notices->show(NoticeBar::Level::Error,
+                        problems.join(QStringLiteral("<br>")) +
+                            (warnings.isEmpty()
+                                 ? QString()
+                                 : QStringLiteral("<br>") + warnings.join(QStringLiteral("<br>"))));
     } else if (!warnings.isEmpty()) {
         m_notices->show(NoticeBar::Level::Warning, warnings.join(QStringLiteral("<br>")));
     }
@@ -533,14 +565,16 @@ void MainWindow::setSession(Session session)
         first += m_session.sides[s].trials.size();
         m_logs->addWidget(pane);
         m_panes.append(pane);
-        connect(pane->view(), &LogView::currentLineChanged, this, [this, s](LineIndex l) { onLogLineChanged(s, l); });
-        connect(pane->view(), &LogView::selectionChanged, this, [this, pane](LineIndex a, LineIndex b) {
-            const Run *r = pane->run();
-            const double shift = m_timeline->runs().value(pane->timelineRun()).shift;
-            if (r) {
-                m_timeline->setHighlight(r->timeOf(a) - shift, r->timeOf(b) - shift);
-            }
-        });
+        connect(pane->view(), &LogView::currentLineChanged, this,
+                [this, s](LineIndex l) { onLogLineChanged(s, l); });
+        connect(pane->view(), &LogView::selectionChanged, this,
+                [this, pane](LineIndex a, LineIndex b) {
+                    const Run *r = pane->run();
+                    const double shift = m_timeline->runs().value(pane->timelineRun()).shift;
+                    if (r) {
+                        m_timeline->setHighlight(r->timeOf(a) - shift, r->timeOf(b) - shift);
+                    }
+                });
     }
     m_metrics->setOptions(m_session.metrics);
     QStringList boots;
@@ -551,15 +585,19 @@ void MainWindow::setSession(Session session)
                          .arg(b + 1)
                          .arg(r.boots[b].first + 1)
                          .arg(r.boots[b].end)
-                         .arg(r.boots[b].version.isEmpty() ? QString() : QStringLiteral(", ") + r.boots[b].version);
+                         .arg(r.boots[b].version.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(", ") + r.boots[b].version);
         }
     }
     m_metrics->setBoots(boots);
     const QString spec = m_session.alignment.spec();
-    const int ai = m_align->findData(m_session.alignment.kind == Alignment::Kind::Regex ? QStringLiteral("regex") : spec);
+    const int ai = m_align->findData(
+        m_session.alignment.kind == Alignment::Kind::Regex ? QStringLiteral("regex") : spec);
     m_align->setCurrentIndex(std::max(0, ai));
     if (m_session.alignment.kind == Alignment::Kind::FirstEvent) {
-        m_align->setCurrentIndex(std::max(0, m_align->findData(QLatin1String(eventKindName(m_session.alignment.event)))));
+        m_align->setCurrentIndex(std::max(
+            0, m_align->findData(QLatin1String(eventKindName(m_session.alignment.event)))));
     }
     m_alignRegex->setText(m_session.alignment.regex);
     m_alignRegex->setEnabled(m_session.alignment.kind == Alignment::Kind::Regex);
@@ -584,7 +622,8 @@ void MainWindow::refreshTimelineRuns()
         setPatterns(m_session.patterns);
     }
     if (!warnings.isEmpty()) {
-        m_notices->show(NoticeBar::Level::Warning, warnings.join(QStringLiteral("<br>")).toHtmlEscaped());
+        m_notices->show(NoticeBar::Level::Warning,
+                        warnings.join(QStringLiteral("<br>")).toHtmlEscaped());
     }
 }
 
@@ -616,7 +655,8 @@ void MainWindow::setAlignment(const Alignment &a)
 void MainWindow::addPatternLane(const QString &regex)
 {
     if (!QRegularExpression(regex).isValid()) {
-        m_notices->show(NoticeBar::Level::Error, tr("Invalid regex: %1").arg(regex.toHtmlEscaped()));
+        m_notices->show(NoticeBar::Level::Error,
+                        tr("Invalid regex: %1").arg(regex.toHtmlEscaped()));
         return;
     }
     QStringList p = m_session.patterns;
@@ -688,7 +728,8 @@ bool MainWindow::startCapture(const CaptureOptions &options, bool withReference,
     m_liveBar->show();
     m_liveBar->setRunning(true);
     m_liveBar->setFollowing(true);
-    m_notices->show(NoticeBar::Level::Info, tr("Capturing %1 into %2").arg(options.port, options.output).toHtmlEscaped());
+    m_notices->show(NoticeBar::Level::Info,
+                    tr("Capturing %1 into %2").arg(options.port, options.output).toHtmlEscaped());
     setSession(std::move(s));
     m_metricsClock.start();
     return true;
@@ -701,10 +742,12 @@ void MainWindow::stopCapture()
     }
     QString error;
     if (!m_live->stop(&error)) {
-        m_notices->show(NoticeBar::Level::Error, tr("The recording could not be completed: %1").arg(error).toHtmlEscaped());
+        m_notices->show(NoticeBar::Level::Error,
+                        tr("The recording could not be completed: %1").arg(error).toHtmlEscaped());
     } else {
-        m_notices->show(NoticeBar::Level::Info,
-                        tr("Capture stopped; the recording is %1").arg(m_live->status().path).toHtmlEscaped());
+        m_notices->show(
+            NoticeBar::Level::Info,
+            tr("Capture stopped; the recording is %1").arg(m_live->status().path).toHtmlEscaped());
     }
     m_liveBar->setRunning(false);
     m_metricsClock.invalidate(); // the final figures, now
@@ -719,8 +762,8 @@ void MainWindow::dropMarker()
         return;
     }
     bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Marker"), tr("Text (optional):"), QLineEdit::Normal,
-                                               QString(), &ok);
+    const QString text = QInputDialog::getText(this, tr("Marker"), tr("Text (optional):"),
+                                               QLineEdit::Normal, QString(), &ok);
     if (ok) {
         m_live->addMarker(text.isEmpty() ? tr("marker") : text);
         m_live->poll();
@@ -737,7 +780,10 @@ void MainWindow::onLiveUpdated()
     if (m_liveBar->following()) {
         // Keep the newest data in view with the current zoom (at least a minute).
         const double span = std::max(10.0, m_timeline->xUpper() - m_timeline->xLower());
-        const double end = runs.front().run->lines.empty() ? 0 : runs.front().run->timeOf(runs.front().run->lines.size() - 1) - runs.front().shift;
+        const double end =
+            runs.front().run->lines.empty()
+                ? 0
+                : runs.front().run->timeOf(runs.front().run->lines.size() - 1) - runs.front().shift;
         m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
     }
     for (LogPane *p : m_panes) {
@@ -757,9 +803,11 @@ void MainWindow::onLiveUpdated()
 void MainWindow::onLiveAlert(EventKind kind, const QString &text)
 {
     const QString when = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
-    const NoticeBar::Level level = kind == EventKind::Drop ? NoticeBar::Level::Warning : NoticeBar::Level::Error;
-    m_notices->show(level, QStringLiteral("<b>%1 at %2</b>: %3")
-                               .arg(eventKindTitle(kind).toHtmlEscaped(), when, text.toHtmlEscaped()));
+    const NoticeBar::Level level =
+        kind == EventKind::Drop ? NoticeBar::Level::Warning : NoticeBar::Level::Error;
+    m_notices->show(level,
+                    QStringLiteral("<b>%1 at %2</b>: %3")
+                        .arg(eventKindTitle(kind).toHtmlEscaped(), when, text.toHtmlEscaped()));
     QApplication::alert(this); // the taskbar entry asks for attention
 }
 
@@ -778,7 +826,8 @@ void MainWindow::alignOnCurrentLine()
         }
         Alignment a;
         a.kind = Alignment::Kind::Regex;
-        a.regex = QRegularExpression::escape(QString::fromUtf8(t.data(), qsizetype(std::min<std::size_t>(t.size(), 120))));
+        a.regex = QRegularExpression::escape(
+            QString::fromUtf8(t.data(), qsizetype(std::min<std::size_t>(t.size(), 120))));
         setAlignment(a);
         m_align->setCurrentIndex(m_align->findData(QStringLiteral("regex")));
         m_alignRegex->setText(a.regex);
@@ -828,7 +877,8 @@ void MainWindow::onLogLineChanged(int side, LineIndex line)
     if (!pane || !pane->run() || line < 0) {
         return;
     }
-    const double x = pane->run()->timeOf(line) - m_timeline->runs().value(pane->timelineRun()).shift;
+    const double x =
+        pane->run()->timeOf(line) - m_timeline->runs().value(pane->timelineRun()).shift;
     m_timeline->setCursorX(x);
     if (x < m_timeline->xLower() || x > m_timeline->xUpper()) {
         const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;
@@ -853,7 +903,8 @@ void MainWindow::stepEvent(int direction, bool ofSelectedKind)
     }
 }
 
-bool MainWindow::exportFigure(const QString &path, int width, int height, double scale, QString *error)
+bool MainWindow::exportFigure(const QString &path, int width, int height, double scale,
+                              QString *error)
 {
     const Report report = m_session.report();
     FigureTable table{&report, m_session.colors()};
@@ -867,7 +918,8 @@ void MainWindow::exportDialog()
 {
     QSettings settings;
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export image"), settings.value(QStringLiteral("export/last"), QStringLiteral("ttyscope.png")).toString(),
+        this, tr("Export image"),
+        settings.value(QStringLiteral("export/last"), QStringLiteral("ttyscope.png")).toString(),
         tr("PNG image (*.png);;PDF document (*.pdf)"));
     if (path.isEmpty()) {
         return;
@@ -910,7 +962,8 @@ void MainWindow::copyImage()
 {
     const Report report = m_session.report();
     FigureTable table{&report, m_session.colors()};
-    QApplication::clipboard()->setImage(renderFigure(m_timeline, table, 1600, 1100, devicePixelRatioF()));
+    QApplication::clipboard()->setImage(
+        renderFigure(m_timeline, table, 1600, 1100, devicePixelRatioF()));
     m_statusText->setText(tr("Image copied to the clipboard"));
 }
 
@@ -929,11 +982,13 @@ void MainWindow::openDialog()
 
 void MainWindow::compareDialog()
 {
-    const QStringList a = QFileDialog::getOpenFileNames(this, tr("Compare: run A (one file or several trials)"));
+    const QStringList a =
+        QFileDialog::getOpenFileNames(this, tr("Compare: run A (one file or several trials)"));
     if (a.isEmpty()) {
         return;
     }
-    const QStringList b = QFileDialog::getOpenFileNames(this, tr("Compare: run B (one file or several trials)"));
+    const QStringList b =
+        QFileDialog::getOpenFileNames(this, tr("Compare: run B (one file or several trials)"));
     if (b.isEmpty()) {
         return;
     }
@@ -972,11 +1027,12 @@ void MainWindow::showShortcuts()
                              a->text().remove(u'&').toHtmlEscaped());
         }
     }
-    rows << tr("<tr><td><b>Mouse wheel</b></td><td>Zoom the timeline around the cursor</td></tr>")
-         << tr("<tr><td><b>Drag</b></td><td>Pan the timeline</td></tr>")
-         << tr("<tr><td><b>Right drag / Shift+drag</b></td><td>Zoom to the selected range</td></tr>")
-         << tr("<tr><td><b>Click a marker</b></td><td>Show its line in the log</td></tr>")
-         << tr("<tr><td><b>Click the timeline</b></td><td>Move the log to that moment</td></tr>");
+    rows
+        << tr("<tr><td><b>Mouse wheel</b></td><td>Zoom the timeline around the cursor</td></tr>")
+        << tr("<tr><td><b>Drag</b></td><td>Pan the timeline</td></tr>")
+        << tr("<tr><td><b>Right drag / Shift+drag</b></td><td>Zoom to the selected range</td></tr>")
+        << tr("<tr><td><b>Click a marker</b></td><td>Show its line in the log</td></tr>")
+        << tr("<tr><td><b>Click the timeline</b></td><td>Move the log to that moment</td></tr>");
     QMessageBox box(this);
     box.setWindowTitle(tr("Keyboard shortcuts"));
     box.setText(QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())));

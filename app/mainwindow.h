@@ -5,8 +5,8 @@
 #include "runloadjob.h"
 #include "session.h"
 
-#include <QFutureWatcher>
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
 

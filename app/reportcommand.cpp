@@ -21,7 +21,8 @@ int runReport(const QStringList &args)
                             QStringLiteral("FILE[,FILE...]..."));
     p.addOption({{QStringLiteral("o"), QStringLiteral("output")},
                  QStringLiteral("Output style: text, markdown or json (default text)."),
-                 QStringLiteral("STYLE"), QStringLiteral("text")});
+                 QStringLiteral("STYLE"),
+                 QStringLiteral("text")});
     addLoadOptions(p);
     addMetricOptions(p);
     p.process(args);

@@ -48,9 +48,10 @@ void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &opt
                         return;
                     }
                     since.restart();
-                    QMetaObject::invokeMethod(this, [this, f, p] {
-                        emit progress(f, p.bytesDone, p.bytesTotal, p.lines);
-                    }, Qt::QueuedConnection);
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, f, p] { emit progress(f, p.bytesDone, p.bytesTotal, p.lines); },
+                        Qt::QueuedConnection);
                 };
                 LoadedFile lf;
                 lf.path = f;

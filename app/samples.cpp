@@ -31,7 +31,8 @@ SampleSet bundledSample()
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
         for (const QJsonValue &side : o.value(QStringLiteral("sides")).toArray()) {
             QStringList files;
-            for (const QJsonValue &file : side.toObject().value(QStringLiteral("files")).toArray()) {
+            for (const QJsonValue &file :
+                 side.toObject().value(QStringLiteral("files")).toArray()) {
                 files << QDir(d).filePath(file.toString());
             }
             s.sides << files;

@@ -31,7 +31,9 @@ QString defaultLabel(const QVector<Trial> &trials)
 {
     QStringList names;
     for (const Trial &t : trials) {
-        names << t.run->meta.label + (t.boot >= 0 && trials.size() > 1 ? QStringLiteral("#%1").arg(t.boot + 1) : QString());
+        names << t.run->meta.label + (t.boot >= 0 && trials.size() > 1
+                                          ? QStringLiteral("#%1").arg(t.boot + 1)
+                                          : QString());
     }
     return commonLabel(names);
 }
@@ -126,8 +128,9 @@ QString Session::title() const
 {
     QStringList parts;
     for (const Side &s : sides) {
-        parts << (s.trials.size() > 1 ? QStringLiteral("%1 (%2 trials)").arg(s.label).arg(s.trials.size())
-                                      : s.label);
+        parts << (s.trials.size() > 1
+                      ? QStringLiteral("%1 (%2 trials)").arg(s.label).arg(s.trials.size())
+                      : s.label);
     }
     QString t = parts.join(QStringLiteral("  vs  "));
     if (sample) {

@@ -35,7 +35,7 @@ public:
     QVector<Side> sides;
     Alignment alignment;
     MetricOptions metrics;
-    bool sample = false; // the bundled sample, labelled as such
+    bool sample = false;  // the bundled sample, labelled as such
     QStringList patterns; // regexes with a lane of their own
 
     bool isEmpty() const { return sides.isEmpty(); }

@@ -29,7 +29,8 @@ bool Alignment::parse(const QString &spec, Alignment *out, QString *error)
         a.regex = spec.startsWith(QLatin1String("regex:")) ? spec.mid(6) : spec;
         const QRegularExpression re(a.regex);
         if (!re.isValid()) {
-            *error = QStringLiteral("invalid regular expression '%1': %2").arg(a.regex, re.errorString());
+            *error = QStringLiteral("invalid regular expression '%1': %2")
+                         .arg(a.regex, re.errorString());
             return false;
         }
     }
@@ -40,10 +41,14 @@ bool Alignment::parse(const QString &spec, Alignment *out, QString *error)
 QString Alignment::spec() const
 {
     switch (kind) {
-    case Kind::Start: return QStringLiteral("start");
-    case Kind::FirstKernelLine: return QStringLiteral("boot");
-    case Kind::FirstEvent: return QStringLiteral("event:%1").arg(QLatin1String(eventKindName(event)));
-    case Kind::Regex: return QStringLiteral("regex:%1").arg(regex);
+    case Kind::Start:
+        return QStringLiteral("start");
+    case Kind::FirstKernelLine:
+        return QStringLiteral("boot");
+    case Kind::FirstEvent:
+        return QStringLiteral("event:%1").arg(QLatin1String(eventKindName(event)));
+    case Kind::Regex:
+        return QStringLiteral("regex:%1").arg(regex);
     }
     return {};
 }
@@ -51,16 +56,21 @@ QString Alignment::spec() const
 QString Alignment::axisTitle() const
 {
     switch (kind) {
-    case Kind::Start: return QStringLiteral("seconds from the start of the capture");
-    case Kind::FirstKernelLine: return QStringLiteral("seconds from the first kernel line");
+    case Kind::Start:
+        return QStringLiteral("seconds from the start of the capture");
+    case Kind::FirstKernelLine:
+        return QStringLiteral("seconds from the first kernel line");
     case Kind::FirstEvent:
-        return QStringLiteral("seconds from the first %1 event").arg(QLatin1String(eventKindName(event)));
-    case Kind::Regex: return QStringLiteral("seconds from the first '%1'").arg(regex);
+        return QStringLiteral("seconds from the first %1 event")
+            .arg(QLatin1String(eventKindName(event)));
+    case Kind::Regex:
+        return QStringLiteral("seconds from the first '%1'").arg(regex);
     }
     return {};
 }
 
-bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineIndex first, LineIndex end)
+bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineIndex first,
+                   LineIndex end)
 {
     *seconds = 0;
     if (end < 0 || end > run.lines.size()) {

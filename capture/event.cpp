@@ -34,9 +34,15 @@ constexpr std::array<KindInfo, kEventKindCount> kKinds{{
 }};
 } // namespace
 
-const char *eventKindName(EventKind k) { return kKinds[std::size_t(k)].name; }
+const char *eventKindName(EventKind k)
+{
+    return kKinds[std::size_t(k)].name;
+}
 
-QString eventKindTitle(EventKind k) { return QString::fromLatin1(kKinds[std::size_t(k)].title); }
+QString eventKindTitle(EventKind k)
+{
+    return QString::fromLatin1(kKinds[std::size_t(k)].title);
+}
 
 bool eventKindFromName(const QString &name, EventKind *out)
 {

@@ -14,11 +14,11 @@ namespace tty {
 struct KernelPrefix
 {
     KernelUs time = kNoKernelTime;
-    int level = -1;        // syslog level 0..7 from a leading <N>
-    char callerKind = 0;   // 'T' (task) or 'C' (CPU), 0 when absent
+    int level = -1;      // syslog level 0..7 from a leading <N>
+    char callerKind = 0; // 'T' (task) or 'C' (CPU), 0 when absent
     int callerId = -1;
-    std::size_t timeAt = 0;   // where the timestamp's '[' is (0 when at the start)
-    std::size_t message = 0;  // where the message text starts
+    std::size_t timeAt = 0;  // where the timestamp's '[' is (0 when at the start)
+    std::size_t message = 0; // where the message text starts
 };
 
 KernelPrefix parseKernelPrefix(std::string_view line);

@@ -16,18 +16,18 @@ namespace tty {
 
 struct MetricOptions
 {
-    QString windowStart;       // regex; empty: the window starts at the first line
+    QString windowStart; // regex; empty: the window starts at the first line
     double windowSeconds = 30;
-    QString windowMatch;       // regex; count only matching lines in the window (empty: all)
+    QString windowMatch; // regex; count only matching lines in the window (empty: all)
     QList<QPair<QString, QString>> spans; // FROM regex, TO regex
     QString bootPattern = QStringLiteral("login:");
-    QStringList intervals;     // regexes: statistics of the time between matches
+    QStringList intervals; // regexes: statistics of the time between matches
 };
 
 struct WindowResult
 {
-    bool found = false;        // the start pattern matched (always true without one)
-    double start = 0;          // run seconds (arrival of the start line)
+    bool found = false; // the start pattern matched (always true without one)
+    double start = 0;   // run seconds (arrival of the start line)
     LineIndex startLine = -1;
     std::int64_t lines = 0;    // lines that arrived in [start, start + seconds]
     std::int64_t produced = 0; // lines the kernel produced in the same span of kernel time

@@ -83,11 +83,13 @@ void Report::buildRows()
         m_rows.push_back(std::move(r));
         return &m_rows.back();
     };
-    add("lines", "console lines", B::None, true, 0, [](const Metrics &m) { return double(m.lines); });
+    add("lines", "console lines", B::None, true, 0,
+        [](const Metrics &m) { return double(m.lines); });
     add("kernel_lines", "lines with kernel time", B::None, true, 0,
         [](const Metrics &m) { return double(m.kernelLines); });
     add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); });
-    add("duration_s", "duration (s)", B::None, false, 3, [](const Metrics &m) { return m.duration; });
+    add("duration_s", "duration (s)", B::None, false, 3,
+        [](const Metrics &m) { return m.duration; });
     add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
     add("drops.notices", "drop notices", B::Lower, true, 0,
         [](const Metrics &m) { return double(m.dropNotices); });
@@ -133,15 +135,16 @@ void Report::buildRows()
     ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
                            [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
     panic->boolean = true;
-    ReportRow *complete =
-        add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
-            [](const Metrics &m) { return m.panic.detected ? (m.panic.complete ? 1.0 : 0.0) : kNaN; });
+    ReportRow *complete = add(
+        "panic.trace_complete", "panic trace complete", B::Higher, false, 0,
+        [](const Metrics &m) { return m.panic.detected ? (m.panic.complete ? 1.0 : 0.0) : kNaN; });
     complete->boolean = true;
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
         const auto &ms = m_columns[c].metrics;
         if (ms.size() == 1 && ms.front().panic.detected && !ms.front().panic.complete) {
             complete->notes[qsizetype(c)] =
-                QStringLiteral("no, missing %1").arg(ms.front().panic.missing.join(QStringLiteral(", ")));
+                QStringLiteral("no, missing %1")
+                    .arg(ms.front().panic.missing.join(QStringLiteral(", ")));
         }
     }
     for (int k = 0; k < kEventKindCount; ++k) {
@@ -164,14 +167,17 @@ void Report::buildRows()
             return std::size_t(i) < m.intervals.size() ? &m.intervals[std::size_t(i)] : nullptr;
         };
         add(QStringLiteral("intervals.%1.matches").arg(i), QStringLiteral("'%1' matches").arg(p),
-            B::None, true, 0, [iv](const Metrics &m) { return iv(m) ? double(iv(m)->matches) : kNaN; });
+            B::None, true, 0,
+            [iv](const Metrics &m) { return iv(m) ? double(iv(m)->matches) : kNaN; });
         add(QStringLiteral("intervals.%1.mean_s").arg(i),
             QStringLiteral("'%1' interval mean (s)").arg(p), B::None, false, 4,
             [iv](const Metrics &m) { return iv(m) ? iv(m)->mean : kNaN; });
-        add(QStringLiteral("intervals.%1.p50_s").arg(i), QStringLiteral("'%1' interval p50 (s)").arg(p),
-            B::None, false, 4, [iv](const Metrics &m) { return iv(m) ? iv(m)->p50 : kNaN; });
-        add(QStringLiteral("intervals.%1.p99_s").arg(i), QStringLiteral("'%1' interval p99 (s)").arg(p),
-            B::None, false, 4, [iv](const Metrics &m) { return iv(m) ? iv(m)->p99 : kNaN; });
+        add(QStringLiteral("intervals.%1.p50_s").arg(i),
+            QStringLiteral("'%1' interval p50 (s)").arg(p), B::None, false, 4,
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->p50 : kNaN; });
+        add(QStringLiteral("intervals.%1.p99_s").arg(i),
+            QStringLiteral("'%1' interval p99 (s)").arg(p), B::None, false, 4,
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->p99 : kNaN; });
         add(QStringLiteral("intervals.%1.kernel_p50_s").arg(i),
             QStringLiteral("'%1' interval p50 by kernel time (s)").arg(p), B::None, false, 4,
             [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP50 : kNaN; });
@@ -258,7 +264,9 @@ QString Report::text() const
 {
     QStringList header{QStringLiteral("metric")};
     for (const ReportColumn &c : m_columns) {
-        header << (c.metrics.size() > 1 ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size()) : c.label);
+        header << (c.metrics.size() > 1
+                       ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
+                       : c.label);
     }
     if (hasDiff()) {
         header << QStringLiteral("B − A");
@@ -290,8 +298,8 @@ QString Report::text() const
         const QStringList &l = table[r];
         QString line;
         for (int i = 0; i < l.size(); ++i) {
-            line += i == 0 ? l[i].leftJustified(width[0]) : QStringLiteral("  ") +
-                                                               l[i].leftJustified(width[std::size_t(i)]);
+            line += i == 0 ? l[i].leftJustified(width[0])
+                           : QStringLiteral("  ") + l[i].leftJustified(width[std::size_t(i)]);
         }
         out += line.trimmed() + QLatin1Char('\n');
         if (r == 0) {
@@ -309,8 +317,9 @@ QString Report::markdown() const
 {
     QString out = QStringLiteral("| metric |");
     for (const ReportColumn &c : m_columns) {
-        out += c.metrics.size() > 1 ? QStringLiteral(" %1 (n=%2) |").arg(c.label).arg(c.metrics.size())
-                                    : QStringLiteral(" %1 |").arg(c.label);
+        out += c.metrics.size() > 1
+                   ? QStringLiteral(" %1 (n=%2) |").arg(c.label).arg(c.metrics.size())
+                   : QStringLiteral(" %1 |").arg(c.label);
     }
     if (hasDiff()) {
         out += QStringLiteral(" B − A |");
@@ -353,8 +362,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
     j[QStringLiteral("bytes")] = double(m.bytes);
     j[QStringLiteral("duration_s")] = m.duration;
     j[QStringLiteral("boots")] = m.boots;
-    j[QStringLiteral("drops")] = QJsonObject{{QStringLiteral("notices"), double(m.dropNotices)},
-                                             {QStringLiteral("messages"), double(m.droppedMessages)}};
+    j[QStringLiteral("drops")] =
+        QJsonObject{{QStringLiteral("notices"), double(m.dropNotices)},
+                    {QStringLiteral("messages"), double(m.droppedMessages)}};
     QJsonObject panic{{QStringLiteral("detected"), m.panic.detected},
                       {QStringLiteral("trace_complete"), m.panic.complete},
                       {QStringLiteral("missing"), QJsonArray::fromStringList(m.panic.missing)}};
@@ -370,15 +380,14 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
         lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
     }
     j[QStringLiteral("lag")] = lag;
-    QJsonObject win{{QStringLiteral("start"), o.windowStart.isEmpty() ? QStringLiteral("first line")
-                                                                      : o.windowStart},
+    QJsonObject win{{QStringLiteral("start"),
+                     o.windowStart.isEmpty() ? QStringLiteral("first line") : o.windowStart},
                     {QStringLiteral("seconds"), o.windowSeconds},
                     {QStringLiteral("found"), m.window.found},
-                    {QStringLiteral("lines"), m.window.found ? QJsonValue(double(m.window.lines))
-                                                             : QJsonValue()},
-                    {QStringLiteral("produced"), m.window.found
-                                                     ? QJsonValue(double(m.window.produced))
-                                                     : QJsonValue()}};
+                    {QStringLiteral("lines"),
+                     m.window.found ? QJsonValue(double(m.window.lines)) : QJsonValue()},
+                    {QStringLiteral("produced"),
+                     m.window.found ? QJsonValue(double(m.window.produced)) : QJsonValue()}};
     if (!o.windowMatch.isEmpty()) {
         win[QStringLiteral("match")] = o.windowMatch;
     }
@@ -416,10 +425,10 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
         const HostNs a = run.eventArrival(e);
         eo[QStringLiteral("arrival")] =
             run.hasArrival && hasHostTime(a) ? num(double(a) * 1e-9) : QJsonValue();
-        const KernelUs k = e.note < 0 && e.line < run.lines.size() ? run.lines.kernelTime(e.line)
-                                                                    : kNoKernelTime;
-        eo[QStringLiteral("kernel_time")] = hasKernelTime(k) ? QJsonValue(double(k) * 1e-6)
-                                                             : QJsonValue();
+        const KernelUs k =
+            e.note < 0 && e.line < run.lines.size() ? run.lines.kernelTime(e.line) : kNoKernelTime;
+        eo[QStringLiteral("kernel_time")] =
+            hasKernelTime(k) ? QJsonValue(double(k) * 1e-6) : QJsonValue();
         if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
             eo[QStringLiteral("count")] = double(e.count);
         }
@@ -490,7 +499,8 @@ QJsonObject Report::json() const
             const int w = better(row);
             diff[row.key] = QJsonObject{
                 {QStringLiteral("b_minus_a"), num(d)},
-                {QStringLiteral("percent"), a.mean != 0 ? num(100.0 * d / std::fabs(a.mean)) : QJsonValue()},
+                {QStringLiteral("percent"),
+                 a.mean != 0 ? num(100.0 * d / std::fabs(a.mean)) : QJsonValue()},
                 {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
         }
         top[QStringLiteral("diff")] = diff;

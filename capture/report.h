@@ -18,9 +18,9 @@ struct ReportColumn
     QString label;
     // Per trial (a run, or one boot of a run when boots are trials): all the same length.
     std::vector<const Run *> runs;
-    std::vector<int> boots;         // the boot (0-based) a trial is, -1 for a whole run
+    std::vector<int> boots; // the boot (0-based) a trial is, -1 for a whole run
     std::vector<Metrics> metrics;
-    QStringList sources;            // what each trial came from
+    QStringList sources; // what each trial came from
 };
 
 // One row of the table: a metric, how to read it from Metrics, and which way is better.

@@ -24,11 +24,11 @@ public:
     {
         EventKind kind = EventKind::Marker;
         Anchor anchor = Anchor::Message;
-        QString name;          // the regex as written (names user markers)
-        std::string literal;   // required leading literal (Message/Line) or substring (Anywhere)
+        QString name;             // the regex as written (names user markers)
+        std::string literal;      // required leading literal (Message/Line) or substring (Anywhere)
         bool literalOnly = false; // the regex is just the literal: no need to run it
         QRegularExpression regex;
-        int countGroup = -1;   // capture group with the count N, -1 if none
+        int countGroup = -1; // capture group with the count N, -1 if none
     };
 
     struct Match
@@ -73,8 +73,7 @@ private:
     void index();
     bool ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *count) const;
 
-    template <typename F>
-    void tryRule(int r, std::string_view s, unsigned *seen, F &onMatch) const
+    template <typename F> void tryRule(int r, std::string_view s, unsigned *seen, F &onMatch) const
     {
         const Rule &rule = m_rules[std::size_t(r)];
         const unsigned bit = 1u << unsigned(rule.kind);

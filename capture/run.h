@@ -59,8 +59,8 @@ public:
     std::int64_t metaLines = 0; // console-server lines (conserver MARKs) not counted as console
     std::int64_t kernelLines = 0;
 
-    QStringList warnings; // damage that was survived: what happened and what was kept
-    QString error;        // reading stopped early: why, and that the lines before were kept
+    QStringList warnings;   // damage that was survived: what happened and what was kept
+    QString error;          // reading stopped early: why, and that the lines before were kept
     bool truncated = false; // the file ended early (cut zstd, cut recording): read in part
 
     // Seconds since the start of the run: by arrival where known, else by kernel time.

@@ -173,9 +173,8 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
     }
     if (!input.warning().isEmpty()) {
         run->truncated = true;
-        run->warnings << QStringLiteral("%1 (%2 lines loaded)")
-                             .arg(input.warning())
-                             .arg(run->lines.size());
+        run->warnings
+            << QStringLiteral("%1 (%2 lines loaded)").arg(input.warning()).arg(run->lines.size());
     }
     if (!options.label.isEmpty()) {
         run->meta.label = options.label;

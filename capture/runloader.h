@@ -16,16 +16,16 @@ namespace tty {
 
 struct LoadProgress
 {
-    std::int64_t bytesDone = 0;  // of the file (compressed bytes for zstd)
+    std::int64_t bytesDone = 0; // of the file (compressed bytes for zstd)
     std::int64_t bytesTotal = 0;
     std::int64_t lines = 0;
 };
 
 struct LoadOptions
 {
-    QString format;  // empty or "auto": detect
-    int baud = 0;    // overrides the recording's; 0 = from the file, else 115200
-    QString label;   // overrides the recording's label / file name
+    QString format;                 // empty or "auto": detect
+    int baud = 0;                   // overrides the recording's; 0 = from the file, else 115200
+    QString label;                  // overrides the recording's label / file name
     const RuleSet *rules = nullptr; // null: the built-in table
     std::function<void(const LoadProgress &)> progress;
     const std::atomic<bool> *cancel = nullptr;

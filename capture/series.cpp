@@ -6,7 +6,10 @@
 namespace tty {
 
 namespace {
-bool isMaxChannel(int c) { return c == int(Channel::LagMax); }
+bool isMaxChannel(int c)
+{
+    return c == int(Channel::LagMax);
+}
 
 double niceWidth(double minWidth)
 {

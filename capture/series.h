@@ -11,12 +11,12 @@
 namespace tty {
 
 enum class Channel : int {
-    Produced,  // lines by the time the kernel produced them
-    Printed,   // lines by arrival
-    Bytes,     // bytes by arrival (line endings included)
-    Dropped,   // printk messages dropped (sum of N of the drop notices)
-    LagMax,    // max console lag of the lines arriving in the bin (s)
-    LagSum,    // sum of console lag (s), with LagCount for the mean
+    Produced, // lines by the time the kernel produced them
+    Printed,  // lines by arrival
+    Bytes,    // bytes by arrival (line endings included)
+    Dropped,  // printk messages dropped (sum of N of the drop notices)
+    LagMax,   // max console lag of the lines arriving in the bin (s)
+    LagSum,   // sum of console lag (s), with LagCount for the mean
     LagCount,
 };
 constexpr int kChannelCount = int(Channel::LagCount) + 1;

@@ -17,7 +17,13 @@ using LineIndex = std::int64_t;
 constexpr HostNs kNoHostTime = std::numeric_limits<HostNs>::min();
 constexpr KernelUs kNoKernelTime = -1;
 
-inline bool hasHostTime(HostNs t) { return t != kNoHostTime; }
-inline bool hasKernelTime(KernelUs t) { return t >= 0; }
+inline bool hasHostTime(HostNs t)
+{
+    return t != kNoHostTime;
+}
+inline bool hasKernelTime(KernelUs t)
+{
+    return t >= 0;
+}
 
 } // namespace tty

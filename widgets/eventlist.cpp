@@ -29,8 +29,14 @@ void EventModel::setRuns(const QVector<TimelineRun> &runs)
     endResetModel();
 }
 
-int EventModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int EventModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int EventModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int EventModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant EventModel::data(const QModelIndex &index, int role) const
 {
@@ -42,9 +48,12 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
     const Run &run = *tr.run;
     const Event &e = run.events[std::size_t(ei)];
     switch (role) {
-    case RunRole: return ri;
-    case EventRole: return ei;
-    case KindRole: return QLatin1String(eventKindName(e.kind));
+    case RunRole:
+        return ri;
+    case EventRole:
+        return ei;
+    case KindRole:
+        return QLatin1String(eventKindName(e.kind));
     case Qt::DecorationRole:
         if (index.column() == Kind) {
             QPixmap pm(10, 10);
@@ -59,7 +68,8 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {
-        case RunCol: return tr.label;
+        case RunCol:
+            return tr.label;
         case Kind: {
             QString k = QLatin1String(eventKindName(e.kind));
             if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
@@ -78,7 +88,8 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             const KernelUs k = run.lines.kernelTime(e.line);
             return hasKernelTime(k) ? QString::number(double(k) * 1e-6, 'f', 6) : QString();
         }
-        case Text: return LogModel::displayText(run.eventText(e));
+        case Text:
+            return LogModel::displayText(run.eventText(e));
         }
         return {};
     case Qt::UserRole: // sort key
@@ -96,11 +107,16 @@ QVariant EventModel::headerData(int section, Qt::Orientation o, int role) const
         return {};
     }
     switch (section) {
-    case RunCol: return tr("run");
-    case Kind: return tr("kind");
-    case Arrival: return tr("time (s)");
-    case Kernel: return tr("kernel time");
-    case Text: return tr("text");
+    case RunCol:
+        return tr("run");
+    case Kind:
+        return tr("kind");
+    case Arrival:
+        return tr("time (s)");
+    case Kernel:
+        return tr("kernel time");
+    case Text:
+        return tr("text");
     }
     return {};
 }
@@ -154,10 +170,12 @@ EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(
     connect(m_kinds, &QComboBox::currentIndexChanged, this,
             [this] { setKindFilter(m_kinds->currentData().toString()); });
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &i) {
-        emit eventActivated(i.data(EventModel::RunRole).toInt(), i.data(EventModel::EventRole).toInt());
+        emit eventActivated(i.data(EventModel::RunRole).toInt(),
+                            i.data(EventModel::EventRole).toInt());
     });
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex &i) {
-        emit eventActivated(i.data(EventModel::RunRole).toInt(), i.data(EventModel::EventRole).toInt());
+        emit eventActivated(i.data(EventModel::RunRole).toInt(),
+                            i.data(EventModel::EventRole).toInt());
     });
 }
 
@@ -178,7 +196,10 @@ void EventList::setRuns(const QVector<TimelineRun> &runs)
         if (counts[k] > 0) {
             QPixmap pm(10, 10);
             pm.fill(kindStyle(EventKind(k)).color);
-            m_kinds->addItem(QIcon(pm), QStringLiteral("%1 (%2)").arg(QLatin1String(eventKindName(EventKind(k)))).arg(counts[k]),
+            m_kinds->addItem(QIcon(pm),
+                             QStringLiteral("%1 (%2)")
+                                 .arg(QLatin1String(eventKindName(EventKind(k))))
+                                 .arg(counts[k]),
                              QLatin1String(eventKindName(EventKind(k))));
         }
     }
@@ -201,7 +222,8 @@ void EventList::selectEvent(int run, int eventIndex)
 {
     for (int r = 0; r < m_proxy->rowCount(); ++r) {
         const QModelIndex i = m_proxy->index(r, 0);
-        if (i.data(EventModel::RunRole).toInt() == run && i.data(EventModel::EventRole).toInt() == eventIndex) {
+        if (i.data(EventModel::RunRole).toInt() == run &&
+            i.data(EventModel::EventRole).toInt() == eventIndex) {
             m_table->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
                                                               QItemSelectionModel::Rows);
             m_table->scrollTo(i);

@@ -53,8 +53,9 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
     const Report &r = *t.report;
     l.header << QStringLiteral("metric");
     for (const ReportColumn &c : r.columns()) {
-        l.header << (c.metrics.size() > 1 ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
-                                          : c.label);
+        l.header << (c.metrics.size() > 1
+                         ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
+                         : c.label);
     }
     if (r.hasDiff()) {
         l.header << QStringLiteral("B − A");
@@ -81,7 +82,8 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
     }
     for (const QStringList &row : l.rows) {
         for (int i = 0; i < row.size(); ++i) {
-            l.widths[i] = std::max(l.widths[i], fmb.horizontalAdvance(row[i] + QStringLiteral(" ✓")));
+            l.widths[i] =
+                std::max(l.widths[i], fmb.horizontalAdvance(row[i] + QStringLiteral(" ✓")));
         }
     }
     return l;
@@ -107,8 +109,8 @@ FigureGeometry figureGeometry(const FigureTable &table, int width, int height)
     return g;
 }
 
-void paintBlock(QPainter *p, const FigureTable &t, const TableLayout &l, int x0, int first, int count,
-                const QFont &font)
+void paintBlock(QPainter *p, const FigureTable &t, const TableLayout &l, int x0, int first,
+                int count, const QFont &font)
 {
     const QColor fg = plotForeground();
     QFont bold = font;
@@ -141,7 +143,8 @@ void paintBlock(QPainter *p, const FigureTable &t, const TableLayout &l, int x0,
     }
 }
 
-void paintTable(QPainter *p, const FigureTable &t, const TableLayout &l, int width, const QFont &font)
+void paintTable(QPainter *p, const FigureTable &t, const TableLayout &l, int width,
+                const QFont &font)
 {
     if (l.rows.isEmpty()) {
         return;
@@ -168,10 +171,12 @@ void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &tab
 
 } // namespace
 
-QImage renderFigure(TimelineView *view, const FigureTable &table, int width, int height, double scale)
+QImage renderFigure(TimelineView *view, const FigureTable &table, int width, int height,
+                    double scale)
 {
     const FigureGeometry g = figureGeometry(table, width, height);
-    QImage image(QSize(int(width * scale), int(g.totalHeight * scale)), QImage::Format_ARGB32_Premultiplied);
+    QImage image(QSize(int(width * scale), int(g.totalHeight * scale)),
+                 QImage::Format_ARGB32_Premultiplied);
     image.fill(plotBackground());
     QCPPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
@@ -199,7 +204,8 @@ bool saveFigurePdf(TimelineView *view, const FigureTable &table, const QString &
     const FigureGeometry g = figureGeometry(table, width, height);
     QPdfWriter writer(path);
     writer.setResolution(96);
-    writer.setPageSize(QPageSize(QSizeF(width * 72.0 / 96.0, g.totalHeight * 72.0 / 96.0), QPageSize::Point));
+    writer.setPageSize(
+        QPageSize(QSizeF(width * 72.0 / 96.0, g.totalHeight * 72.0 / 96.0), QPageSize::Point));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
     writer.setCreator(QStringLiteral("ttyscope"));
     writer.setTitle(view->title());

@@ -9,10 +9,10 @@
 namespace tty {
 
 enum class LaneValue {
-    Rate,     // channel sum / bin width (per second)
-    Sum,      // channel sum per bin
-    Max,      // channel value (a max channel)
-    MeanLag,  // LagSum / LagCount
+    Rate,    // channel sum / bin width (per second)
+    Sum,     // channel sum per bin
+    Max,     // channel value (a max channel)
+    MeanLag, // LagSum / LagCount
 };
 
 struct LaneSlice

@@ -19,7 +19,8 @@ void LogModel::setRun(std::shared_ptr<const Run> run)
     m_run = std::move(run);
     m_filter.reset();
     m_matches.reset();
-    m_rows = m_run ? int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max())) : 0;
+    m_rows =
+        m_run ? int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max())) : 0;
     endResetModel();
 }
 
@@ -92,7 +93,8 @@ int LogModel::rowCount(const QModelIndex &parent) const
         return 0;
     }
     // QAbstractItemModel counts rows in int: more than 2^31 lines are not shown.
-    return m_filter ? int(std::min<std::size_t>(m_filter->size(), std::numeric_limits<int>::max())) : m_rows;
+    return m_filter ? int(std::min<std::size_t>(m_filter->size(), std::numeric_limits<int>::max()))
+                    : m_rows;
 }
 
 int LogModel::columnCount(const QModelIndex &parent) const
@@ -178,7 +180,8 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
         }
         const int level = m_run->lines.level(line);
         if (const Event *e = eventOf(line)) {
-            if (e->kind == EventKind::Panic || e->kind == EventKind::Oops || e->kind == EventKind::Bug) {
+            if (e->kind == EventKind::Panic || e->kind == EventKind::Oops ||
+                e->kind == EventKind::Bug) {
                 return QBrush(darkTheme() ? QColor(255, 110, 110) : QColor(180, 0, 0));
             }
         }
@@ -227,11 +230,16 @@ QVariant LogModel::headerData(int section, Qt::Orientation o, int role) const
         return {};
     }
     switch (section) {
-    case Number: return QStringLiteral("line");
-    case Arrival: return m_wallClock ? QStringLiteral("arrival (UTC)") : QStringLiteral("arrival (s)");
-    case Kernel: return QStringLiteral("kernel time");
-    case Lag: return QStringLiteral("lag (s)");
-    case Text: return QStringLiteral("console text");
+    case Number:
+        return QStringLiteral("line");
+    case Arrival:
+        return m_wallClock ? QStringLiteral("arrival (UTC)") : QStringLiteral("arrival (s)");
+    case Kernel:
+        return QStringLiteral("kernel time");
+    case Lag:
+        return QStringLiteral("lag (s)");
+    case Text:
+        return QStringLiteral("console text");
     }
     return {};
 }

@@ -117,8 +117,8 @@ void LogView::showLine(LineIndex line)
     }
     const int row = m_model->rowOf(line);
     const QModelIndex idx = m_model->index(row, LogModel::Text);
-    m_table->selectionModel()->setCurrentIndex(
-        idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+                                                        QItemSelectionModel::Rows);
     m_table->scrollTo(idx, QAbstractItemView::PositionAtCenter);
 }
 
@@ -152,15 +152,16 @@ void LogView::search(const QString &regex, bool wait)
     }
     m_status->setText(tr("searching…"));
     std::shared_ptr<const Run> run = m_run;
-    m_watcher.setFuture(QtConcurrent::run([run, matcher]() -> std::shared_ptr<const std::vector<LineIndex>> {
-        auto out = std::make_shared<std::vector<LineIndex>>();
-        for (LineIndex i = 0; i < run->lines.size(); ++i) {
-            if (matcher->matches(run->lines.text(i))) {
-                out->push_back(i);
+    m_watcher.setFuture(
+        QtConcurrent::run([run, matcher]() -> std::shared_ptr<const std::vector<LineIndex>> {
+            auto out = std::make_shared<std::vector<LineIndex>>();
+            for (LineIndex i = 0; i < run->lines.size(); ++i) {
+                if (matcher->matches(run->lines.text(i))) {
+                    out->push_back(i);
+                }
             }
-        }
-        return out;
-    }));
+            return out;
+        }));
     if (wait) {
         m_watcher.waitForFinished();
         onSearchDone();
@@ -203,8 +204,14 @@ void LogView::step(int direction)
     showLine(target);
 }
 
-void LogView::findNext() { step(1); }
-void LogView::findPrevious() { step(-1); }
+void LogView::findNext()
+{
+    step(1);
+}
+void LogView::findPrevious()
+{
+    step(-1);
+}
 
 void LogView::setFilterToMatches(bool on)
 {

@@ -34,14 +34,16 @@ MetricsPanel::MetricsPanel(QWidget *parent) : QWidget(parent)
         connect(e, &QLineEdit::editingFinished, this, &MetricsPanel::optionsChanged);
         return e;
     };
-    m_windowStart = field(tr("Window from"), tr("Regex of the line that starts the window; empty = first line"));
+    m_windowStart = field(tr("Window from"),
+                          tr("Regex of the line that starts the window; empty = first line"));
     m_window = new QDoubleSpinBox(this);
     m_window->setRange(0.001, 1e7);
     m_window->setDecimals(3);
     m_window->setSuffix(tr(" s"));
     form->addRow(tr("Window length"), m_window);
     connect(m_window, &QDoubleSpinBox::editingFinished, this, &MetricsPanel::optionsChanged);
-    m_windowMatch = field(tr("Count lines"), tr("Regex: count only matching lines in the window; empty = all"));
+    m_windowMatch =
+        field(tr("Count lines"), tr("Regex: count only matching lines in the window; empty = all"));
     m_spanFrom = field(tr("Span from"), tr("Regex: the span starts when this line was produced"));
     m_spanTo = field(tr("Span to"), tr("Regex: the span ends when this line arrived"));
     m_bootPattern = field(tr("Boot done at"), tr("Regex that ends the boot time"));
@@ -51,7 +53,8 @@ MetricsPanel::MetricsPanel(QWidget *parent) : QWidget(parent)
     m_error->setWordWrap(true);
     layout->addLayout(form);
     layout->addWidget(m_error);
-    connect(m_boot, &QComboBox::currentIndexChanged, this, [this](int i) { emit bootSelected(i - 1); });
+    connect(m_boot, &QComboBox::currentIndexChanged, this,
+            [this](int i) { emit bootSelected(i - 1); });
     setBoots({});
 }
 
@@ -90,7 +93,9 @@ MetricOptions MetricsPanel::options() const
     if (!iv.isEmpty()) {
         o.intervals << iv;
     }
-    m_error->setText(bad.isEmpty() ? QString() : tr("invalid regex ignored: %1").arg(bad.join(QStringLiteral(", "))));
+    m_error->setText(bad.isEmpty()
+                         ? QString()
+                         : tr("invalid regex ignored: %1").arg(bad.join(QStringLiteral(", "))));
     return o;
 }
 
@@ -105,7 +110,10 @@ void MetricsPanel::setBoots(const QStringList &boots)
     m_bootLabel->setVisible(boots.size() > 1);
 }
 
-int MetricsPanel::selectedBoot() const { return m_boot->currentIndex() - 1; }
+int MetricsPanel::selectedBoot() const
+{
+    return m_boot->currentIndex() - 1;
+}
 
 void MetricsPanel::setReport(const Report &report, const QVector<QColor> &colors)
 {

@@ -28,9 +28,11 @@ QString MetricsTable::trialsTooltip(const Report &report, const ReportRow &row, 
     }
     QStringList lines;
     for (std::size_t i = 0; i < v.size(); ++i) {
-        const QString val = std::isfinite(v[i]) ? QString::number(v[i], 'f', row.integer ? 0 : row.decimals)
-                                                : QStringLiteral("–");
-        lines << QStringLiteral("%1: %2").arg(i < std::size_t(c.sources.size()) ? c.sources[int(i)] : QString::number(i + 1), val);
+        const QString val = std::isfinite(v[i])
+                                ? QString::number(v[i], 'f', row.integer ? 0 : row.decimals)
+                                : QStringLiteral("–");
+        lines << QStringLiteral("%1: %2").arg(
+            i < std::size_t(c.sources.size()) ? c.sources[int(i)] : QString::number(i + 1), val);
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -55,7 +57,9 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
     };
     QStringList headers{tr("metric")};
     for (const ReportColumn &c : cols) {
-        headers << wrap(c.metrics.size() > 1 ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size()) : c.label);
+        headers << wrap(c.metrics.size() > 1
+                            ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
+                            : c.label);
     }
     if (report.hasDiff()) {
         headers << tr("B − A");

@@ -26,13 +26,19 @@ NoticeBar::NoticeBar(QWidget *parent) : QFrame(parent)
 
 void NoticeBar::show(Level level, const QString &html)
 {
-    const char *bg = level == Level::Error ? "#f8d7da" : level == Level::Warning ? "#fff3cd" : "#d1ecf1";
-    setStyleSheet(QStringLiteral("tty--NoticeBar { background: %1; } QLabel { color: #222; }").arg(QLatin1String(bg)));
+    const char *bg = level == Level::Error     ? "#f8d7da"
+                     : level == Level::Warning ? "#fff3cd"
+                                               : "#d1ecf1";
+    setStyleSheet(QStringLiteral("tty--NoticeBar { background: %1; } QLabel { color: #222; }")
+                      .arg(QLatin1String(bg)));
     m_label->setText(html);
     QFrame::show();
 }
 
-QString NoticeBar::text() const { return m_label->text(); }
+QString NoticeBar::text() const
+{
+    return m_label->text();
+}
 
 void NoticeBar::clear()
 {

@@ -14,8 +14,9 @@ QColor runColor(int i)
                                       QColor(0x56, 0xb4, 0xe9), QColor(0xd5, 0x5e, 0x00)};
     if (i < 2) {
         const QSettings s;
-        const QColor c(s.value(i == 0 ? QStringLiteral("colors/runA") : QStringLiteral("colors/runB"))
-                           .toString());
+        const QColor c(
+            s.value(i == 0 ? QStringLiteral("colors/runA") : QStringLiteral("colors/runB"))
+                .toString());
         if (c.isValid()) {
             return c;
         }
@@ -27,26 +28,46 @@ KindStyle kindStyle(EventKind k)
 {
     using S = QCPScatterStyle;
     switch (k) {
-    case EventKind::Drop: return {QColor(0xd6, 0x27, 0x28), S::ssTriangleInverted, 7};
-    case EventKind::Ratelimit: return {QColor(0xff, 0x7f, 0x0e), S::ssTriangleInverted, 6};
-    case EventKind::Panic: return {QColor(0xb0, 0x00, 0x00), S::ssStar, 13};
-    case EventKind::PanicEnd: return {QColor(0xb0, 0x00, 0x00), S::ssCrossSquare, 10};
-    case EventKind::Oops: return {QColor(0xe0, 0x1e, 0x5a), S::ssDiamond, 10};
-    case EventKind::Bug: return {QColor(0xe0, 0x1e, 0x5a), S::ssSquare, 9};
-    case EventKind::Warning: return {QColor(0xf0, 0xa0, 0x00), S::ssTriangle, 9};
-    case EventKind::TraceEnd: return {QColor(0x99, 0x99, 0x99), S::ssCross, 6};
-    case EventKind::CallTrace: return {QColor(0x8c, 0x56, 0x4b), S::ssPlus, 7};
-    case EventKind::RcuStall: return {QColor(0x94, 0x67, 0xbd), S::ssDiamond, 10};
-    case EventKind::SoftLockup: return {QColor(0x7b, 0x3f, 0xbf), S::ssSquare, 9};
-    case EventKind::HardLockup: return {QColor(0x5b, 0x1f, 0x9f), S::ssCrossSquare, 10};
-    case EventKind::HungTask: return {QColor(0x17, 0xa0, 0xb0), S::ssSquare, 9};
-    case EventKind::NmiBacktrace: return {QColor(0x1f, 0x77, 0xb4), S::ssPlusCircle, 9};
-    case EventKind::Sysrq: return {QColor(0x2c, 0xa0, 0x2c), S::ssCircle, 8};
-    case EventKind::Boot: return {QColor(0x20, 0x90, 0x20), S::ssPeace, 11};
-    case EventKind::Reboot: return {QColor(0x50, 0x50, 0x50), S::ssPeace, 11};
-    case EventKind::Console: return {QColor(0x7f, 0x7f, 0x7f), S::ssCircle, 6};
-    case EventKind::Marker: return {QColor(0x00, 0x80, 0xff), S::ssDisc, 9};
-    case EventKind::Gap: return {QColor(0x40, 0x40, 0x40), S::ssCrossCircle, 10};
+    case EventKind::Drop:
+        return {QColor(0xd6, 0x27, 0x28), S::ssTriangleInverted, 7};
+    case EventKind::Ratelimit:
+        return {QColor(0xff, 0x7f, 0x0e), S::ssTriangleInverted, 6};
+    case EventKind::Panic:
+        return {QColor(0xb0, 0x00, 0x00), S::ssStar, 13};
+    case EventKind::PanicEnd:
+        return {QColor(0xb0, 0x00, 0x00), S::ssCrossSquare, 10};
+    case EventKind::Oops:
+        return {QColor(0xe0, 0x1e, 0x5a), S::ssDiamond, 10};
+    case EventKind::Bug:
+        return {QColor(0xe0, 0x1e, 0x5a), S::ssSquare, 9};
+    case EventKind::Warning:
+        return {QColor(0xf0, 0xa0, 0x00), S::ssTriangle, 9};
+    case EventKind::TraceEnd:
+        return {QColor(0x99, 0x99, 0x99), S::ssCross, 6};
+    case EventKind::CallTrace:
+        return {QColor(0x8c, 0x56, 0x4b), S::ssPlus, 7};
+    case EventKind::RcuStall:
+        return {QColor(0x94, 0x67, 0xbd), S::ssDiamond, 10};
+    case EventKind::SoftLockup:
+        return {QColor(0x7b, 0x3f, 0xbf), S::ssSquare, 9};
+    case EventKind::HardLockup:
+        return {QColor(0x5b, 0x1f, 0x9f), S::ssCrossSquare, 10};
+    case EventKind::HungTask:
+        return {QColor(0x17, 0xa0, 0xb0), S::ssSquare, 9};
+    case EventKind::NmiBacktrace:
+        return {QColor(0x1f, 0x77, 0xb4), S::ssPlusCircle, 9};
+    case EventKind::Sysrq:
+        return {QColor(0x2c, 0xa0, 0x2c), S::ssCircle, 8};
+    case EventKind::Boot:
+        return {QColor(0x20, 0x90, 0x20), S::ssPeace, 11};
+    case EventKind::Reboot:
+        return {QColor(0x50, 0x50, 0x50), S::ssPeace, 11};
+    case EventKind::Console:
+        return {QColor(0x7f, 0x7f, 0x7f), S::ssCircle, 6};
+    case EventKind::Marker:
+        return {QColor(0x00, 0x80, 0xff), S::ssDisc, 9};
+    case EventKind::Gap:
+        return {QColor(0x40, 0x40, 0x40), S::ssCrossCircle, 10};
     }
     return {Qt::gray, S::ssCircle, 6};
 }
@@ -57,8 +78,17 @@ bool darkTheme()
     return p.color(QPalette::WindowText).lightness() > p.color(QPalette::Window).lightness();
 }
 
-QColor plotForeground() { return darkTheme() ? QColor(0xdd, 0xdd, 0xdd) : QColor(0x20, 0x20, 0x20); }
-QColor plotBackground() { return darkTheme() ? QColor(0x23, 0x26, 0x29) : QColor(Qt::white); }
-QColor plotGrid() { return darkTheme() ? QColor(0x44, 0x48, 0x4c) : QColor(0xe4, 0xe4, 0xe4); }
+QColor plotForeground()
+{
+    return darkTheme() ? QColor(0xdd, 0xdd, 0xdd) : QColor(0x20, 0x20, 0x20);
+}
+QColor plotBackground()
+{
+    return darkTheme() ? QColor(0x23, 0x26, 0x29) : QColor(Qt::white);
+}
+QColor plotGrid()
+{
+    return darkTheme() ? QColor(0x44, 0x48, 0x4c) : QColor(0xe4, 0xe4, 0xe4);
+}
 
 } // namespace tty

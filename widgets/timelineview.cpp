@@ -23,13 +23,20 @@ constexpr double kMarkerHitPixels = 7;
 QString laneTitle(TimelineView::Lane lane)
 {
     switch (lane) {
-    case TimelineView::Produced: return QStringLiteral("produced\nlines/s");
-    case TimelineView::Printed: return QStringLiteral("printed\nlines/s");
-    case TimelineView::Wire: return QStringLiteral("on the wire\nbytes/s");
-    case TimelineView::Drops: return QStringLiteral("dropped\nmessages");
-    case TimelineView::Lag: return QStringLiteral("console\nlag (s)");
-    case TimelineView::Events: return QStringLiteral("events");
-    case TimelineView::LaneCount: break;
+    case TimelineView::Produced:
+        return QStringLiteral("produced\nlines/s");
+    case TimelineView::Printed:
+        return QStringLiteral("printed\nlines/s");
+    case TimelineView::Wire:
+        return QStringLiteral("on the wire\nbytes/s");
+    case TimelineView::Drops:
+        return QStringLiteral("dropped\nmessages");
+    case TimelineView::Lag:
+        return QStringLiteral("console\nlag (s)");
+    case TimelineView::Events:
+        return QStringLiteral("events");
+    case TimelineView::LaneCount:
+        break;
     }
     return {};
 }
@@ -85,7 +92,10 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
 
 TimelineView::~TimelineView() = default;
 
-QString TimelineView::laneName(Lane lane) { return laneTitle(lane).replace(u'\n', u' '); }
+QString TimelineView::laneName(Lane lane)
+{
+    return laneTitle(lane).replace(u'\n', u' ');
+}
 
 void TimelineView::setRuns(const QVector<TimelineRun> &runs)
 {
@@ -110,7 +120,10 @@ void TimelineView::setTitle(const QString &title)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString TimelineView::title() const { return m_title->text(); }
+QString TimelineView::title() const
+{
+    return m_title->text();
+}
 
 void TimelineView::setAxisTitle(const QString &title)
 {
@@ -139,7 +152,10 @@ void TimelineView::setTimeAxisMode(TimeAxisMode mode)
     buildLayout();
 }
 
-TimeAxisMode TimelineView::timeAxisMode() const { return m_ticker->mode(); }
+TimeAxisMode TimelineView::timeAxisMode() const
+{
+    return m_ticker->mode();
+}
 
 void TimelineView::setLaneVisible(Lane lane, bool visible)
 {
@@ -149,7 +165,10 @@ void TimelineView::setLaneVisible(Lane lane, bool visible)
     setXRange(lo, hi);
 }
 
-bool TimelineView::laneVisible(Lane lane) const { return m_lanes[lane].visible; }
+bool TimelineView::laneVisible(Lane lane) const
+{
+    return m_lanes[lane].visible;
+}
 
 void TimelineView::applyTheme()
 {
@@ -238,7 +257,8 @@ void TimelineView::buildLayout()
             if (m_ticker->mode() == TimeAxisMode::WallClock) {
                 t = QStringLiteral("wall-clock time (UTC)");
             } else if (m_ticker->mode() == TimeAxisMode::Kernel) {
-                t = QStringLiteral("kernel time (s) of %1").arg(m_runs.isEmpty() ? QString() : m_runs.front().label);
+                t = QStringLiteral("kernel time (s) of %1")
+                        .arg(m_runs.isEmpty() ? QString() : m_runs.front().label);
             }
             x->setLabel(t);
         }
@@ -314,7 +334,8 @@ void TimelineView::buildLayout()
     m_legend->setFont(lf);
     buildGraphs();
     // The legend's row gets exactly the height its items need (it has no stretch).
-    const int legendRows = (m_legend->itemCount() + m_legend->wrap() - 1) / std::max(1, m_legend->wrap());
+    const int legendRows =
+        (m_legend->itemCount() + m_legend->wrap() - 1) / std::max(1, m_legend->wrap());
     const int lineHeight = QFontMetrics(m_legend->font()).height() + 6;
     m_legend->setMinimumSize(0, std::max(1, legendRows) * lineHeight + 8);
     applyTheme();
@@ -325,8 +346,9 @@ void TimelineView::buildGraphs()
     QVector<int> legendGroups;
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const TimelineRun &tr = m_runs[ri];
-        const bool grouped = std::count_if(m_runs.begin(), m_runs.end(),
-                                           [&](const TimelineRun &o) { return o.group == tr.group; }) > 1;
+        const bool grouped = std::count_if(m_runs.begin(), m_runs.end(), [&](const TimelineRun &o) {
+                                 return o.group == tr.group;
+                             }) > 1;
         QColor c = tr.color;
         if (grouped) {
             c.setAlpha(150);
@@ -378,8 +400,9 @@ void TimelineView::buildGraphs()
                     }
                 }
                 for (int k = 0; k < kEventKindCount; ++k) {
-                    std::stable_sort(tmp[k].begin(), tmp[k].end(),
-                                     [](const auto &a, const auto &b) { return a.first < b.first; });
+                    std::stable_sort(
+                        tmp[k].begin(), tmp[k].end(),
+                        [](const auto &a, const auto &b) { return a.first < b.first; });
                     for (const auto &[x, ei] : tmp[k]) {
                         byKind[k].first.append(x);
                         byKind[k].second.append(ei);
@@ -395,7 +418,8 @@ void TimelineView::buildGraphs()
                 g->setAdaptiveSampling(false); // every marker is drawn, however dense
                 // Cosmetic pens take the raster engine's fast path: a wide or fractional pen
                 // goes through the stroker, ~50 µs per symbol.
-                QPen pen(m_runs.size() > 1 ? tr.color : ks.color.darker(130), m_runs.size() > 1 ? 2 : 1);
+                QPen pen(m_runs.size() > 1 ? tr.color : ks.color.darker(130),
+                         m_runs.size() > 1 ? 2 : 1);
                 pen.setCosmetic(true);
                 g->setScatterStyle(QCPScatterStyle(ks.shape, pen, QBrush(ks.color), ks.size));
                 g->setName(eventKindTitle(kind));
@@ -414,10 +438,12 @@ void TimelineView::buildGraphs()
     if (LaneState &ev = m_lanes[Events]; ev.rect) {
         QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
         for (int row = 0; row < m_kindRows.size(); ++row) {
-            ticks->addTick(double(m_kindRows.size() - 1 - row), QLatin1String(eventKindName(m_kindRows[row])));
+            ticks->addTick(double(m_kindRows.size() - 1 - row),
+                           QLatin1String(eventKindName(m_kindRows[row])));
         }
         ev.rect->axis(QCPAxis::atLeft)->setTicker(ticks);
-        ev.rect->axis(QCPAxis::atLeft)->setRange(-0.6, std::max<double>(m_kindRows.size(), 1) - 0.4);
+        ev.rect->axis(QCPAxis::atLeft)
+            ->setRange(-0.6, std::max<double>(m_kindRows.size(), 1) - 0.4);
         ev.rect->axis(QCPAxis::atLeft)->grid()->setVisible(true);
         ev.rect->axis(QCPAxis::atLeft)->setLabel(QString());
         QFont f = font();
@@ -443,7 +469,8 @@ void TimelineView::buildGraphs()
         lane.missing->setText(
             without.size() == m_runs.size()
                 ? QStringLiteral("not available: the log format has no host arrival times")
-                : QStringLiteral("not available for %1: no host arrival times").arg(without.join(QStringLiteral(", "))));
+                : QStringLiteral("not available for %1: no host arrival times")
+                      .arg(without.join(QStringLiteral(", "))));
         lane.missing->setVisible(true);
     }
     if (m_lanes[Produced].rect) {
@@ -452,7 +479,8 @@ void TimelineView::buildGraphs()
             anyKernel = anyKernel || tr.run->kernelLines > 0;
         }
         if (!anyKernel && !m_runs.isEmpty()) {
-            m_lanes[Produced].missing->setText(QStringLiteral("not available: no kernel timestamps in the log"));
+            m_lanes[Produced].missing->setText(
+                QStringLiteral("not available: no kernel timestamps in the log"));
             m_lanes[Produced].missing->setVisible(true);
         }
     }
@@ -555,12 +583,25 @@ void TimelineView::refreshData()
             Channel ch = Channel::Produced;
             LaneValue v = LaneValue::Rate;
             switch (Lane(l)) {
-            case Produced: ch = Channel::Produced; break;
-            case Printed: ch = Channel::Printed; break;
-            case Wire: ch = Channel::Bytes; break;
-            case Drops: ch = Channel::Dropped; v = LaneValue::Sum; break;
-            case Lag: ch = Channel::LagMax; v = LaneValue::Max; break;
-            default: continue; // pattern lanes are filled by refreshPatterns
+            case Produced:
+                ch = Channel::Produced;
+                break;
+            case Printed:
+                ch = Channel::Printed;
+                break;
+            case Wire:
+                ch = Channel::Bytes;
+                break;
+            case Drops:
+                ch = Channel::Dropped;
+                v = LaneValue::Sum;
+                break;
+            case Lag:
+                ch = Channel::LagMax;
+                v = LaneValue::Max;
+                break;
+            default:
+                continue; // pattern lanes are filled by refreshPatterns
             }
             if (!s.present(ch)) {
                 lane.graphs[ri]->data()->clear();
@@ -570,12 +611,15 @@ void TimelineView::refreshData()
             laneMax[l] = std::max(laneMax[l], slice.maxValue);
             lane.graphs[ri]->data()->set(slice.points, true);
             if (l == Drops) {
-                lane.rect->axis(QCPAxis::atLeft)->setLabel(
-                    slice.binWidth >= 1 ? QStringLiteral("dropped\nper %1 s").arg(slice.binWidth)
-                                        : QStringLiteral("dropped\nper %1 ms").arg(slice.binWidth * 1000));
+                lane.rect->axis(QCPAxis::atLeft)
+                    ->setLabel(
+                        slice.binWidth >= 1
+                            ? QStringLiteral("dropped\nper %1 s").arg(slice.binWidth)
+                            : QStringLiteral("dropped\nper %1 ms").arg(slice.binWidth * 1000));
             }
             if (l == Lag && lane.extra.value(ri)) {
-                LaneSlice mean = laneSlice(s, Channel::LagSum, LaneValue::MeanLag, x0, x1, tr.shift, px);
+                LaneSlice mean =
+                    laneSlice(s, Channel::LagSum, LaneValue::MeanLag, x0, x1, tr.shift, px);
                 lane.extra[ri]->data()->set(mean.points, true);
             }
         }
@@ -592,7 +636,8 @@ void TimelineView::refreshData()
         top = top > 0 ? top * 1.12 : 1.0;
         lane.rect->axis(QCPAxis::atLeft)->setRange(0, top);
         if (l == Wire) {
-            lane.rect->axis(QCPAxis::atRight)->setRange(0, capacity > 0 ? top / capacity * 100 : 100);
+            lane.rect->axis(QCPAxis::atRight)
+                ->setRange(0, capacity > 0 ? top / capacity * 100 : 100);
         }
     }
     if (LaneState &w = m_lanes[Wire]; w.rect && capacity > 0) {
@@ -623,7 +668,8 @@ void TimelineView::refreshData()
             capText = new QCPItemText(m_plot);
             capText->setObjectName(kCapName);
             capText->setClipAxisRect(w.rect);
-            capText->position->setAxes(w.rect->axis(QCPAxis::atBottom), w.rect->axis(QCPAxis::atLeft));
+            capText->position->setAxes(w.rect->axis(QCPAxis::atBottom),
+                                       w.rect->axis(QCPAxis::atLeft));
             capText->position->setAxisRect(w.rect);
             capText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
             capText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
@@ -847,7 +893,8 @@ void TimelineView::updateReadouts(double x)
             }
             QString v = fmtValue(it->value);
             if (l == Wire && m_runs[ri].run->meta.baud > 0) {
-                v += QStringLiteral(" (%1%)").arg(100.0 * it->value / (m_runs[ri].run->meta.baud / 10.0), 0, 'f', 0);
+                v += QStringLiteral(" (%1%)").arg(
+                    100.0 * it->value / (m_runs[ri].run->meta.baud / 10.0), 0, 'f', 0);
             }
             parts << (m_runs.size() > 1 ? QStringLiteral("%1: %2").arg(m_runs[ri].label, v) : v);
         }
@@ -942,8 +989,9 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
         auto *me = static_cast<QMouseEvent *>(event);
         if (m_bandActive) {
             const QRect r = m_plot->rect();
-            m_band->setGeometry(QRect(QPoint(m_bandOrigin.x(), r.top()),
-                                      QPoint(me->pos().x(), r.bottom())).normalized());
+            m_band->setGeometry(
+                QRect(QPoint(m_bandOrigin.x(), r.top()), QPoint(me->pos().x(), r.bottom()))
+                    .normalized());
             return true;
         }
         if (QCPAxisRect *rect = m_plot->axisRectAt(me->pos())) {
@@ -954,12 +1002,15 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
                 const Run &r = *m_runs[run].run;
                 const Event &e = r.events[std::size_t(ev)];
                 const std::string_view t = r.eventText(e);
-                QString tip = QStringLiteral("<b>%1</b>%2<br>%3")
-                                  .arg(eventKindTitle(e.kind).toHtmlEscaped(),
-                                       m_runs.size() > 1 ? QStringLiteral(" — ") + m_runs[run].label.toHtmlEscaped()
-                                                         : QString(),
-                                       QString::fromUtf8(t.data(), qsizetype(std::min<std::size_t>(t.size(), 300)))
-                                           .toHtmlEscaped());
+                QString tip =
+                    QStringLiteral("<b>%1</b>%2<br>%3")
+                        .arg(eventKindTitle(e.kind).toHtmlEscaped(),
+                             m_runs.size() > 1
+                                 ? QStringLiteral(" — ") + m_runs[run].label.toHtmlEscaped()
+                                 : QString(),
+                             QString::fromUtf8(t.data(),
+                                               qsizetype(std::min<std::size_t>(t.size(), 300)))
+                                 .toHtmlEscaped());
                 if (e.kind == EventKind::Drop) {
                     tip += QStringLiteral("<br>%1 message(s) dropped").arg(e.count);
                 }

@@ -33,8 +33,8 @@ struct TimelineRun
     std::shared_ptr<const Run> run;
     QString label;
     QColor color;
-    double shift = 0; // run seconds shown at x = 0 (alignment)
-    int group = 0;    // runs of one group share a colour and a legend entry
+    double shift = 0;   // run seconds shown at x = 0 (alignment)
+    int group = 0;      // runs of one group share a colour and a legend entry
     QString groupLabel; // the legend entry of the group (label without the trial)
 };
 
@@ -116,13 +116,13 @@ private:
     struct LaneState
     {
         QCPAxisRect *rect = nullptr;
-        QCPItemText *readout = nullptr;   // value under the cursor
-        QCPItemText *missing = nullptr;   // "the format has no host times"
+        QCPItemText *readout = nullptr; // value under the cursor
+        QCPItemText *missing = nullptr; // "the format has no host times"
         QCPItemStraightLine *crosshair = nullptr;
         QCPItemStraightLine *cursor = nullptr;
         QCPItemRect *highlight = nullptr;
-        QVector<QCPGraph *> graphs;       // per run: main series
-        QVector<QCPGraph *> extra;        // per run: secondary series (printed lines, mean lag)
+        QVector<QCPGraph *> graphs; // per run: main series
+        QVector<QCPGraph *> extra;  // per run: secondary series (printed lines, mean lag)
         bool visible = true;
     };
     struct MarkerGraph
@@ -131,9 +131,9 @@ private:
         int run;
         EventKind kind;
         double y;
-        QVector<double> keys;   // every event of this kind, sorted by x
-        QVector<int> all;       // their event indices
-        QVector<int> events;    // event index per data point shown
+        QVector<double> keys; // every event of this kind, sorted by x
+        QVector<int> all;     // their event indices
+        QVector<int> events;  // event index per data point shown
     };
 
     void buildLayout();

@@ -11,8 +11,10 @@ QString TimeTicker::getTickLabel(double tick, const QLocale &locale, QChar forma
     case TimeAxisMode::Relative:
         return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision);
     case TimeAxisMode::WallClock: {
-        const QDateTime t = QDateTime::fromMSecsSinceEpoch(qint64((m_wall0 + tick) * 1000.0), Qt::UTC);
-        return t.toString(precision > 0 ? QStringLiteral("HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss"));
+        const QDateTime t =
+            QDateTime::fromMSecsSinceEpoch(qint64((m_wall0 + tick) * 1000.0), Qt::UTC);
+        return t.toString(precision > 0 ? QStringLiteral("HH:mm:ss.zzz")
+                                        : QStringLiteral("HH:mm:ss"));
     }
     case TimeAxisMode::Kernel:
         return QStringLiteral("[%1]").arg(m_kernel0 + tick, 0, 'f', std::max(precision, 1));

@@ -87,9 +87,13 @@ int main(int argc, char **argv)
                 before += g->dataCount();
             }
         }
-        std::printf("  (%d event symbols before the first measurement, event lane %d px wide, %d plottables, %d items, %d layers)\n", before,
-                    t->laneRect(TimelineView::Events)->width(), t->plot()->plottableCount(), t->plot()->itemCount(), t->plot()->layerCount());
-        const double full = replotMs(t, qEnvironmentVariableIntValue("BENCH_GUI_REPLOTS") > 0 ? qEnvironmentVariableIntValue("BENCH_GUI_REPLOTS") : 25);
+        std::printf("  (%d event symbols before the first measurement, event lane %d px wide, %d "
+                    "plottables, %d items, %d layers)\n",
+                    before, t->laneRect(TimelineView::Events)->width(), t->plot()->plottableCount(),
+                    t->plot()->itemCount(), t->plot()->layerCount());
+        const double full = replotMs(t, qEnvironmentVariableIntValue("BENCH_GUI_REPLOTS") > 0
+                                            ? qEnvironmentVariableIntValue("BENCH_GUI_REPLOTS")
+                                            : 25);
         if (qEnvironmentVariableIsSet("BENCH_GUI_KINDS")) {
             t->plot()->replot();
             QApplication::processEvents();
@@ -102,7 +106,9 @@ int main(int argc, char **argv)
                     after += g->dataCount();
                 }
             }
-            std::printf("  (%d symbols now, lane %d px, %d plottables, %d items)\n", after, t->laneRect(TimelineView::Events)->width(), t->plot()->plottableCount(), t->plot()->itemCount());
+            std::printf("  (%d symbols now, lane %d px, %d plottables, %d items)\n", after,
+                        t->laneRect(TimelineView::Events)->width(), t->plot()->plottableCount(),
+                        t->plot()->itemCount());
             t->updateRuns(t->runs());
             std::printf("  (after a relayout: %.2f ms)\n", replotMs(t, 9));
             for (int k = 0; k < kEventKindCount; ++k) {
@@ -114,7 +120,8 @@ int main(int argc, char **argv)
             for (int k = 0; k < kEventKindCount; ++k) {
                 if (QCPGraph *g = t->markerGraph(0, EventKind(k))) {
                     g->setVisible(true);
-                    std::printf("    only %-14s %6.2f ms (%d symbols)\n", eventKindName(EventKind(k)), replotMs(t, 9), g->dataCount());
+                    std::printf("    only %-14s %6.2f ms (%d symbols)\n",
+                                eventKindName(EventKind(k)), replotMs(t, 9), g->dataCount());
                     g->setVisible(false);
                 }
             }
@@ -137,10 +144,17 @@ int main(int argc, char **argv)
                 symbols += g->dataCount();
             }
         }
-        std::printf("  (full range without the event lane: %.2f ms; %d event symbols at full range)\n", noEvents, symbols);
+        std::printf(
+            "  (full range without the event lane: %.2f ms; %d event symbols at full range)\n",
+            noEvents, symbols);
         std::printf("%-40s %10lld %9.2f %12.1f %14.2f %14.2f\n",
-                    QFileInfo(QString::fromLocal8Bit(argv[a])).fileName().left(40).toLocal8Bit().constData(),
-                    qlonglong(w.session().sides[0].trials[0].run->lines.size()), loadS, maxGap, full, zoom);
+                    QFileInfo(QString::fromLocal8Bit(argv[a]))
+                        .fileName()
+                        .left(40)
+                        .toLocal8Bit()
+                        .constData(),
+                    qlonglong(w.session().sides[0].trials[0].run->lines.size()), loadS, maxGap,
+                    full, zoom);
         std::fflush(stdout);
     }
     return 0;

@@ -26,7 +26,8 @@ inline int countColor(const QImage &img, const QRect &area, const QColor &c, int
         for (int x = r.left(); x <= r.right(); ++x) {
             const QColor p = img.pixelColor(x, y);
             if (std::abs(p.red() - c.red()) + std::abs(p.green() - c.green()) +
-                    std::abs(p.blue() - c.blue()) <= tolerance) {
+                    std::abs(p.blue() - c.blue()) <=
+                tolerance) {
                 ++n;
             }
         }
@@ -39,7 +40,8 @@ inline int countColor(const QImage &img, const QRect &area, const QColor &c, int
 inline int countRunColor(const QImage &img, const QRect &area, const QColor &c, const QColor &bg)
 {
     const double a = 150.0 / 255.0;
-    const QColor blended(int(c.red() * a + bg.red() * (1 - a)), int(c.green() * a + bg.green() * (1 - a)),
+    const QColor blended(int(c.red() * a + bg.red() * (1 - a)),
+                         int(c.green() * a + bg.green() * (1 - a)),
                          int(c.blue() * a + bg.blue() * (1 - a)));
     return countColor(img, area, c) + countColor(img, area, blended, 50);
 }

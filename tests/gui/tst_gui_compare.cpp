@@ -23,7 +23,10 @@ QStringList trials(const char *variant)
 {
     QStringList f;
     for (int t = 1; t <= 3; ++t) {
-        f << sample(QStringLiteral("spam_rmmod-%1-smp4-115200-t%2.hostts.log.zst").arg(QLatin1String(variant)).arg(t).toLatin1());
+        f << sample(QStringLiteral("spam_rmmod-%1-smp4-115200-t%2.hostts.log.zst")
+                        .arg(QLatin1String(variant))
+                        .arg(t)
+                        .toLatin1());
     }
     return f;
 }
@@ -37,7 +40,8 @@ QJsonObject truth(const QString &log)
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
-double truthMean(const QStringList &files, const std::function<double(const QJsonObject &)> &get, double *sd)
+double truthMean(const QStringList &files, const std::function<double(const QJsonObject &)> &get,
+                 double *sd)
 {
     std::vector<double> v;
     for (const QString &f : files) {
@@ -78,10 +82,12 @@ private slots:
         r.sides = {a, b};
         r.labels = {QStringLiteral("6.1"), QStringLiteral("6.12-rt")};
         r.rules = std::make_shared<RuleSet>(RuleSet::builtin());
-        QVERIFY(Alignment::parse(QStringLiteral("regex:") + QLatin1String(kInsmod), &r.alignment, nullptr));
+        QVERIFY(Alignment::parse(QStringLiteral("regex:") + QLatin1String(kInsmod), &r.alignment,
+                                 nullptr));
         r.metrics.windowStart = QLatin1String(kInsmod);
         r.metrics.windowMatch = QStringLiteral("noise: worker");
-        r.metrics.spans.append({QStringLiteral("harness: rmmod"), QStringLiteral("noise: all workers stopped")});
+        r.metrics.spans.append(
+            {QStringLiteral("harness: rmmod"), QStringLiteral("noise: all workers stopped")});
         w->open(r);
         QVERIFY(w->waitForLoaded());
         QCOMPARE(w->session().sides.size(), 2);
@@ -95,13 +101,24 @@ private slots:
         const QStringList files = a + b;
         for (int i = 0; i < runs.size(); ++i) {
             const QJsonObject t = truth(files[i]);
-            const QJsonObject m = t[QStringLiteral("harness_markers")].toObject()[QStringLiteral("insmod nthreads=4")].toObject();
-            const double expected = m[QStringLiteral("host_time")].toDouble() - t[QStringLiteral("first_host_time")].toDouble();
-            QVERIFY2(std::abs(runs[i].shift - expected) < 2e-6,
-                     qPrintable(QStringLiteral("%1: %2 vs %3").arg(files[i]).arg(runs[i].shift).arg(expected)));
+            const QJsonObject m = t[QStringLiteral("harness_markers")]
+                                      .toObject()[QStringLiteral("insmod nthreads=4")]
+                                      .toObject();
+            const double expected = m[QStringLiteral("host_time")].toDouble() -
+                                    t[QStringLiteral("first_host_time")].toDouble();
+            QVERIFY2(
+                std::abs(runs[i].shift - expected) < 2e-6,
+                qPrintable(
+                    QStringLiteral("%1: %2 vs %3").arg(files[i]).arg(runs[i].shift).arg(expected)));
             QCOMPARE(runs[i].color, runColor(i < 3 ? 0 : 1));
         }
-        QVERIFY(w->timeline()->plot()->axisRects().last()->axis(QCPAxis::atBottom)->label().contains(QLatin1String(kInsmod)));
+        QVERIFY(w->timeline()
+                    ->plot()
+                    ->axisRects()
+                    .last()
+                    ->axis(QCPAxis::atBottom)
+                    ->label()
+                    .contains(QLatin1String(kInsmod)));
         // Zoom and pan stay together for all lanes of both runs.
         w->timeline()->setXRange(5, 6);
         for (QCPAxisRect *rect : w->timeline()->plot()->axisRects()) {
@@ -132,11 +149,18 @@ private slots:
             QVERIFY2(rr, c.key);
             for (int col = 0; col < 2; ++col) {
                 double sd = 0;
-                const double mean = truthMean(col == 0 ? a : b, [&](const QJsonObject &o) { return o[QLatin1String(c.truthKey)].toDouble(); }, &sd);
+                const double mean = truthMean(
+                    col == 0 ? a : b,
+                    [&](const QJsonObject &o) { return o[QLatin1String(c.truthKey)].toDouble(); },
+                    &sd);
                 const Summary s = summarize(rr->values[std::size_t(col)]);
                 QCOMPARE(s.n, 3);
                 QVERIFY2(std::abs(s.mean - mean) <= c.tolerance + 1e-9,
-                         qPrintable(QStringLiteral("%1 col %2: %3 vs truth %4").arg(QLatin1String(c.key)).arg(col).arg(s.mean).arg(mean)));
+                         qPrintable(QStringLiteral("%1 col %2: %3 vs truth %4")
+                                        .arg(QLatin1String(c.key))
+                                        .arg(col)
+                                        .arg(s.mean)
+                                        .arg(mean)));
                 QVERIFY2(std::abs(s.sd - sd) <= c.tolerance * 2 + 1e-6, c.key);
             }
         }
@@ -177,7 +201,8 @@ private slots:
                       nb = countRunColor(img, lanes[l], runColor(1), plotBackground());
             // 6.1 drops nothing: its drop lane is rightly empty of its colour.
             if (l != TimelineView::Drops) {
-                QVERIFY2(na > 20, qPrintable(QStringLiteral("lane %1: %2 pixels of A").arg(l).arg(na)));
+                QVERIFY2(na > 20,
+                         qPrintable(QStringLiteral("lane %1: %2 pixels of A").arg(l).arg(na)));
             }
             QVERIFY2(nb > 20, qPrintable(QStringLiteral("lane %1: %2 pixels of B").arg(l).arg(nb)));
         }
@@ -215,7 +240,8 @@ private slots:
         Alignment drop;
         QVERIFY(Alignment::parse(QStringLiteral("drop"), &drop, nullptr));
         w->setAlignment(drop);
-        // 6.1 never drops: its trials stay at their start, 6.12-rt trials align on their first drop.
+        // 6.1 never drops: its trials stay at their start, 6.12-rt trials align on their first
+        // drop.
         for (int i = 0; i < 6; ++i) {
             const TimelineRun &r = w->timeline()->runs()[i];
             QCOMPARE(r.shift > 0, i >= 3);
@@ -227,13 +253,23 @@ private slots:
         // The end-to-end workflow: report JSON and a picture from the command line.
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("mail.png"));
-        const QStringList common{QStringLiteral("--window-start"), QLatin1String(kInsmod),
-                                 QStringLiteral("--window-match"), QStringLiteral("noise: worker"),
-                                 QStringLiteral("--span"), QStringLiteral("harness: rmmod=>noise: all workers stopped"),
-                                 QStringLiteral("--label"), QStringLiteral("6.1"), QStringLiteral("--label"), QStringLiteral("6.12-rt"),
-                                 a.join(u','), b.join(u',')};
+        const QStringList common{QStringLiteral("--window-start"),
+                                 QLatin1String(kInsmod),
+                                 QStringLiteral("--window-match"),
+                                 QStringLiteral("noise: worker"),
+                                 QStringLiteral("--span"),
+                                 QStringLiteral("harness: rmmod=>noise: all workers stopped"),
+                                 QStringLiteral("--label"),
+                                 QStringLiteral("6.1"),
+                                 QStringLiteral("--label"),
+                                 QStringLiteral("6.12-rt"),
+                                 a.join(u','),
+                                 b.join(u',')};
         QProcess report;
-        report.start(QStringLiteral(TTYSCOPE_BIN), QStringList{QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json")} + common);
+        report.start(QStringLiteral(TTYSCOPE_BIN),
+                     QStringList{QStringLiteral("report"), QStringLiteral("--output"),
+                                 QStringLiteral("json")} +
+                         common);
         QVERIFY(report.waitForFinished(60000));
         QCOMPARE(report.exitCode(), 0);
         const QJsonObject j = QJsonDocument::fromJson(report.readAllStandardOutput()).object();
@@ -241,8 +277,16 @@ private slots:
         const QJsonArray groups = j[QStringLiteral("groups")].toArray();
         QCOMPARE(groups.size(), 2);
         double sd = 0;
-        const double flushB = truthMean(b, [](const QJsonObject &o) { return o[QStringLiteral("rmmod_issued_to_stopped_on_wire_s")].toDouble(); }, &sd);
-        const QJsonObject span = groups[1].toObject()[QStringLiteral("metrics")].toObject()[QStringLiteral("spans.0.seconds")].toObject();
+        const double flushB = truthMean(
+            b,
+            [](const QJsonObject &o) {
+                return o[QStringLiteral("rmmod_issued_to_stopped_on_wire_s")].toDouble();
+            },
+            &sd);
+        const QJsonObject span = groups[1]
+                                     .toObject()[QStringLiteral("metrics")]
+                                     .toObject()[QStringLiteral("spans.0.seconds")]
+                                     .toObject();
         QVERIFY(std::abs(span[QStringLiteral("mean")].toDouble() - flushB) < 2e-3);
         QCOMPARE(span[QStringLiteral("n")].toInt(), 3);
         QVERIFY(j[QStringLiteral("diff")].toObject().contains(QStringLiteral("drops.messages")));
@@ -252,8 +296,11 @@ private slots:
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("QT_QPA_PLATFORM")); // export must choose offscreen itself
         exp.setProcessEnvironment(env);
-        exp.start(QStringLiteral(TTYSCOPE_BIN), QStringList{QStringLiteral("export"), QStringLiteral("--png"), png,
-                                                             QStringLiteral("--align"), QStringLiteral("regex:") + QLatin1String(kInsmod)} + common);
+        exp.start(QStringLiteral(TTYSCOPE_BIN),
+                  QStringList{QStringLiteral("export"), QStringLiteral("--png"), png,
+                              QStringLiteral("--align"),
+                              QStringLiteral("regex:") + QLatin1String(kInsmod)} +
+                      common);
         QVERIFY(exp.waitForFinished(60000));
         QVERIFY2(exp.exitCode() == 0, exp.readAllStandardError().constData());
         const QImage img(png);

@@ -55,7 +55,8 @@ private slots:
         const Run &run = *w.live()->run();
 
         for (int i = 0; i < 50; ++i) {
-            put(pty.master, "[    1." + std::to_string(100000 + i) + "] noise: line " + std::to_string(i) + "\r\n");
+            put(pty.master, "[    1." + std::to_string(100000 + i) + "] noise: line " +
+                                std::to_string(i) + "\r\n");
         }
         QVERIFY(waitFor([&] { return run.lines.size() >= 50; }));
         QVERIFY(waitFor([&] { return w.logPane(0)->view()->model()->rowCount() >= 50; }));
@@ -71,8 +72,12 @@ private slots:
         w.liveBar()->setFollowing(true);
 
         // A panic raises a visible alert.
-        put(pty.master, "[    2.000000] Kernel panic - not syncing: VFS: Unable to mount root fs\r\n");
-        QVERIFY(waitFor([&] { return w.notices()->isVisible() && w.notices()->text().contains(QStringLiteral("panic")); }));
+        put(pty.master,
+            "[    2.000000] Kernel panic - not syncing: VFS: Unable to mount root fs\r\n");
+        QVERIFY(waitFor([&] {
+            return w.notices()->isVisible() &&
+                   w.notices()->text().contains(QStringLiteral("panic"));
+        }));
 
         // A marker and a typed command are events on the timeline and records in the file.
         w.live()->addMarker(QStringLiteral("before rmmod"));
@@ -101,14 +106,17 @@ private slots:
         }));
         QVERIFY(w.timeline()->markerGraph(0, EventKind::Marker));
 
-        if (qEnvironmentVariableIsSet("TTYSCOPE_SHOT_DIR")) { // for looking at the live view by hand
+        if (qEnvironmentVariableIsSet(
+                "TTYSCOPE_SHOT_DIR")) { // for looking at the live view by hand
             QApplication::processEvents();
             w.grab().save(qEnvironmentVariable("TTYSCOPE_SHOT_DIR") + QStringLiteral("/live.png"));
         }
 
         // A prompt without newline shows after a short idle time.
         put(pty.master, "corpusvm login: ");
-        QVERIFY(waitFor([&] { return std::string(run.lines.text(run.lines.size() - 1)) == "corpusvm login: "; }));
+        QVERIFY(waitFor([&] {
+            return std::string(run.lines.text(run.lines.size() - 1)) == "corpusvm login: ";
+        }));
 
         w.stopCapture();
         QVERIFY(!w.live()->running());
@@ -138,7 +146,9 @@ private slots:
         o.port = QStringLiteral("/dev/ttyDOESNOTEXIST9");
         QString error;
         QVERIFY(!w.startCapture(o, false, &error));
-        QVERIFY2(error.contains(QStringLiteral("no such")) || error.contains(QStringLiteral("No such")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("no such")) ||
+                     error.contains(QStringLiteral("No such")),
+                 qPrintable(error));
         QVERIFY(!w.live());
     }
 };

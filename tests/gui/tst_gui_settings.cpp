@@ -36,7 +36,8 @@ private slots:
         QVERIFY(w.isVisible());
         // The defaults stand in for what could not be read.
         QCOMPARE(runColor(0), QColor(0x00, 0x72, 0xb2));
-        w.openFiles({QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")});
+        w.openFiles(
+            {QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")});
         QVERIFY(w.waitForLoaded());
         QCOMPARE(w.session().sides.size(), 1);
         QCOMPARE(w.session().metrics.windowSeconds, 30.0);
@@ -51,13 +52,17 @@ private slots:
         {
             MainWindow w;
             w.show();
-            w.openFiles({QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")});
+            w.openFiles({QStringLiteral(TTYSCOPE_SAMPLES
+                                        "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")});
             QVERIFY(w.waitForLoaded());
             QSettings().setValue(QStringLiteral("colors/runA"), QStringLiteral("#123456"));
             w.close(); // saves layout and lanes
         }
         QSettings s;
-        QVERIFY(s.value(QStringLiteral("recent")).toStringList().front().endsWith(QLatin1String("quiet-smp2-115200-t1.hostts.log.zst")));
+        QVERIFY(s.value(QStringLiteral("recent"))
+                    .toStringList()
+                    .front()
+                    .endsWith(QLatin1String("quiet-smp2-115200-t1.hostts.log.zst")));
         QVERIFY(s.contains(QStringLiteral("window/geometry")));
         QVERIFY(s.contains(QStringLiteral("lanes/0")));
         QCOMPARE(runColor(0), QColor(0x12, 0x34, 0x56));

@@ -57,7 +57,8 @@ private slots:
         QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Printed, 0))), int(m.lines));
         QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Produced, 0))), int(m.kernelLines));
         double bytes = integrate(t->laneGraph(TimelineView::Wire, 0));
-        QVERIFY2(std::abs(bytes - double(run()->bytes)) < 0.02 * run()->bytes, qPrintable(QString::number(bytes)));
+        QVERIFY2(std::abs(bytes - double(run()->bytes)) < 0.02 * run()->bytes,
+                 qPrintable(QString::number(bytes)));
         // The drop lane sums the N of the notices: nothing thinned away.
         double dropped = 0;
         auto d = t->laneGraph(TimelineView::Drops, 0)->data();
@@ -71,7 +72,8 @@ private slots:
         for (int i = 0; i < lag->size(); ++i) {
             lagMax = std::max(lagMax, lag->at(i)->value);
         }
-        QVERIFY2(std::abs(lagMax - m.lagMax) < 1e-3, qPrintable(QStringLiteral("%1 vs %2").arg(lagMax).arg(m.lagMax)));
+        QVERIFY2(std::abs(lagMax - m.lagMax) < 1e-3,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(lagMax).arg(m.lagMax)));
         // Every drop notice is drawn: by its own marker, or by the marker of the pixel
         // column it shares with others (markers are merged per pixel, never dropped).
         QCPGraph *drops = t->markerGraph(0, EventKind::Drop);
@@ -86,17 +88,22 @@ private slots:
             }
             const double x = run()->eventTime(e);
             auto it = drops->data()->findBegin(x - pixel, false);
-            covered += (it != drops->data()->constEnd() && std::abs(it->key - x) <= 1.01 * pixel) ? 1 : 0;
+            covered +=
+                (it != drops->data()->constEnd() && std::abs(it->key - x) <= 1.01 * pixel) ? 1 : 0;
         }
         QCOMPARE(covered, 319);
         QCOMPARE(t->markerGraph(0, EventKind::Panic)->dataCount(), 1);
         // Zoomed in on a burst, each notice gets a marker of its own.
-        const double first = run()->eventTime(run()->events[std::size_t(std::find_if(run()->events.begin(), run()->events.end(), [](const Event &e) { return e.kind == EventKind::Drop; }) - run()->events.begin())]);
+        const double first = run()->eventTime(run()->events[std::size_t(
+            std::find_if(run()->events.begin(), run()->events.end(),
+                         [](const Event &e) { return e.kind == EventKind::Drop; }) -
+            run()->events.begin())]);
         t->setXRange(first - 0.001, first + 0.05);
         int inView = 0;
         for (const Event &e : run()->events) {
             const double x = run()->eventTime(e);
-            inView += (e.kind == EventKind::Drop && x >= first - 0.001 && x <= first + 0.05) ? 1 : 0;
+            inView +=
+                (e.kind == EventKind::Drop && x >= first - 0.001 && x <= first + 0.05) ? 1 : 0;
         }
         QVERIFY(inView >= 1);
         QVERIFY(drops->dataCount() >= inView);
@@ -145,7 +152,8 @@ private slots:
         TimelineView *t = w->timeline();
         QCPAxisRect *rect = t->laneRect(TimelineView::Printed);
         const int px = int(rect->axis(QCPAxis::atBottom)->coordToPixel(20.0));
-        QTest::mouseClick(t->plot(), Qt::LeftButton, Qt::NoModifier, QPoint(px, rect->center().y()));
+        QTest::mouseClick(t->plot(), Qt::LeftButton, Qt::NoModifier,
+                          QPoint(px, rect->center().y()));
         const LineIndex l = w->logPane(0)->view()->currentLine();
         QVERIFY(l > 0);
         // The line shown is the last one that arrived by then.
@@ -177,7 +185,11 @@ private slots:
         v->setFilterToMatches(true);
         QCOMPARE(v->model()->rowCount(), 11);
         for (int r = 0; r < 11; ++r) {
-            QVERIFY(v->model()->index(r, LogModel::Text).data().toString().contains(QStringLiteral("sysrq: ")));
+            QVERIFY(v->model()
+                        ->index(r, LogModel::Text)
+                        .data()
+                        .toString()
+                        .contains(QStringLiteral("sysrq: ")));
         }
         v->setFilterToMatches(false);
         QCOMPARE(v->model()->rowCount(), 8803);
@@ -212,10 +224,12 @@ private slots:
         for (int l = 0; l < lanes.size(); ++l) {
             QVERIFY(!lanes[l].isEmpty());
             const int ink = countInk(img, lanes[l].adjusted(2, 2, -2, -2), bg);
-            QVERIFY2(ink > 300, qPrintable(QStringLiteral("lane %1: %2 pixels drawn").arg(l).arg(ink)));
+            QVERIFY2(ink > 300,
+                     qPrintable(QStringLiteral("lane %1: %2 pixels drawn").arg(l).arg(ink)));
             // The run's own colour is in every data lane.
             if (l != TimelineView::Events) {
-                QVERIFY2(countColor(img, lanes[l], runColor(0)) > 20, qPrintable(QString::number(l)));
+                QVERIFY2(countColor(img, lanes[l], runColor(0)) > 20,
+                         qPrintable(QString::number(l)));
             }
         }
         // The metrics table is under the lanes.
@@ -248,7 +262,8 @@ private slots:
         QVERIFY(!w2.session().isEmpty());
         const qint64 kept = w2.session().sides[0].trials[0].run->lines.size();
         QVERIFY(kept > 1000 && kept < 11365);
-        QVERIFY2(w2.notices()->isVisibleTo(&w2) && w2.notices()->text().contains(QStringLiteral("truncated")),
+        QVERIFY2(w2.notices()->isVisibleTo(&w2) &&
+                     w2.notices()->text().contains(QStringLiteral("truncated")),
                  qPrintable(w2.notices()->text()));
     }
 
