@@ -19,6 +19,7 @@ namespace tty {
 
 namespace {
 constexpr double kMarkerHitPixels = 7;
+constexpr QCP::AntialiasedElements kScreenAliased = QCP::aeScatters | QCP::aePlottables;
 
 QString laneTitle(TimelineView::Lane lane)
 {
@@ -64,9 +65,11 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setAutoAddPlottableToLegend(false); // the legend lists runs and event kinds once
     m_plot->setNoAntialiasingOnDrag(true);
-    // On screen, thousands of event symbols are drawn without antialiasing (several times
-    // cheaper); exports draw them antialiased.
-    m_plot->setNotAntialiasedElements(QCP::aeScatters);
+    // On screen, lanes and symbols are drawn without antialiasing: a lane of a thousand
+    // busy steps costs ~10 ms antialiased (QCustomPlot strokes each segment) and a fraction
+    // of that without. Exports draw everything antialiased.
+    m_plot->setNotAntialiasedElements(kScreenAliased);
+    m_plot->setPlottingHint(QCP::phFastPolylines, true); // one polyline, not a line per step
     m_plot->setMouseTracking(true);
     m_plot->installEventFilter(this);
     m_plot->addLayer(QStringLiteral("markers"), m_plot->layer(QStringLiteral("main")),
@@ -76,13 +79,12 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
                      QCustomPlot::limAbove);
     m_plot->layer(QStringLiteral("cursor"))->setMode(QCPLayer::lmBuffered);
     m_ticker.reset(new TimeTicker);
-    // Markers are merged per screen bucket: when the lanes get their real width (first
-    // layout, resize, lanes shown or hidden), merge again for that width.
+    // Lanes take about one bin per pixel and markers merge per screen bucket: when the
+    // lanes get their real width (first layout, resize, lanes shown or hidden), take the
+    // series again for that width.
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
-        const LaneState &ev = m_lanes[Events];
-        if (ev.rect && ev.rect->width() != m_markerWidth) {
-            refreshMarkers(xLower(), xUpper());
-            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        if (laneWidth() != m_dataWidth) {
+            refreshData(); // queues a replot with the new data
         }
     });
     m_lanes.resize(LaneCount);
@@ -361,7 +363,11 @@ void TimelineView::buildGraphs()
             }
             QCPAxis *x = lane.rect->axis(QCPAxis::atBottom), *y = lane.rect->axis(QCPAxis::atLeft);
             QCPGraph *g = m_plot->addGraph(x, y);
-            g->setPen(QPen(c, l == Drops ? 2.0 : width));
+            // Cosmetic pens: a zig-zag of a thousand steps drawn with a scaled 1.5-px pen goes
+            // through the stroker (~10 ms a lane); a cosmetic one takes the fast path.
+            QPen pen(c, l == Drops ? 2.0 : width);
+            pen.setCosmetic(true);
+            g->setPen(pen);
             g->setLineStyle(l == Drops ? QCPGraph::lsImpulse : QCPGraph::lsStepLeft);
             g->setName(tr.label);
             lane.graphs.append(g);
@@ -563,8 +569,19 @@ void TimelineView::onXRangeChanged(const QCPRange &range)
     }
 }
 
+int TimelineView::laneWidth() const
+{
+    for (const LaneState &l : m_lanes) {
+        if (l.rect) {
+            return l.rect->width();
+        }
+    }
+    return 0;
+}
+
 void TimelineView::refreshData()
 {
+    m_dataWidth = laneWidth();
     const double x0 = xLower(), x1 = xUpper();
     QVector<double> laneMax(m_lanes.size(), 0.0);
     refreshMarkers(x0, x1);
@@ -731,7 +748,6 @@ void TimelineView::refreshMarkers(double x0, double x1)
     // markers (never thinned away), but a million call traces do not cost a million symbols.
     const LaneState &ev = m_lanes[Events];
     const double px = ev.rect ? std::max(50.0, double(ev.rect->width())) : 1000.0;
-    m_markerWidth = ev.rect ? ev.rect->width() : 0;
     for (MarkerGraph &m : m_markers) {
         // One symbol per bucket of its width: symbols then touch, so a dense run of events
         // still reads as a solid band, and hidden overlaps are not drawn at all (each symbol
@@ -797,7 +813,7 @@ void TimelineView::renderTo(QCPPainter *painter, int width, int height)
     refreshData();
     m_plot->setNotAntialiasedElements(QCP::aeNone);
     m_plot->toPainter(painter, width, height);
-    m_plot->setNotAntialiasedElements(QCP::aeScatters);
+    m_plot->setNotAntialiasedElements(kScreenAliased);
     m_renderRects.clear();
     for (const LaneState &l : m_lanes) {
         m_renderRects.append(l.rect ? l.rect->rect() : QRect());

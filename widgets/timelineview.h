@@ -147,6 +147,7 @@ private:
     void refreshMarkers(double x0, double x1);
     void refreshPatterns(double x0, double x1, QVector<double> &laneMax);
     QVector<int> laneOrder() const;
+    int laneWidth() const;
     QString laneLabel(int lane) const;
     QPair<double, double> fullRange() const;
 
@@ -161,7 +162,7 @@ private:
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;
     QVector<QRect> m_renderRects;
-    int m_markerWidth = -1; // event lane width the markers were merged for
+    int m_dataWidth = -1; // lane width the series and markers were taken for
     bool m_syncing = false;
     bool m_programmatic = false;
     QRubberBand *m_band = nullptr;
