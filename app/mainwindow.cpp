@@ -468,7 +468,15 @@ bool MainWindow::waitForLoaded(int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
-    while ((m_loading || m_metricsWatcher.isRunning()) && t.elapsed() < timeoutMs) {
+    auto logsGrowing = [this] {
+        for (LogPane *p : m_panes) {
+            if (p->view()->model()->growing()) {
+                return true;
+            }
+        }
+        return false;
+    };
+    while ((m_loading || m_metricsWatcher.isRunning() || logsGrowing()) && t.elapsed() < timeoutMs) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     }
     QApplication::processEvents(); // the watcher's finished signal

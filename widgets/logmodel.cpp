@@ -3,6 +3,7 @@
 #include "palette.h"
 
 #include <QBrush>
+#include <QTimer>
 #include <QDateTime>
 #include <QFontDatabase>
 
@@ -13,15 +14,48 @@ namespace tty {
 
 LogModel::LogModel(QObject *parent) : QAbstractTableModel(parent) {}
 
+namespace {
+// A view takes rows in steps of this many: QHeaderView keeps an entry per row, and taking
+// 16 M at once blocks the GUI thread for 0.15 s; in steps, each event-loop turn stays short.
+constexpr int kRowStep = 1 << 20;
+} // namespace
+
 void LogModel::setRun(std::shared_ptr<const Run> run)
 {
     beginResetModel();
     m_run = std::move(run);
     m_filter.reset();
     m_matches.reset();
-    m_rows =
+    const int all =
         m_run ? int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max())) : 0;
+    m_rows = std::min(all, kRowStep);
     endResetModel();
+    if (all > m_rows) {
+        QTimer::singleShot(0, this, &LogModel::growRows);
+    }
+}
+
+void LogModel::growRows()
+{
+    if (!m_run || m_filter) {
+        return;
+    }
+    const int all = int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max()));
+    if (all <= m_rows) {
+        return;
+    }
+    const int next = std::min(all, m_rows + kRowStep);
+    beginInsertRows({}, m_rows, next - 1);
+    m_rows = next;
+    endInsertRows();
+    if (next < all) {
+        QTimer::singleShot(0, this, &LogModel::growRows);
+    }
+}
+
+bool LogModel::growing() const
+{
+    return m_run && !m_filter && m_rows < std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max());
 }
 
 void LogModel::linesChanged()

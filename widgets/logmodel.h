@@ -30,6 +30,8 @@ public:
     // The run grew (live capture): rows are appended, the last old row may have changed
     // (a partial line completed).
     void linesChanged();
+    // True while a big run's rows are still being handed to the view, a step at a time.
+    bool growing() const;
 
     LineIndex lineAt(int row) const;
     // The row showing `line`, or of the nearest line shown before it.
@@ -45,6 +47,7 @@ public:
     static QString displayText(std::string_view bytes);
 
 private:
+    void growRows();
     const Event *eventOf(LineIndex line) const;
     std::shared_ptr<const Run> m_run;
     std::shared_ptr<const std::vector<LineIndex>> m_filter;

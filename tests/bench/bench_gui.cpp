@@ -60,21 +60,28 @@ int main(int argc, char **argv)
         QApplication::processEvents();
         // The stall meter: a 5 ms timer; a long gap means the GUI thread was busy.
         QElapsedTimer since;
-        double maxGap = 0;
+        double maxGap = 0, maxAt = 0;
+        QElapsedTimer sinceLoad;
         QTimer tick;
         tick.setInterval(5);
         QObject::connect(&tick, &QTimer::timeout, [&] {
-            maxGap = std::max(maxGap, double(since.nsecsElapsed()) / 1e6);
+            const double gap = double(since.nsecsElapsed()) / 1e6;
+            if (gap > maxGap) {
+                maxGap = gap;
+                maxAt = double(sinceLoad.nsecsElapsed()) / 1e9; // when the stall ended
+            }
             since.restart();
         });
         QElapsedTimer load;
         load.start();
+        sinceLoad.start();
         since.start();
         tick.start();
         w.openFiles({QString::fromLocal8Bit(argv[a])});
         w.waitForLoaded(600000);
         const double loadS = double(load.nsecsElapsed()) / 1e9;
         tick.stop();
+        std::printf("  (the longest stall ended %.2f s after open(); loading took %.2f s)\n", maxAt, loadS);
         if (w.session().isEmpty()) {
             std::fprintf(stderr, "%s: not loaded\n", argv[a]);
             return 1;
