@@ -275,26 +275,8 @@ void TimelineView::buildLayout()
                 &TimelineView::onXRangeChanged);
         lane.rect = rect;
 
-        lane.crosshair = new QCPItemStraightLine(m_plot);
-        lane.crosshair->setLayer(QStringLiteral("cursor"));
-        lane.crosshair->setClipAxisRect(rect);
-        lane.crosshair->setPen(QPen(QColor(128, 128, 128, 160), 1, Qt::DashLine));
-        for (QCPItemPosition *p : {lane.crosshair->point1, lane.crosshair->point2}) {
-            p->setAxes(x, y);
-            p->setAxisRect(rect);
-            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        }
-        lane.crosshair->setVisible(false);
-        lane.cursor = new QCPItemStraightLine(m_plot);
-        lane.cursor->setLayer(QStringLiteral("cursor"));
-        lane.cursor->setClipAxisRect(rect);
-        lane.cursor->setPen(QPen(QColor(200, 40, 40, 200), 1));
-        for (QCPItemPosition *p : {lane.cursor->point1, lane.cursor->point2}) {
-            p->setAxes(x, y);
-            p->setAxisRect(rect);
-            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        }
-        lane.cursor->setVisible(false);
+        lane.crosshair = verticalLine(rect, QPen(QColor(128, 128, 128, 160), 1, Qt::DashLine));
+        lane.cursor = verticalLine(rect, QPen(QColor(200, 40, 40, 200), 1));
         lane.highlight = new QCPItemRect(m_plot);
         lane.highlight->setLayer(QStringLiteral("background"));
         lane.highlight->setClipAxisRect(rect);
@@ -700,6 +682,22 @@ void TimelineView::refreshData()
                              .arg(int(capacity * 10)));
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCPItemStraightLine *TimelineView::verticalLine(QCPAxisRect *rect, const QPen &pen)
+{
+    // A hidden line across the whole lane height at an x set later (crosshair, log cursor).
+    auto *line = new QCPItemStraightLine(m_plot);
+    line->setLayer(QStringLiteral("cursor"));
+    line->setClipAxisRect(rect);
+    line->setPen(pen);
+    for (QCPItemPosition *p : {line->point1, line->point2}) {
+        p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        p->setAxisRect(rect);
+        p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
+    line->setVisible(false);
+    return line;
 }
 
 QVector<int> TimelineView::laneOrder() const

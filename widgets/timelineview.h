@@ -147,6 +147,7 @@ private:
     void refreshMarkers(double x0, double x1);
     void refreshPatterns(double x0, double x1, QVector<double> &laneMax);
     QVector<int> laneOrder() const;
+    QCPItemStraightLine *verticalLine(QCPAxisRect *rect, const QPen &pen);
     int laneWidth() const;
     QString laneLabel(int lane) const;
     QPair<double, double> fullRange() const;
