@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 namespace tty {
 
@@ -32,5 +33,9 @@ inline bool parseEightDigits(const char *p, std::uint64_t *value)
     *value = v;
     return true;
 }
+
+// "<seconds>[.<fraction>]" at s[p] with at least minIntDigits integer digits, as
+// nanoseconds in *ns; returns the position after it, or npos.
+std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t *ns, int minIntDigits);
 
 } // namespace tty

@@ -17,100 +17,6 @@ namespace tty {
 
 namespace {
 
-// "<seconds>[.<fraction>]" at p; returns position after it or npos. Runs once per line of
-// every timed format: kept to one pass over the digits.
-std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t *ns, int minIntDigits)
-{
-    static constexpr std::int64_t kScale[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
-                                                10000,      1000,      100,      10,      1};
-    const char *const b = s.data();
-    const char *const e = b + s.size();
-    const char *c = b + p;
-    const char *const intStart = c;
-    std::int64_t sec = 0;
-    std::uint64_t eight = 0;
-    if (e - c >= 8 && parseEightDigits(c, &eight)) { // Unix seconds have ten digits
-        sec = std::int64_t(eight);
-        c += 8;
-    }
-    while (c < e && isDigit(*c)) {
-        sec = sec * 10 + (*c++ - '0');
-        if (c - intStart > 12) {
-            return std::string_view::npos;
-        }
-    }
-    if (c - intStart < minIntDigits) {
-        return std::string_view::npos;
-    }
-    std::int64_t frac = 0;
-    if (c < e && *c == '.') {
-        const char *const fracStart = ++c;
-        const char *const fracEnd = e - c > 9 ? c + 9 : e;
-        while (c < fracEnd && isDigit(*c)) {
-            frac = frac * 10 + (*c++ - '0');
-        }
-        frac *= kScale[c - fracStart];
-        while (c < e && isDigit(*c)) {
-            ++c; // digits beyond nanoseconds
-        }
-    }
-    *ns = sec * 1000000000 + frac;
-    return std::size_t(c - b);
-}
-
-// ---- host-timestamped lines: "<unix seconds[.frac]>\t<line>" or with one space (ts '%.s')
-class HostTsParser : public FormatParser
-{
-public:
-    HostTsParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
-    bool feed(const char *p, std::size_t n) override
-    {
-        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
-        return true;
-    }
-    void finish() override
-    {
-        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
-        if (m_untimed > 0) {
-            m_run.warnings << QStringLiteral("%1 line(s) had no host timestamp (first: line %2); "
-                                             "they were kept with the time of the line before")
-                                  .arg(m_untimed)
-                                  .arg(m_firstUntimed);
-        }
-    }
-
-private:
-    void line(const LineFramer::Line &l)
-    {
-        std::int64_t ns = 0;
-        const std::size_t q = parseSeconds(l.text, 0, &ns, 1);
-        std::string_view text = l.text;
-        HostNs arrival = m_last;
-        if (q != std::string_view::npos && q < l.text.size() &&
-            (l.text[q] == '\t' || l.text[q] == ' ')) {
-            text = l.text.substr(q + 1);
-            arrival = ns;
-            m_last = ns;
-        } else {
-            if (m_untimed++ == 0) {
-                m_firstUntimed = m_run.lines.size() + 1;
-            }
-            if (!hasHostTime(arrival)) {
-                arrival = 0;
-            }
-        }
-        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
-        m_b.addBytes(std::int64_t(text.size()) + 2);
-        m_b.addLine(text, arrival, flags);
-    }
-    Run &m_run;
-    RunBuilder &m_b;
-    LineFramer m_framer;
-    HostNs m_last = kNoHostTime;
-    std::int64_t m_untimed = 0;
-    std::int64_t m_firstUntimed = 0;
-};
-
 // ---- grabserial: "[elapsed delta] line" (-t) or "[YYYY-MM-DDTHH:MM:SS.ffffff delta] line" (-T)
 class GrabserialParser : public FormatParser
 {
@@ -207,40 +113,6 @@ private:
     std::int64_t m_untimed = 0;
     std::string m_minuteKey;
     std::int64_t m_minuteNs = 0;
-};
-
-// ---- raw console text (console servers, minicom/picocom, dmesg): no host times.
-class RawParser : public FormatParser
-{
-public:
-    RawParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
-    bool feed(const char *p, std::size_t n) override
-    {
-        m_b.addBytes(std::int64_t(n));
-        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
-        return true;
-    }
-    void finish() override
-    {
-        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
-    }
-
-private:
-    void line(const LineFramer::Line &l)
-    {
-        // conserver's own lines ("[-- MARK -- Thu Nov 30 05:20:00 2026]", "[-- Console up
-        // --]", "[-- Console down -- <date>]") are not console output.
-        if (l.text.size() >= 6 && l.text.substr(0, 4) == "[-- " && l.text.back() == ']' &&
-            l.text.find(" --", 3) != std::string_view::npos) {
-            ++m_run.metaLines;
-            return;
-        }
-        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
-        m_b.addLine(l.text, kNoHostTime, flags);
-    }
-    Run &m_run;
-    RunBuilder &m_b;
-    LineFramer m_framer;
 };
 
 // ---- /dev/kmsg records: "<pri>,<seq>,<usec>,<flags>[,...];<text>"
@@ -516,16 +388,13 @@ std::unique_ptr<FormatParser> makeParser(const QString &format, Run &run, RunBui
     if (format == QLatin1String("ttyscope")) {
         return std::make_unique<RecordingParser>(run, builder);
     }
-    if (format == QLatin1String("hostts")) {
-        return std::make_unique<HostTsParser>(run, builder);
-    }
     if (format == QLatin1String("grabserial")) {
         return std::make_unique<GrabserialParser>(run, builder);
     }
     if (format == QLatin1String("kmsg")) {
         return std::make_unique<KmsgParser>(run, builder);
     }
-    return std::make_unique<RawParser>(run, builder);
+    return nullptr; // hostts and raw are parsed in blocks (blockparser.h)
 }
 
 } // namespace tty

@@ -29,6 +29,8 @@ public:
     virtual void finish() = 0;
 };
 
+// The parser of a record-by-record format (ttyscope, grabserial, kmsg); null for the line
+// formats hostts and raw, which are parsed in independent blocks (blockparser.h).
 std::unique_ptr<FormatParser> makeParser(const QString &format, Run &run, RunBuilder &builder);
 
 } // namespace tty

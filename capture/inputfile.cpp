@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <zstd.h>
@@ -9,7 +10,7 @@
 namespace tty {
 
 namespace {
-constexpr std::size_t kBlock = 1u << 20;
+constexpr std::size_t kBlock = InputFile::kBlockBytes;
 constexpr std::size_t kBlockHeader = 3; // zstd block header size
 
 bool isZstdMagic(const std::string &b)
@@ -95,38 +96,33 @@ bool InputFile::open(const QString &path, QString *error)
     return true;
 }
 
-bool InputFile::read(std::string &out)
+std::size_t InputFile::readInto(char *dst)
 {
-    // `out` is not cleared first: a recycled block keeps its size, so that resizing it
-    // to kBlock below does not zero a megabyte that is about to be overwritten.
     if (m_done) {
-        out.clear();
-        return false;
+        return 0;
     }
-    const bool ok = m_compression == Compression::Zstd ? readZstd(out) : readRaw(out);
-    if (!ok) {
-        out.clear();
+    const std::size_t n = m_compression == Compression::Zstd ? readZstd(dst) : readRaw(dst);
+    if (n == 0) {
         m_done = true;
     }
-    return ok;
+    return n;
 }
 
-bool InputFile::readRaw(std::string &out)
+std::size_t InputFile::readRaw(char *dst)
 {
     if (!m_pending.empty()) {
-        out.swap(m_pending);
+        const std::size_t n = m_pending.size(); // at most kBlockBytes, read by open()
+        std::memcpy(dst, m_pending.data(), n);
         m_pending = std::string();
-        return true;
+        return n;
     }
-    out.resize(kBlock);
-    const std::size_t n = std::fread(out.data(), 1, kBlock, m_file);
-    out.resize(n);
+    const std::size_t n = std::fread(dst, 1, kBlock, m_file);
     m_pos += std::int64_t(n);
     if (n == 0 && std::ferror(m_file)) {
         m_error = QStringLiteral("read error at byte %1").arg(m_pos);
         m_errorOffset = m_pos;
     }
-    return n > 0;
+    return n;
 }
 
 bool InputFile::fillInput()
@@ -150,11 +146,10 @@ bool InputFile::fillInput()
     return n > 0;
 }
 
-bool InputFile::readZstd(std::string &out)
+std::size_t InputFile::readZstd(char *dst)
 {
     ZstdState &z = *m_z;
-    out.resize(kBlock);
-    ZSTD_outBuffer output{out.data(), out.size(), 0};
+    ZSTD_outBuffer output{dst, kBlock, 0};
     while (output.pos < output.size) {
         if (z.input.pos == z.input.size) {
             fillInput();
@@ -177,24 +172,21 @@ bool InputFile::readZstd(std::string &out)
                           .arg(m_errorOffset)
                           .arg(QString::fromLatin1(ZSTD_getErrorName(ret)));
             m_done = true;
-            out.resize(output.pos);
-            return output.pos > 0;
+            return output.pos;
         }
         if (noInput && output.pos == before) {
             break; // nothing left (a drain call's return value says nothing about frames)
         }
         z.midFrame = ret != 0;
     }
-    out.resize(output.pos);
-    if (out.empty()) {
+    if (output.pos == 0) {
         if (z.midFrame) {
             m_warning = QStringLiteral("the file ends inside a zstd frame (truncated at byte %1): "
                                        "everything decoded before the cut was kept")
                             .arg(m_size);
         }
-        return false;
     }
-    return true;
+    return output.pos;
 }
 
 } // namespace tty

@@ -29,10 +29,21 @@ public:
     // Bytes of the file consumed so far (for progress).
     std::int64_t compressedPos() const { return m_pos; }
 
-    // Fills `out` with the next block of decompressed bytes (replacing its contents).
-    // Returns false at the end of the stream; then warning()/error() tell why if the
-    // end was not a clean one.
-    bool read(std::string &out);
+    static constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
+
+    // Decompresses the next block (at most kBlockBytes) to dst; returns its size, 0 at the
+    // end of the stream; then warning()/error() tell why if the end was not a clean one.
+    std::size_t readInto(char *dst);
+    // The same into a buffer (std::string, ByteBuffer), after its first `keep` bytes; at
+    // the end, false with the buffer cut to `keep` bytes.
+    template <typename Buffer> bool read(Buffer &out, std::size_t keep = 0)
+    {
+        keep = keep < out.size() ? keep : out.size();
+        out.resize(keep + kBlockBytes);
+        const std::size_t n = readInto(out.data() + keep);
+        out.resize(keep + n);
+        return n > 0;
+    }
 
     // Truncated input: the data that was there was delivered.
     const QString &warning() const { return m_warning; }
@@ -41,8 +52,8 @@ public:
     std::int64_t errorOffset() const { return m_errorOffset; }
 
 private:
-    bool readRaw(std::string &out);
-    bool readZstd(std::string &out);
+    std::size_t readRaw(char *dst);
+    std::size_t readZstd(char *dst);
     bool fillInput();
 
     std::FILE *m_file = nullptr;

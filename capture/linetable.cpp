@@ -1,12 +1,16 @@
 #include "linetable.h"
 
+#include "bytesearch.h"
+
 #include <algorithm>
 #include <cstring>
 
 namespace tty {
 
 namespace {
-constexpr std::size_t kTextChunkBytes = 16u << 20;
+// Text chunks grow from small (a short log stays small) to this size.
+constexpr std::size_t kMinTextChunkBytes = 256u << 10;
+constexpr std::size_t kMaxTextChunkBytes = 16u << 20;
 } // namespace
 
 LineTable::LineTable() = default;
@@ -14,20 +18,29 @@ LineTable::~LineTable() = default;
 LineTable::LineTable(LineTable &&) noexcept = default;
 LineTable &LineTable::operator=(LineTable &&) noexcept = default;
 
+void LineTable::addIndexChunk()
+{
+    m_offset.push_back(pageArray<std::uint32_t>(kChunkLines));
+    m_arrival.push_back(pageArray<HostNs>(kChunkLines));
+    m_kernelAndFlags.push_back(pageArray<std::int64_t>(kChunkLines));
+}
+
 void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags)
 {
-    if (slot(m_size) == 0) {
-        m_offset.emplace_back(new std::uint32_t[kChunkLines]);
-        m_arrival.emplace_back(new HostNs[kChunkLines]);
-        m_kernelAndFlags.emplace_back(new std::int64_t[kChunkLines]);
+    if (chunk(m_size) >= m_offset.size()) {
+        addIndexChunk();
     }
     if (m_text.empty() || m_text.back().capacity - m_text.back().used < text.size()) {
-        if (!m_text.empty() && m_text.back().used == 0) {
-            m_text.pop_back(); // an unused chunk too small for this line
+        std::size_t capacity = kMinTextChunkBytes;
+        if (!m_text.empty()) {
+            capacity = std::min(kMaxTextChunkBytes, std::max(capacity, 2 * m_text.back().capacity));
+            if (m_text.back().firstLine == m_size && m_text.back().used == 0) {
+                m_text.pop_back(); // a chunk without lines, too small for this one
+            }
         }
         TextChunk c;
-        c.capacity = std::max(kTextChunkBytes, text.size());
-        c.data.reset(new char[c.capacity]);
+        c.capacity = std::max(capacity, text.size());
+        c.data = pageArray<char>(c.capacity);
         c.firstLine = m_size;
         m_text.push_back(std::move(c));
     }
@@ -40,9 +53,40 @@ void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, s
     tc.used += text.size();
     m_textBytes += text.size();
     m_arrival[c][s] = arrival;
-    const std::int64_t k = hasKernelTime(kernel) ? ((kernel + 1) & kKernelMask) : 0;
-    m_kernelAndFlags[c][s] = k | (std::int64_t(flags) << kFlagShift);
+    m_kernelAndFlags[c][s] = packKernelAndFlags(kernel, flags);
     ++m_size;
+}
+
+void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
+                            const std::uint32_t *offsets, const HostNs *arrivals,
+                            const std::int64_t *kernelAndFlags, std::size_t n)
+{
+    if (n == 0) {
+        return;
+    }
+    if (!m_text.empty() && m_text.back().firstLine == m_size) {
+        m_text.pop_back(); // a chunk without lines
+    }
+    TextChunk tc;
+    tc.data = std::move(text);
+    tc.capacity = textSize;
+    tc.used = textSize;
+    tc.firstLine = m_size;
+    m_text.push_back(std::move(tc));
+    m_textBytes += textSize;
+    std::size_t done = 0;
+    while (done < n) {
+        if (chunk(m_size) >= m_offset.size()) {
+            addIndexChunk();
+        }
+        const std::size_t c = chunk(m_size), s = slot(m_size);
+        const std::size_t take = std::min(n - done, std::size_t(kChunkLines) - s);
+        std::memcpy(&m_offset[c][s], offsets + done, take * sizeof *offsets);
+        std::memcpy(&m_arrival[c][s], arrivals + done, take * sizeof *arrivals);
+        std::memcpy(&m_kernelAndFlags[c][s], kernelAndFlags + done, take * sizeof *kernelAndFlags);
+        done += take;
+        m_size += LineIndex(take);
+    }
 }
 
 void LineTable::replaceLast(std::string_view text, std::uint16_t flags)
@@ -64,15 +108,13 @@ void LineTable::replaceLast(std::string_view text, std::uint16_t flags, KernelUs
     m_textBytes -= tc.used - off;
     tc.used = off;
     --m_size;
-    if (tc.used == 0 && m_text.size() > 1) {
-        m_text.pop_back();
-    }
     append(text, arrival, kernel, flags);
 }
 
 std::size_t LineTable::textChunkOf(LineIndex i) const
 {
-    // Few chunks (one per 16 MiB): a binary search is cheap.
+    // A chunk per 16 MiB, or per block of a parallel load (about 1 MiB): a binary search
+    // over a few thousand chunks is cheap.
     auto it = std::upper_bound(m_text.begin(), m_text.end(), i,
                                [](LineIndex v, const TextChunk &c) { return v < c.firstLine; });
     return std::size_t(it - m_text.begin()) - 1;
@@ -104,15 +146,13 @@ LineIndex LineTable::findContaining(std::string_view needle, LineIndex from, Lin
         const char *const base = tc.data.get();
         const char *const regionEnd = base + lineEnd(last);
         const char *p = base + offset(i);
-        const void *hit = needle.size() <= std::size_t(regionEnd - p)
-                              ? memmem(p, std::size_t(regionEnd - p), needle.data(), needle.size())
-                              : nullptr;
+        const char *hit = findBytes(p, std::size_t(regionEnd - p), needle);
         if (!hit) {
             i = last + 1;
             continue;
         }
         // The line holding the hit: the last one in [i, last] starting at or before it.
-        const std::size_t at = std::size_t(static_cast<const char *>(hit) - base);
+        const std::size_t at = std::size_t(hit - base);
         LineIndex lo = i, hi = last;
         while (lo < hi) {
             const LineIndex mid = lo + (hi - lo + 1) / 2;

@@ -1,6 +1,7 @@
 // Compact, append-only storage of a run's console lines.
 #pragma once
 
+#include "pagememory.h"
 #include "types.h"
 
 #include <cstddef>
@@ -30,6 +31,16 @@ public:
     LineTable &operator=(LineTable &&) noexcept;
 
     void append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags);
+    // Appends n lines parsed elsewhere: their texts lie back to back in `text` (line i
+    // starts at offsets[i]), which the table takes over; kernelAndFlags as packed by
+    // packKernelAndFlags.
+    void appendBlock(PageArray<char> text, std::size_t textSize, const std::uint32_t *offsets,
+                     const HostNs *arrivals, const std::int64_t *kernelAndFlags, std::size_t n);
+    static std::int64_t packKernelAndFlags(KernelUs kernel, std::uint16_t flags)
+    {
+        const std::int64_t k = hasKernelTime(kernel) ? ((kernel + 1) & kKernelMask) : 0;
+        return k | (std::int64_t(flags) << kFlagShift);
+    }
 
     LineIndex size() const { return m_size; }
     bool empty() const { return m_size == 0; }
@@ -66,7 +77,7 @@ public:
     void replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel);
 
     // The first line in [from, end) whose text contains `needle` (non-empty), or -1: one
-    // memmem over each text chunk instead of a search per line.
+    // one search over each text chunk instead of a search per line.
     LineIndex findContaining(std::string_view needle, LineIndex from, LineIndex end) const;
 
     std::size_t textBytes() const { return m_textBytes; }
@@ -81,18 +92,19 @@ private:
     static std::size_t chunk(LineIndex i) { return std::size_t(i >> kChunkBits); }
     static std::size_t slot(LineIndex i) { return std::size_t(i & (kChunkLines - 1)); }
     std::size_t textChunkOf(LineIndex i) const;
+    void addIndexChunk();
 
     struct TextChunk
     {
-        std::unique_ptr<char[]> data;
+        PageArray<char> data;
         std::size_t capacity = 0;
         std::size_t used = 0;
         LineIndex firstLine = 0;
     };
 
-    std::vector<std::unique_ptr<std::uint32_t[]>> m_offset;
-    std::vector<std::unique_ptr<HostNs[]>> m_arrival;
-    std::vector<std::unique_ptr<std::int64_t[]>> m_kernelAndFlags;
+    std::vector<PageArray<std::uint32_t>> m_offset;
+    std::vector<PageArray<HostNs>> m_arrival;
+    std::vector<PageArray<std::int64_t>> m_kernelAndFlags;
     std::vector<TextChunk> m_text;
     LineIndex m_size = 0;
     std::size_t m_textBytes = 0;

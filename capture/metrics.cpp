@@ -1,6 +1,8 @@
 #include "metrics.h"
 
+#include "lagsummary.h"
 #include "linematcher.h"
+#include "parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +13,7 @@ namespace tty {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-LineIndex findFirst(const Run &run, const LineMatcher &m, LineIndex from, LineIndex end)
+LineIndex findFirstIn(const Run &run, const LineMatcher &m, LineIndex from, LineIndex end)
 {
     if (!m.literal().empty() && m.isValid()) {
         // Only lines holding the required literal can match: find those in bulk.
@@ -26,6 +28,24 @@ LineIndex findFirst(const Run &run, const LineMatcher &m, LineIndex from, LineIn
     for (LineIndex i = from; i < end; ++i) {
         if (m.matches(run.lines.text(i))) {
             return i;
+        }
+    }
+    return -1;
+}
+
+// A pattern that is found late or not at all is searched for through the whole text: a
+// big run is searched by slices at once, each with a matcher of its own (a regex object
+// must not be shared between threads).
+LineIndex findFirst(const Run &run, const QString &pattern, LineIndex from, LineIndex end)
+{
+    const int slices = sliceCount(end - from);
+    std::vector<LineIndex> hits(std::size_t(slices), -1);
+    forEachSlice(from, end, slices, [&](int s, LineIndex a, LineIndex b) {
+        hits[std::size_t(s)] = findFirstIn(run, LineMatcher(pattern), a, b);
+    });
+    for (const LineIndex h : hits) {
+        if (h >= 0) {
+            return h;
         }
     }
     return -1;
@@ -54,11 +74,6 @@ void intervalStats(const std::vector<double> &times, double *mean, double *p50, 
     *p99 = quantile(d, 0.99);
 }
 
-// Nearest rank: a value that occurred, as kernel developers quote percentiles.
-std::size_t rankOf(std::size_t n, double p)
-{
-    return std::min(n - 1, std::size_t(std::ceil(p * double(n))) - (p > 0 ? 1 : 0));
-}
 } // namespace
 
 double quantile(std::vector<double> &v, double p)
@@ -83,30 +98,8 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
     m.lines = end - first;
     const bool whole = first == 0 && end == run.lines.size();
 
-    // Lags go boot by boot (no boot lookup per line), as floats: the sample of a big log
-    // is large, and its quantiles need no more than float precision. The max is exact.
-    std::vector<float> lags;
-    double lagMax = -std::numeric_limits<double>::infinity();
-    for (const Boot &b : run.boots) {
-        const LineIndex from = std::max(first, b.first), to = std::min(end, b.end);
-        const bool timed = run.hasArrival && hasHostTime(b.kernelZero);
-        for (LineIndex i = from; i < to; ++i) {
-            const KernelUs k = run.lines.kernelTime(i);
-            if (!hasKernelTime(k)) {
-                continue;
-            }
-            ++m.kernelLines;
-            if (timed && !(run.lines.flags(i) & KernelTimeNotAtStart)) {
-                const HostNs a = run.lines.arrival(i);
-                const double lag = double(a - b.kernelZero) * 1e-9 - double(k) * 1e-6;
-                if (lags.empty()) {
-                    lags.reserve(std::size_t(to - i));
-                }
-                lags.push_back(float(lag));
-                lagMax = std::max(lagMax, lag);
-            }
-        }
-    }
+    const LagSummary lags = summariseLags(run, first, end);
+    m.kernelLines = lags.kernelLines;
     if (whole) {
         m.bytes = run.bytes;
     } else {
@@ -120,19 +113,12 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
     for (const Boot &b : run.boots) {
         m.boots += (b.first < end && b.end > first) ? 1 : 0;
     }
-    m.hasLag = run.hasArrival && !lags.empty();
+    m.hasLag = run.hasArrival && lags.count > 0;
     if (m.hasLag) {
-        m.lagMax = lagMax;
-        // Nearest rank, as quantile() does; the p99 is found among what nth_element left
-        // above the median, which halves the work on a big sample.
-        const std::size_t k50 = rankOf(lags.size(), 0.5), k99 = rankOf(lags.size(), 0.99);
-        std::nth_element(lags.begin(), lags.begin() + std::ptrdiff_t(k50), lags.end());
-        m.lagP50 = double(lags[k50]);
-        std::nth_element(lags.begin() + std::ptrdiff_t(k50), lags.begin() + std::ptrdiff_t(k99),
-                         lags.end());
-        m.lagP99 = double(lags[k99]);
+        m.lagMax = lags.max;
+        m.lagP50 = lags.p50;
+        m.lagP99 = lags.p99;
     }
-    lags = {};
 
     // Events: those of lines in range, and notes placed before a line in range.
     LineIndex panicLine = -1, endLine = -1, traceLine = -1;
@@ -195,7 +181,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
     WindowResult &w = m.window;
     w.startLine = first;
     if (!o.windowStart.isEmpty()) {
-        w.startLine = findFirst(run, LineMatcher(o.windowStart), first, end);
+        w.startLine = findFirst(run, o.windowStart, first, end);
     }
     w.found = w.startLine >= 0 && w.startLine < end;
     if (w.found) {
@@ -227,11 +213,11 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
         SpanResult r;
         r.from = s.first;
         r.to = s.second;
-        r.fromLine = findFirst(run, LineMatcher(s.first), first, end);
+        r.fromLine = findFirst(run, s.first, first, end);
         if (r.fromLine < 0) {
             r.missing = QStringLiteral("no line matches '%1'").arg(s.first);
         } else {
-            r.toLine = findFirst(run, LineMatcher(s.second), r.fromLine, end);
+            r.toLine = findFirst(run, s.second, r.fromLine, end);
             if (r.toLine < 0) {
                 r.missing =
                     QStringLiteral("no line matches '%1' after '%2'").arg(s.second, s.first);
@@ -244,7 +230,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
 
     // Boot time: from the boot's first line to the first line matching the pattern.
     if (!o.bootPattern.isEmpty() && run.hasArrival) {
-        const LineIndex hit = findFirst(run, LineMatcher(o.bootPattern), first, end);
+        const LineIndex hit = findFirst(run, o.bootPattern, first, end);
         if (hit >= 0) {
             const Boot &b = run.boots[std::size_t(run.bootOf(hit))];
             m.bootTime = run.timeOf(hit) - run.timeOf(std::max(b.first, first));

@@ -179,4 +179,13 @@ bool RuleSet::ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *c
     return true;
 }
 
+RuleSet RuleSet::detachedCopy() const
+{
+    RuleSet copy = *this;
+    for (Rule &r : copy.m_rules) {
+        r.regex = QRegularExpression(r.regex.pattern(), r.regex.patternOptions());
+    }
+    return copy;
+}
+
 } // namespace tty

@@ -48,6 +48,10 @@ public:
 
     const std::vector<Rule> &rules() const { return m_rules; }
 
+    // A copy whose regexes share nothing with this one's: QRegularExpression is only
+    // reentrant, so each thread that matches gets its own.
+    RuleSet detachedCopy() const;
+
     // Calls onMatch(Match) for each rule matching; one match per kind per line.
     template <typename F> void match(std::string_view line, std::size_t message, F &&onMatch) const
     {

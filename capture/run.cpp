@@ -1,5 +1,7 @@
 #include "run.h"
 
+#include "parallel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -206,6 +208,45 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
     }
 }
 
+double Run::bootBase(const Boot &b) const
+{
+    return hasArrival && hasHostTime(b.kernelZero) ? double(b.kernelZero - origin) * 1e-9
+                                                   : b.timeBase;
+}
+
+void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const
+{
+    // Boot by boot so that a line's production time needs no boot lookup.
+    const int ending = meta.format == QLatin1String("kmsg") ? 1 : 2;
+    for (const Boot &b : boots) {
+        const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
+        const double base = bootBase(b);
+        for (LineIndex i = first; i < end; ++i) {
+            const KernelUs k = lines.kernelTime(i);
+            const double p = hasKernelTime(k) ? base + double(k) * 1e-6 : kNaN;
+            if (hasKernelTime(k)) {
+                SeriesPyramid::addAt(fine, Channel::Produced, series.binAt(p), 1.0f);
+            }
+            if (!hasArrival) {
+                continue;
+            }
+            const double t = timeOf(i);
+            const std::ptrdiff_t bin = series.binAt(t);
+            const std::uint16_t f = lines.flags(i);
+            SeriesPyramid::addAt(fine, Channel::Printed, bin, 1.0f);
+            const bool nl = !(f & (NoNewline | Split));
+            SeriesPyramid::addAt(fine, Channel::Bytes, bin,
+                                 float(lines.textSize(i) + (nl ? ending : 0)));
+            if (hasKernelTime(k) && !(f & KernelTimeNotAtStart)) {
+                const float lag = float(t - p);
+                SeriesPyramid::maxAt(fine, Channel::LagMax, bin, lag);
+                SeriesPyramid::addAt(fine, Channel::LagSum, bin, lag);
+                SeriesPyramid::addAt(fine, Channel::LagCount, bin, 1.0f);
+            }
+        }
+    }
+}
+
 void Run::finalize()
 {
     std::stable_sort(events.begin(), events.end(),
@@ -219,10 +260,6 @@ void Run::finalize()
 
     // The series range from the boots' kernel-time extremes and the last arrival (the
     // same values as timeOf/producedAt give, without a pass over the lines).
-    auto bootBase = [&](const Boot &b) {
-        return hasArrival && hasHostTime(b.kernelZero) ? double(b.kernelZero - origin) * 1e-9
-                                                       : b.timeBase;
-    };
     double lo = 0, hi = 0;
     if (hasHostTime(m_lastArrival)) {
         hi = std::max(hi, double(m_lastArrival - origin) * 1e-9);
@@ -241,32 +278,18 @@ void Run::finalize()
         series.setPresent(c, hasArrival);
     }
     series.setPresent(Channel::Dropped, true);
-    // Boot by boot so that a line's production time needs no boot lookup.
-    const int ending = meta.format == QLatin1String("kmsg") ? 1 : 2;
-    for (const Boot &b : boots) {
-        const double base = bootBase(b);
-        for (LineIndex i = b.first; i < b.end; ++i) {
-            const KernelUs k = lines.kernelTime(i);
-            const double p = hasKernelTime(k) ? base + double(k) * 1e-6 : kNaN;
-            if (hasKernelTime(k)) {
-                series.addAt(Channel::Produced, series.binAt(p), 1.0f);
-            }
-            if (!hasArrival) {
-                continue;
-            }
-            const double t = timeOf(i);
-            const std::ptrdiff_t bin = series.binAt(t);
-            const std::uint16_t f = lines.flags(i);
-            series.addAt(Channel::Printed, bin, 1.0f);
-            const bool nl = !(f & (NoNewline | Split));
-            series.addAt(Channel::Bytes, bin, float(lines.textSize(i) + (nl ? ending : 0)));
-            if (hasKernelTime(k) && !(f & KernelTimeNotAtStart)) {
-                const float lag = float(t - p);
-                series.maxAt(Channel::LagMax, bin, lag);
-                series.addAt(Channel::LagSum, bin, lag);
-                series.addAt(Channel::LagCount, bin, 1.0f);
-            }
-        }
+    // Big runs are filled by slices at once, each slice on a zeroed copy of the finest
+    // level but the first, which fills the series itself.
+    const int slices = sliceCount(lines.size());
+    std::vector<SeriesPyramid::Level> parts(std::size_t(slices - 1));
+    for (SeriesPyramid::Level &p : parts) {
+        p = series.emptyFinest();
+    }
+    forEachSlice(0, lines.size(), slices, [&](int s, LineIndex from, LineIndex to) {
+        fillSeries(s == 0 ? series.finest() : parts[std::size_t(s - 1)], from, to);
+    });
+    for (const SeriesPyramid::Level &p : parts) {
+        series.mergeFinest(p);
     }
     for (const Event &e : events) {
         if (e.kind == EventKind::Drop) {

@@ -95,6 +95,10 @@ private:
     };
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
+    // Run seconds of the boot's kernel time 0.
+    double bootBase(const Boot &b) const;
+    // Adds the lines [from, to) to a copy of the series' finest level.
+    void fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const;
     HostNs m_lastArrival = kNoHostTime; // the latest arrival, found by splitBoots
 };
 

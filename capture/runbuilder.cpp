@@ -1,6 +1,6 @@
 #include "runbuilder.h"
 
-#include "kernelprefix.h"
+#include "lineanalysis.h"
 
 namespace tty {
 
@@ -12,42 +12,34 @@ constexpr HostNs kReportedStepNs = 1000000;
 void RunBuilder::addLine(std::string_view text, HostNs arrival, std::uint16_t flags,
                          KernelUs kernel, int level, bool parsePrefix)
 {
-    std::size_t message = 0;
-    if (parsePrefix) {
-        const KernelPrefix p = parseKernelPrefix(text);
-        kernel = p.time;
-        if (p.level >= 0) {
-            level = p.level;
-        }
-        if (p.timeAt > 0 && hasKernelTime(p.time)) {
-            flags |= KernelTimeNotAtStart;
-        }
-        message = p.message;
-    }
-    if (level >= 0) {
-        flags = std::uint16_t((flags & ~LevelMask) | ((level & 7) + 1));
-    }
-    if (hasHostTime(arrival)) {
-        // The timeline needs arrival times that never go back: a host clock stepped back
-        // (NTP, a user setting the date) is folded out and reported.
-        arrival += m_clockCorrection;
-        if (hasHostTime(m_lastArrival) && arrival < m_lastArrival) {
-            const HostNs step = m_lastArrival - arrival;
-            m_clockCorrection += step;
-            if (step > kReportedStepNs) {
-                ++m_clockSteps;
-                m_largestStep = std::max(m_largestStep, step);
-                if (m_firstStepLine < 0) {
-                    m_firstStepLine = m_run.lines.size();
-                }
-            }
-            arrival = m_lastArrival;
-        }
-        m_lastArrival = arrival;
-    }
+    const LineFacts f = analyseLine(text, flags, kernel, level, parsePrefix);
     const LineIndex idx = m_run.lines.size();
-    m_run.lines.append(text, arrival, kernel, flags);
-    detect(text, message, idx);
+    m_run.lines.append(text, repairArrival(arrival, idx), f.kernel, f.flags);
+    detectEvents(m_rules, text, f.message, idx, &m_run.events);
+}
+
+HostNs RunBuilder::repairArrival(HostNs arrival, LineIndex line)
+{
+    if (!hasHostTime(arrival)) {
+        return arrival;
+    }
+    // The timeline needs arrival times that never go back: a host clock stepped back
+    // (NTP, a user setting the date) is folded out and reported.
+    arrival += m_clockCorrection;
+    if (hasHostTime(m_lastArrival) && arrival < m_lastArrival) {
+        const HostNs step = m_lastArrival - arrival;
+        m_clockCorrection += step;
+        if (step > kReportedStepNs) {
+            ++m_clockSteps;
+            m_largestStep = std::max(m_largestStep, step);
+            if (m_firstStepLine < 0) {
+                m_firstStepLine = line;
+            }
+        }
+        arrival = m_lastArrival;
+    }
+    m_lastArrival = arrival;
+    return arrival;
 }
 
 void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
@@ -69,28 +61,10 @@ void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
     }
     m_run.events.insert(m_run.events.end(), before.rbegin(), before.rend());
     // The completed text's prefix decides the level and kernel time, as in addLine.
-    const KernelPrefix p = parseKernelPrefix(text);
-    if (p.level >= 0) {
-        flags = std::uint16_t((flags & ~LevelMask) | ((p.level & 7) + 1));
-    }
-    if (p.timeAt > 0 && hasKernelTime(p.time)) {
-        flags |= KernelTimeNotAtStart;
-    }
-    m_run.lines.replaceLast(text, flags, p.time);
-    detect(text, p.message, idx);
+    const LineFacts f = analyseLine(text, flags);
+    m_run.lines.replaceLast(text, f.flags, f.kernel);
+    detectEvents(m_rules, text, f.message, idx, &m_run.events);
     m_run.events.insert(m_run.events.end(), after.rbegin(), after.rend());
-}
-
-void RunBuilder::detect(std::string_view text, std::size_t message, LineIndex line)
-{
-    m_rules.match(text, message, [&](const RuleSet::Match &m) {
-        Event e;
-        e.line = line;
-        e.kind = m.kind;
-        e.count = m.count;
-        e.rule = std::int16_t(m.rule);
-        m_run.events.push_back(e);
-    });
 }
 
 void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, HostNs arrival,

@@ -30,9 +30,11 @@ public:
     // Adds warnings for what was repaired; then Run::finalize().
     void finish();
 
-private:
-    void detect(std::string_view text, std::size_t message, LineIndex line);
+    // Folds host clock steps back out of the arrival time of `line` (kNoHostTime passes
+    // through); called in line order, also for lines appended in blocks.
+    HostNs repairArrival(HostNs arrival, LineIndex line);
 
+private:
     Run &m_run;
     const RuleSet &m_rules;
     HostNs m_lastArrival = kNoHostTime;

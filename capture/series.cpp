@@ -43,22 +43,28 @@ void SeriesPyramid::reset(double start, double end, std::size_t maxBins)
     m_levels.push_back(std::move(l));
 }
 
-std::size_t SeriesPyramid::binOf(double t) const
+SeriesPyramid::Level SeriesPyramid::emptyFinest() const
 {
-    const Level &l = m_levels.front();
-    const double b = std::floor((t - m_start) / l.width);
-    if (!(b >= 0)) {
-        return 0;
+    Level l;
+    if (!m_levels.empty()) {
+        l.width = m_levels.front().width;
+        for (auto &v : l.ch) {
+            v.assign(m_levels.front().bins(), 0.0f);
+        }
     }
-    return std::min(std::size_t(b), l.bins() - 1);
+    return l;
 }
 
-std::ptrdiff_t SeriesPyramid::binAt(double t) const
+void SeriesPyramid::mergeFinest(const Level &part)
 {
-    if (m_levels.empty() || !std::isfinite(t)) {
-        return -1;
+    Level &l = m_levels.front();
+    for (int c = 0; c < kChannelCount; ++c) {
+        std::vector<float> &dst = l.ch[std::size_t(c)];
+        const std::vector<float> &src = part.ch[std::size_t(c)];
+        for (std::size_t i = 0; i < dst.size() && i < src.size(); ++i) {
+            dst[i] = isMaxChannel(c) ? std::max(dst[i], src[i]) : dst[i] + src[i];
+        }
     }
-    return std::ptrdiff_t(binOf(t));
 }
 
 void SeriesPyramid::add(Channel c, double t, float v)

@@ -3,7 +3,9 @@
 // with the size of the log.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -37,20 +39,33 @@ public:
     void add(Channel c, double t, float v);
     void addMax(Channel c, double t, float v);
     // The same for several channels at one time: find the fine bin once (-1: no bin).
-    std::ptrdiff_t binAt(double t) const;
-    void addAt(Channel c, std::ptrdiff_t bin, float v)
+    std::ptrdiff_t binAt(double t) const
+    {
+        if (m_levels.empty() || !std::isfinite(t)) {
+            return -1;
+        }
+        return std::ptrdiff_t(binOf(t));
+    }
+    void addAt(Channel c, std::ptrdiff_t bin, float v) { addAt(m_levels.front(), c, bin, v); }
+    void maxAt(Channel c, std::ptrdiff_t bin, float v) { maxAt(m_levels.front(), c, bin, v); }
+    // The same on a level of one's own, for filling the finest level in parallel: each
+    // thread takes a zeroed copy (emptyFinest), and mergeFinest adds it back.
+    static void addAt(Level &l, Channel c, std::ptrdiff_t bin, float v)
     {
         if (bin >= 0) {
-            m_levels.front().ch[std::size_t(c)][std::size_t(bin)] += v;
+            l.ch[std::size_t(c)][std::size_t(bin)] += v;
         }
     }
-    void maxAt(Channel c, std::ptrdiff_t bin, float v)
+    static void maxAt(Level &l, Channel c, std::ptrdiff_t bin, float v)
     {
         if (bin >= 0) {
-            float &slot = m_levels.front().ch[std::size_t(c)][std::size_t(bin)];
+            float &slot = l.ch[std::size_t(c)][std::size_t(bin)];
             slot = slot < v ? v : slot;
         }
     }
+    Level &finest() { return m_levels.front(); }
+    Level emptyFinest() const;
+    void mergeFinest(const Level &part);
     // Builds the coarser levels from the finest one.
     void build();
 
@@ -72,7 +87,15 @@ public:
     bool present(Channel c) const { return m_present[std::size_t(c)]; }
 
 private:
-    std::size_t binOf(double t) const;
+    std::size_t binOf(double t) const
+    {
+        const Level &l = m_levels.front();
+        const double b = std::floor((t - m_start) / l.width);
+        if (!(b >= 0)) {
+            return 0;
+        }
+        return std::min(std::size_t(b), l.bins() - 1);
+    }
     double m_start = 0;
     std::vector<Level> m_levels;
     std::array<bool, kChannelCount> m_present{};

@@ -1,0 +1,96 @@
+#include "blockparser.h"
+
+#include "digits.h"
+#include "lineanalysis.h"
+#include "linetable.h"
+
+#include <cstring>
+
+namespace tty {
+
+namespace {
+// The CRs right before the LF belong to the line ending, as LineFramer has it.
+std::string_view trimCr(const char *b, const char *e)
+{
+    while (e > b && e[-1] == '\r') {
+        --e;
+    }
+    return std::string_view(b, std::size_t(e - b));
+}
+
+// conserver's own lines ("[-- MARK -- Thu Nov 30 05:20:00 2026]", "[-- Console up --]",
+// "[-- Console down -- <date>]") are not console output.
+bool isConsoleServerLine(std::string_view t)
+{
+    return t.size() >= 6 && t.substr(0, 4) == "[-- " && t.back() == ']' &&
+           t.find(" --", 3) != std::string_view::npos;
+}
+} // namespace
+
+void BlockParser::parse(std::string_view block, bool endsSplit, ParsedBlock *out)
+{
+    out->offsets.clear();
+    out->arrivals.clear();
+    out->kernelAndFlags.clear();
+    out->events.clear();
+    out->bytes = m_format == LineFormat::Raw ? std::int64_t(block.size()) : 0;
+    out->metaLines = 0;
+    m_spans.clear();
+
+    const char *const base = block.data();
+    const char *p = base;
+    const char *const end = base + block.size();
+    while (p < end) {
+        const char *nl = static_cast<const char *>(std::memchr(p, '\n', std::size_t(end - p)));
+        if (nl) {
+            line(trimCr(p, nl), std::size_t(p - base), 0, out);
+            p = nl + 1;
+        } else {
+            line(std::string_view(p, std::size_t(end - p)), std::size_t(p - base),
+                 endsSplit ? Split : NoNewline, out);
+            break;
+        }
+    }
+
+    std::size_t total = 0;
+    for (const Span &s : m_spans) {
+        total += s.size;
+    }
+    out->text = pageArray<char>(total);
+    out->textSize = total;
+    out->offsets.resize(m_spans.size());
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < m_spans.size(); ++i) {
+        out->offsets[i] = std::uint32_t(at);
+        std::memcpy(out->text.get() + at, base + m_spans[i].start, m_spans[i].size);
+        at += m_spans[i].size;
+    }
+}
+
+void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t flags,
+                       ParsedBlock *out)
+{
+    HostNs arrival = kNoHostTime;
+    if (m_format == LineFormat::HostTs) {
+        // "<unix seconds[.frac]>\t<line>", or a space instead of the tab (ts '%.s').
+        std::int64_t ns = 0;
+        const std::size_t q = parseSeconds(text, 0, &ns, 1);
+        if (q != std::string_view::npos && q < text.size() && (text[q] == '\t' || text[q] == ' ')) {
+            text = text.substr(q + 1);
+            start += q + 1;
+            arrival = ns;
+        }
+        out->bytes += std::int64_t(text.size()) + 2;
+    } else if (isConsoleServerLine(text)) {
+        ++out->metaLines;
+        return;
+    }
+    const LineFacts f = analyseLine(text, flags);
+    const LineIndex local = LineIndex(m_spans.size());
+    m_spans.push_back(Span{start, text.size()});
+    out->arrivals.push_back(arrival);
+    out->kernelAndFlags.push_back(LineTable::packKernelAndFlags(f.kernel, f.flags));
+    detectEvents(m_rules, text, f.message, local, &out->events);
+}
+
+} // namespace tty

@@ -1,0 +1,56 @@
+// The line formats (host-timestamped lines, raw console text) parsed a block at a time:
+// a block of whole lines needs nothing from the blocks before it, so several threads can
+// parse a big file at once. What does depend on earlier lines (lines without a host stamp,
+// host clock steps, line numbers) is settled when the blocks are merged in order.
+#pragma once
+
+#include "event.h"
+#include "pagememory.h"
+#include "rules.h"
+#include "types.h"
+
+#include <string_view>
+#include <vector>
+
+namespace tty {
+
+enum class LineFormat { HostTs, Raw };
+
+struct ParsedBlock
+{
+    std::int64_t seq = 0;     // the block's place in the file
+    std::int64_t filePos = 0; // file bytes consumed when it was cut (for progress)
+    PageArray<char> text;     // the lines' texts back to back
+    std::size_t textSize = 0;
+    std::vector<std::uint32_t> offsets;       // where each line's text starts
+    std::vector<HostNs> arrivals;             // as stamped; kNoHostTime: no stamp
+    std::vector<std::int64_t> kernelAndFlags; // LineTable::packKernelAndFlags
+    std::vector<Event> events;                // line: index within the block
+    std::int64_t bytes = 0;                   // console bytes as received
+    std::int64_t metaLines = 0;               // console-server lines, not console output
+
+    std::size_t lines() const { return offsets.size(); }
+};
+
+class BlockParser
+{
+public:
+    BlockParser(LineFormat format, const RuleSet &rules) : m_format(format), m_rules(rules) {}
+
+    // Parses a block of whole lines. Its last line may lack the LF: at the end of the
+    // file, or when it is a piece of an over-long line (`endsSplit`).
+    void parse(std::string_view block, bool endsSplit, ParsedBlock *out);
+
+private:
+    struct Span
+    {
+        std::size_t start, size;
+    };
+    void line(std::string_view text, std::size_t start, std::uint16_t flags, ParsedBlock *out);
+
+    LineFormat m_format;
+    const RuleSet &m_rules;
+    std::vector<Span> m_spans; // texts found in the block, copied out once all are known
+};
+
+} // namespace tty

@@ -1,0 +1,130 @@
+#include "lagsummary.h"
+
+#include "parallel.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace tty {
+
+namespace {
+
+// An order-preserving integer key of a (non-NaN) float; its top 16 bits pick the bucket.
+std::uint32_t bucketOf(float f)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return ((u & 0x80000000u) ? ~u : (u | 0x80000000u)) >> 16;
+}
+
+// One slice of the range: its lags (as floats: a big log has millions, and quantiles need
+// no more precision) and their histogram over the buckets.
+struct Slice
+{
+    std::vector<float> lags;
+    std::vector<std::uint32_t> histogram;
+    std::int64_t kernelLines = 0;
+    double max = -std::numeric_limits<double>::infinity();
+    std::array<std::vector<float>, 2> members; // the values in the buckets of the ranks
+};
+
+void scan(const Run &run, LineIndex from, LineIndex to, Slice *s)
+{
+    s->histogram.assign(std::size_t(1) << 16, 0);
+    s->lags.reserve(std::size_t(to - from));
+    // Boot by boot: no boot lookup per line.
+    for (const Boot &b : run.boots) {
+        const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
+        const bool timed = run.hasArrival && hasHostTime(b.kernelZero);
+        for (LineIndex i = first; i < end; ++i) {
+            const KernelUs k = run.lines.kernelTime(i);
+            if (!hasKernelTime(k)) {
+                continue;
+            }
+            ++s->kernelLines;
+            if (timed && !(run.lines.flags(i) & KernelTimeNotAtStart)) {
+                const double lag =
+                    double(run.lines.arrival(i) - b.kernelZero) * 1e-9 - double(k) * 1e-6;
+                s->lags.push_back(float(lag));
+                ++s->histogram[bucketOf(float(lag))];
+                s->max = std::max(s->max, lag);
+            }
+        }
+    }
+}
+
+} // namespace
+
+std::size_t rankOf(std::size_t n, double p)
+{
+    return std::min(n - 1, std::size_t(std::ceil(p * double(n))) - (p > 0 ? 1 : 0));
+}
+
+LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
+{
+    const int slices = sliceCount(end - first);
+    std::vector<Slice> parts(static_cast<std::size_t>(slices));
+    forEachSlice(first, end, slices, [&](int s, LineIndex from, LineIndex to) {
+        scan(run, from, to, &parts[std::size_t(s)]);
+    });
+
+    LagSummary r;
+    std::vector<std::uint64_t> histogram(std::size_t(1) << 16, 0);
+    for (const Slice &s : parts) {
+        r.kernelLines += s.kernelLines;
+        r.count += std::int64_t(s.lags.size());
+        if (!s.lags.empty()) {
+            r.max = std::isnan(r.max) ? s.max : std::max(r.max, s.max);
+        }
+        for (std::size_t b = 0; b < histogram.size(); ++b) {
+            histogram[b] += s.histogram[b];
+        }
+    }
+    if (r.count == 0) {
+        return r;
+    }
+
+    // The exact values at the ranks without sorting millions of lags: the histogram tells
+    // which bucket holds each rank and where in it; only those buckets are sorted.
+    const std::array<std::size_t, 2> ranks = {rankOf(std::size_t(r.count), 0.5),
+                                              rankOf(std::size_t(r.count), 0.99)};
+    std::array<std::uint32_t, 2> bucket{};
+    std::array<std::size_t, 2> within{};
+    for (std::size_t q = 0; q < 2; ++q) {
+        std::size_t below = 0;
+        std::uint32_t b = 0;
+        while (below + histogram[b] <= ranks[q]) {
+            below += histogram[b++];
+        }
+        bucket[q] = b;
+        within[q] = ranks[q] - below;
+    }
+    forEachSlice(0, slices, slices, [&](int s, LineIndex, LineIndex) {
+        Slice &part = parts[std::size_t(s)];
+        for (const float x : part.lags) {
+            const std::uint32_t b = bucketOf(x);
+            for (std::size_t q = 0; q < 2; ++q) {
+                if (b == bucket[q]) {
+                    part.members[q].push_back(x);
+                }
+            }
+        }
+    });
+    std::array<double, 2> value{};
+    for (std::size_t q = 0; q < 2; ++q) {
+        std::vector<float> m;
+        for (const Slice &s : parts) {
+            m.insert(m.end(), s.members[q].begin(), s.members[q].end());
+        }
+        std::nth_element(m.begin(), m.begin() + std::ptrdiff_t(within[q]), m.end());
+        value[q] = double(m[within[q]]);
+    }
+    r.p50 = value[0];
+    r.p99 = value[1];
+    return r;
+}
+
+} // namespace tty

@@ -1,0 +1,44 @@
+#include "lineanalysis.h"
+
+#include "kernelprefix.h"
+#include "linetable.h"
+
+namespace tty {
+
+LineFacts analyseLine(std::string_view text, std::uint16_t flags, KernelUs kernel, int level,
+                      bool parsePrefix)
+{
+    LineFacts f;
+    f.kernel = kernel;
+    if (parsePrefix) {
+        const KernelPrefix p = parseKernelPrefix(text);
+        f.kernel = p.time;
+        if (p.level >= 0) {
+            level = p.level;
+        }
+        if (p.timeAt > 0 && hasKernelTime(p.time)) {
+            flags |= KernelTimeNotAtStart;
+        }
+        f.message = p.message;
+    }
+    if (level >= 0) {
+        flags = std::uint16_t((flags & ~LevelMask) | ((level & 7) + 1));
+    }
+    f.flags = flags;
+    return f;
+}
+
+void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,
+                  std::vector<Event> *out)
+{
+    rules.match(text, message, [&](const RuleSet::Match &m) {
+        Event e;
+        e.line = line;
+        e.kind = m.kind;
+        e.count = m.count;
+        e.rule = std::int16_t(m.rule);
+        out->push_back(e);
+    });
+}
+
+} // namespace tty

@@ -1,0 +1,31 @@
+// What a console line's own text says — its kernel prefix, level and events — apart from
+// when it arrived. Pure functions, shared by the sequential RunBuilder and the block
+// parser that works on many blocks at once.
+#pragma once
+
+#include "event.h"
+#include "rules.h"
+#include "types.h"
+
+#include <string_view>
+#include <vector>
+
+namespace tty {
+
+struct LineFacts
+{
+    KernelUs kernel = kNoKernelTime;
+    std::uint16_t flags = 0; // LineFlag bits, the level included
+    std::size_t message = 0; // where the message starts, after the prefix
+};
+
+// `kernel`/`level` override the parsed prefix (kmsg records carry them outside the text);
+// without parsePrefix they are taken as given.
+LineFacts analyseLine(std::string_view text, std::uint16_t flags, KernelUs kernel = kNoKernelTime,
+                      int level = -1, bool parsePrefix = true);
+
+// Appends the events the rules find in the line.
+void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,
+                  std::vector<Event> *out);
+
+} // namespace tty

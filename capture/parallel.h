@@ -1,0 +1,37 @@
+// The passes over every line after a load (series, metrics) run on all cores: the load has
+// ended, so the machine is otherwise idle, and a gigabyte log has 16 M lines.
+#pragma once
+
+#include "types.h"
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+namespace tty {
+
+// How many slices a pass over n items takes: one per hardware thread, but no slice
+// smaller than minPerSlice (threads cost more than a short pass).
+inline int sliceCount(LineIndex n, LineIndex minPerSlice = LineIndex(1) << 20)
+{
+    const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+    return int(std::clamp<LineIndex>(n / std::max<LineIndex>(minPerSlice, 1), 1, cores));
+}
+
+// Runs f(slice, from, to) for `slices` equal slices of [begin, end) at once, the first on
+// the calling thread, and returns when all are done.
+template <typename F> void forEachSlice(LineIndex begin, LineIndex end, int slices, F &&f)
+{
+    const LineIndex n = std::max<LineIndex>(end - begin, 0);
+    auto bound = [&](int s) { return begin + n * s / std::max(slices, 1); };
+    std::vector<std::thread> threads;
+    for (int s = 1; s < slices; ++s) {
+        threads.emplace_back([&f, s, from = bound(s), to = bound(s + 1)] { f(s, from, to); });
+    }
+    f(0, bound(0), bound(1));
+    for (std::thread &t : threads) {
+        t.join();
+    }
+}
+
+} // namespace tty

@@ -1,0 +1,282 @@
+// The fast paths for big logs against their plain definitions on the same input: the
+// block-parallel parse against a line-by-line parse, the block cutter against LineFramer,
+// the vectorised substring search against std::string_view::find, and the sliced series
+// and lag quantiles against a count and a sort.
+#include "bytesearch.h"
+#include "digits.h"
+#include "inputfile.h"
+#include "lagsummary.h"
+#include "lineframer.h"
+#include "lineloader.h"
+#include "runbuilder.h"
+#include "tst_helpers.h"
+
+#include <QRandomGenerator>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+
+// A host-timestamped log with what makes the in-order merge matter: lines without a stamp
+// (also at the very start), CRLF endings, a host clock that steps back, a panic, drops,
+// empty lines and a last line without LF. About 90 bytes a line.
+QByteArray awkwardLog(int lines, quint32 seed)
+{
+    QRandomGenerator rng(seed);
+    QByteArray b = "no stamp on the first line\n";
+    double host = 1700000000.0;
+    for (int i = 0; i < lines; ++i) {
+        host += rng.bounded(1000) * 1e-6;
+        if (i == lines / 2) {
+            host -= 5.0; // the host clock steps back
+        }
+        const double kernel = i * 0.0005;
+        const int kind = int(rng.bounded(100));
+        QByteArray text = "[" + QByteArray::number(kernel, 'f', 6).rightJustified(12, ' ') +
+                          "] worker " + QByteArray::number(rng.bounded(64)) + " seq " +
+                          QByteArray::number(i);
+        if (kind == 0) {
+            text = "** " + QByteArray::number(rng.bounded(500) + 1) + " printk messages dropped **";
+        } else if (kind == 1) {
+            text = "[" + QByteArray::number(kernel, 'f', 6).rightJustified(12, ' ') +
+                   "] Kernel panic - not syncing: test " + QByteArray::number(i);
+        } else if (kind == 2) {
+            text.clear();
+        }
+        if (kind == 3) {
+            b += text + "\n"; // no stamp
+        } else {
+            b += QByteArray::number(host, 'f', 6) + (kind == 4 ? " " : "\t") + text +
+                 (kind == 5 ? "\r\n" : "\n");
+        }
+    }
+    b += QByteArray::number(host + 1, 'f', 6) + "\tunterminated";
+    return b;
+}
+
+// The definition: LineFramer over the whole text, each line's stamp parsed as hostts
+// says, RunBuilder::addLine one line at a time.
+std::unique_ptr<Run> parseLineByLine(const QByteArray &data)
+{
+    auto run = std::make_unique<Run>();
+    run->hasArrival = true;
+    static const RuleSet rules = RuleSet::builtin();
+    RunBuilder builder(*run, rules);
+    HostNs last = kNoHostTime;
+    auto line = [&](const LineFramer::Line &l) {
+        std::int64_t ns = 0;
+        const std::size_t q = parseSeconds(l.text, 0, &ns, 1);
+        std::string_view text = l.text;
+        HostNs arrival = hasHostTime(last) ? last : 0;
+        if (q != std::string_view::npos && q < text.size() && (text[q] == '\t' || text[q] == ' ')) {
+            text = text.substr(q + 1);
+            arrival = last = ns;
+        }
+        builder.addBytes(std::int64_t(text.size()) + 2);
+        builder.addLine(text, arrival, l.newline ? 0 : (l.split ? Split : NoNewline));
+    };
+    LineFramer framer;
+    framer.feed(data.constData(), std::size_t(data.size()), kNoHostTime, line);
+    framer.finish(line);
+    builder.finish();
+    return run;
+}
+
+} // namespace
+
+class TstScale : public QObject
+{
+    Q_OBJECT
+private slots:
+    void parallelParseMatchesLineByLine_data();
+    void parallelParseMatchesLineByLine();
+    void cutterCutsLikeLineFramer();
+    void findBytesMatchesFind();
+    void slicedSeriesAndLagQuantiles();
+};
+
+void TstScale::parallelParseMatchesLineByLine_data()
+{
+    QTest::addColumn<bool>("compressed");
+    QTest::newRow("plain") << false;
+    QTest::newRow("zstd") << true;
+}
+
+void TstScale::parallelParseMatchesLineByLine()
+{
+    QFETCH(bool, compressed);
+    const QByteArray log = awkwardLog(100000, 11); // about 5 blocks of 1 MiB
+    QVERIFY(log.size() > 4 * qsizetype(InputFile::kBlockBytes));
+    QString error;
+    const auto run = loadBytes(compressed ? zstdCompress(log) : log, withFormat("hostts"), &error);
+    QVERIFY2(run, qPrintable(error));
+    const auto ref = parseLineByLine(log);
+
+    QCOMPARE(run->lines.size(), ref->lines.size());
+    for (LineIndex i = 0; i < ref->lines.size(); ++i) {
+        if (run->lines.text(i) != ref->lines.text(i) ||
+            run->lines.arrival(i) != ref->lines.arrival(i) ||
+            run->lines.kernelTime(i) != ref->lines.kernelTime(i) ||
+            run->lines.flags(i) != ref->lines.flags(i)) {
+            QFAIL(qPrintable(QStringLiteral("line %1 differs: '%2' vs '%3'")
+                                 .arg(i)
+                                 .arg(QString::fromUtf8(lineText(*run, i)))
+                                 .arg(QString::fromUtf8(lineText(*ref, i)))));
+        }
+    }
+    QCOMPARE(run->events.size(), ref->events.size());
+    for (std::size_t e = 0; e < ref->events.size(); ++e) {
+        QCOMPARE(run->events[e].line, ref->events[e].line);
+        QCOMPARE(run->events[e].kind, ref->events[e].kind);
+        QCOMPARE(run->events[e].count, ref->events[e].count);
+    }
+    QCOMPARE(run->bytes, ref->bytes);
+    QCOMPARE(run->boots.size(), ref->boots.size());
+    // The repairs were reported: the untimed lines with the first one, the clock step.
+    QVERIFY(run->warnings.join('\n').contains(QLatin1String("(first: line 1)")));
+    QVERIFY(run->warnings.join('\n').contains(QLatin1String("host clock went back 1 time")));
+    QCOMPARE(run->lines.flags(run->lines.size() - 1) & NoNewline, int(NoNewline));
+}
+
+void TstScale::cutterCutsLikeLineFramer()
+{
+    // Random text with long lines and CRs, fed in random chunk sizes, and a small maximum
+    // line length so that over-long lines are cut: the blocks, parsed one by one, must
+    // give LineFramer's lines, Split flags included.
+    QRandomGenerator rng(5);
+    QByteArray data;
+    for (int i = 0; i < 3000; ++i) {
+        const int len = rng.bounded(10) == 0 ? int(rng.bounded(400)) : int(rng.bounded(40));
+        for (int k = 0; k < len; ++k) {
+            data += char(rng.bounded(10) == 0 ? '\r' : 'a' + rng.bounded(26));
+        }
+        data += '\n';
+    }
+    data += "tail without newline";
+    const std::size_t maxLine = 100;
+
+    QList<QByteArray> expected;
+    LineFramer framer(maxLine);
+    auto keep = [&](const LineFramer::Line &l) {
+        expected << QByteArray(l.text.data(), qsizetype(l.text.size())) + (l.split ? "|S" : "");
+    };
+    // In chunks smaller than the maximum, as the loader's megabyte blocks are smaller than
+    // its 64 MiB maximum: LineFramer cuts only lines that span chunks.
+    for (qsizetype at = 0; at < data.size();) {
+        const qsizetype n = std::min<qsizetype>(data.size() - at, 1 + rng.bounded(50));
+        framer.feed(data.constData() + at, std::size_t(n), kNoHostTime, keep);
+        at += n;
+    }
+    framer.finish(keep);
+
+    QList<QByteArray> got;
+    auto parseBlock = [&](std::string_view block, bool endsSplit) {
+        std::size_t p = 0;
+        while (p < block.size()) {
+            const std::size_t nl = block.find('\n', p);
+            if (nl == std::string_view::npos) {
+                got << QByteArray(block.data() + p, qsizetype(block.size() - p)) +
+                           (endsSplit ? "|S" : "");
+                break;
+            }
+            std::size_t e = nl;
+            while (e > p && block[e - 1] == '\r') {
+                --e;
+            }
+            got << QByteArray(block.data() + p, qsizetype(e - p));
+            p = nl + 1;
+        }
+    };
+    LineBlockCutter cutter(maxLine);
+    ByteBuffer buf;
+    qsizetype at = 0;
+    while (at < data.size()) {
+        const qsizetype n = std::min<qsizetype>(data.size() - at, 1 + rng.bounded(100));
+        const std::size_t from = buf.size();
+        buf.resize(from + std::size_t(n));
+        std::memcpy(buf.data() + from, data.constData() + at, std::size_t(n));
+        at += n;
+        cutter.cut(
+            buf, from, [&](ByteBuffer &&b, bool split) { parseBlock(b.view(), split); },
+            [] { return ByteBuffer(); });
+    }
+    parseBlock(buf.view(), false);
+    QCOMPARE(got.size(), expected.size());
+    QCOMPARE(got, expected);
+}
+
+void TstScale::findBytesMatchesFind()
+{
+    QRandomGenerator rng(3);
+    for (int round = 0; round < 4000; ++round) {
+        // A small alphabet, so that first and last bytes match often without a full match.
+        const int n = int(rng.bounded(300));
+        std::string hay(std::size_t(n), 'a');
+        for (char &c : hay) {
+            c = char('a' + rng.bounded(3));
+        }
+        const int k = 1 + int(rng.bounded(40));
+        std::string needle(std::size_t(k), 'a');
+        for (char &c : needle) {
+            c = char('a' + rng.bounded(3));
+        }
+        if (round % 3 == 0 && k <= n) {
+            hay.replace(std::size_t(n - k), std::size_t(k), needle); // a match at the very end
+        }
+        const std::size_t want = std::string_view(hay).find(needle);
+        const char *got = findBytes(hay.data(), hay.size(), needle);
+        QCOMPARE(got ? std::size_t(got - hay.data()) : std::string_view::npos, want);
+    }
+}
+
+void TstScale::slicedSeriesAndLagQuantiles()
+{
+    // Enough lines that the passes after loading run in slices (two or more on a machine
+    // with as many cores). A line every millisecond of kernel time, arriving 0-2 ms after
+    // the one before: the lag wanders in whole milliseconds, so each rank has its value.
+    QRandomGenerator rng(9);
+    QByteArray log;
+    const int n = 1200000;
+    log.reserve(qsizetype(n) * 48);
+    std::int64_t hostMs = 0;
+    for (int i = 0; i < n; ++i) {
+        hostMs += rng.bounded(3);
+        log += QByteArray::number(1700000000 + hostMs / 1000) + '.' +
+               QByteArray::number(hostMs % 1000).rightJustified(3, '0') + "\t[" +
+               QByteArray::number(i / 1000).rightJustified(5, ' ') + '.' +
+               QByteArray::number(i % 1000).rightJustified(3, '0') + "000] x\n";
+    }
+    const auto run = loadBytes(log, withFormat("hostts"));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(n));
+
+    // Series: each line counted once, in the bin of its arrival.
+    const SeriesPyramid::Level &fine = run->series.level(0);
+    std::vector<float> printed(fine.bins(), 0.0f);
+    for (LineIndex i = 0; i < run->lines.size(); ++i) {
+        printed[std::size_t(run->series.binAt(run->timeOf(i)))] += 1.0f;
+    }
+    QVERIFY(printed == fine.ch[std::size_t(Channel::Printed)]);
+
+    // Lag quantiles: the nearest rank of the sorted lags.
+    std::vector<double> lags;
+    for (LineIndex i = 0; i < run->lines.size(); ++i) {
+        lags.push_back(run->lagOf(i));
+    }
+    std::sort(lags.begin(), lags.end());
+    const LagSummary s = summariseLags(*run, 0, run->lines.size());
+    QCOMPARE(s.count, qint64(n));
+    QVERIFY(std::fabs(s.p50 - lags[rankOf(lags.size(), 0.5)]) < 1e-5);
+    QVERIFY(std::fabs(s.p99 - lags[rankOf(lags.size(), 0.99)]) < 1e-5);
+    QVERIFY(std::fabs(s.max - lags.back()) < 1e-6);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.lagP50, s.p50);
+}
+
+QTEST_GUILESS_MAIN(TstScale)
+#include "tst_scale.moc"
