@@ -291,9 +291,11 @@ void Run::finalize()
     for (const SeriesPyramid::Level &p : parts) {
         series.mergeFinest(p);
     }
-    for (const Event &e : events) {
-        if (e.kind == EventKind::Drop) {
-            series.add(Channel::Dropped, eventTime(e), float(e.count));
+    m_eventTimes.resize(events.size());
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        m_eventTimes[i] = eventTime(events[i]);
+        if (events[i].kind == EventKind::Drop) {
+            series.add(Channel::Dropped, m_eventTimes[i], float(events[i].count));
         }
     }
     series.build();

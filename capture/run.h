@@ -76,6 +76,12 @@ public:
     // Arrival of an event (recorded markers have their own), else kNoHostTime.
     HostNs eventArrival(const Event &e) const;
     double eventTime(const Event &e) const;
+    // The same for events[index], from a table finalize() fills: passes over all events
+    // of a big log (10^5 and more) then need not reach into the line table once each.
+    double eventTime(std::size_t index) const
+    {
+        return index < m_eventTimes.size() ? m_eventTimes[index] : eventTime(events[index]);
+    }
     // The last line that arrived at or before a run second (0 if none): arrival times are
     // monotone once loaded, so this is a binary search.
     LineIndex lineAt(double runSeconds) const;
@@ -100,6 +106,7 @@ private:
     // Adds the lines [from, to) to a copy of the series' finest level.
     void fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const;
     HostNs m_lastArrival = kNoHostTime; // the latest arrival, found by splitBoots
+    std::vector<double> m_eventTimes;
 };
 
 } // namespace tty

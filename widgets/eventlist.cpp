@@ -129,6 +129,9 @@ public:
     QString kind;
     void setKind(const QString &k)
     {
+        if (k == kind) {
+            return; // refiltering 10^5 events of a big log takes a while
+        }
         kind = k;
         invalidateFilter();
     }
@@ -205,7 +208,15 @@ void EventList::setRuns(const QVector<TimelineRun> &runs)
     }
     m_kinds->blockSignals(false);
     static_cast<KindFilter *>(m_proxy)->setKind(QString());
-    m_table->resizeColumnToContents(EventModel::Kind);
+    // Wide enough for any kind with a count, measured on the names rather than on the rows
+    // (resizeColumnToContents asks the proxy of 10^5 events of a big log for them).
+    int width = 0;
+    const QFontMetrics fm(m_table->font());
+    for (int k = 0; k < kEventKindCount; ++k) {
+        width = std::max(width, fm.horizontalAdvance(QLatin1String(eventKindName(EventKind(k))) +
+                                                     QStringLiteral(" (000000)")));
+    }
+    m_table->setColumnWidth(EventModel::Kind, width + 2 * fm.averageCharWidth());
 }
 
 void EventList::setKindFilter(const QString &kindName)

@@ -376,25 +376,36 @@ void TimelineView::buildGraphs()
             const int runsShown = m_runs.size();
             // Runs share a kind's row, each a little offset so A and B stay apart.
             const double offset = runsShown > 1 ? 0.36 * (0.5 - double(ri) / (runsShown - 1)) : 0.0;
-            // One pass over the events, sorted by x per kind (notes may be out of order).
+            // One pass over the events, by kind, in x order. Events come in line order,
+            // which is arrival order except for notes with times of their own: a kind is
+            // sorted only when that left it out of order (a big log has 10^5 events).
             QVector<QPair<QVector<double>, QVector<int>>> byKind(kEventKindCount);
             {
-                QVector<QVector<QPair<double, int>>> tmp(kEventKindCount);
                 const auto &events = tr.run->events;
                 for (int ei = 0; ei < int(events.size()); ++ei) {
-                    const double t = tr.run->eventTime(events[std::size_t(ei)]);
+                    const double t = tr.run->eventTime(std::size_t(ei));
                     if (std::isfinite(t)) {
-                        tmp[int(events[std::size_t(ei)].kind)].append({runX(ri, t), ei});
+                        auto &[keys, index] = byKind[int(events[std::size_t(ei)].kind)];
+                        keys.append(runX(ri, t));
+                        index.append(ei);
                     }
                 }
-                for (int k = 0; k < kEventKindCount; ++k) {
-                    std::stable_sort(
-                        tmp[k].begin(), tmp[k].end(),
-                        [](const auto &a, const auto &b) { return a.first < b.first; });
-                    for (const auto &[x, ei] : tmp[k]) {
-                        byKind[k].first.append(x);
-                        byKind[k].second.append(ei);
+                for (auto &[keys, index] : byKind) {
+                    if (std::is_sorted(keys.begin(), keys.end())) {
+                        continue;
                     }
+                    QVector<int> order(keys.size());
+                    std::iota(order.begin(), order.end(), 0);
+                    std::stable_sort(order.begin(), order.end(),
+                                     [&keys = keys](int a, int b) { return keys[a] < keys[b]; });
+                    QVector<double> k2;
+                    QVector<int> i2;
+                    for (const int o : order) {
+                        k2.append(keys[o]);
+                        i2.append(index[o]);
+                    }
+                    keys = std::move(k2);
+                    index = std::move(i2);
                 }
             }
             for (int row = 0; row < m_kindRows.size(); ++row) {
@@ -959,7 +970,7 @@ QPair<int, int> TimelineView::stepEvent(int direction, std::optional<EventKind> 
             if (kind && e.kind != *kind) {
                 continue;
             }
-            const double x = runX(ri, r.eventTime(e));
+            const double x = runX(ri, r.eventTime(std::size_t(ei)));
             if (!std::isfinite(x)) {
                 continue;
             }

@@ -22,6 +22,44 @@
 using namespace tty;
 
 namespace {
+// Times every event the GUI thread delivers, so that a stall can be named: the slowest
+// deliveries with their receiver and event type (BENCH_GUI_EVENTS=N prints the N slowest).
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    struct Slow
+    {
+        double ms;
+        double at;
+        QString what;
+    };
+    std::vector<Slow> slowest;
+    QElapsedTimer clock;
+    int depth = 0;
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (depth > 0 || !clock.isValid()) {
+            return QApplication::notify(receiver, event);
+        }
+        ++depth;
+        const int type = int(event->type());
+        const QString what = QStringLiteral("%1 (%2) type %3")
+                                 .arg(QString::fromLatin1(receiver->metaObject()->className()),
+                                      receiver->objectName())
+                                 .arg(type);
+        QElapsedTimer t;
+        t.start();
+        const bool r = QApplication::notify(receiver, event);
+        const double ms = double(t.nsecsElapsed()) / 1e6;
+        --depth;
+        if (ms > (qEnvironmentVariableIsSet("BENCH_GUI_ALL") ? 1 : 10)) {
+            slowest.push_back({ms, double(clock.nsecsElapsed()) / 1e9, what});
+        }
+        return r;
+    }
+};
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -46,7 +84,7 @@ int main(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     if (argc < 2) {
         std::fprintf(stderr, "usage: bench_gui FILE...\n");
         return 2;
@@ -77,11 +115,23 @@ int main(int argc, char **argv)
         sinceLoad.start();
         since.start();
         tick.start();
+        app.slowest.clear();
+        app.clock.start();
         w.openFiles({QString::fromLocal8Bit(argv[a])});
         w.waitForLoaded(600000);
         const double loadS = double(load.nsecsElapsed()) / 1e9;
         tick.stop();
-        std::printf("  (the longest stall ended %.2f s after open(); loading took %.2f s)\n", maxAt, loadS);
+        std::printf("  (the longest stall ended %.2f s after open(); loading took %.2f s)\n", maxAt,
+                    loadS);
+        app.clock.invalidate();
+        std::sort(app.slowest.begin(), app.slowest.end(),
+                  [](const auto &x, const auto &y) { return x.ms > y.ms; });
+        const int show = qEnvironmentVariableIntValue("BENCH_GUI_EVENTS");
+        for (int k = 0; k < show && k < int(app.slowest.size()); ++k) {
+            std::printf("  (event %.1f ms ending at %.2f s: %s)\n", app.slowest[std::size_t(k)].ms,
+                        app.slowest[std::size_t(k)].at,
+                        qPrintable(app.slowest[std::size_t(k)].what));
+        }
         if (w.session().isEmpty()) {
             std::fprintf(stderr, "%s: not loaded\n", argv[a]);
             return 1;
