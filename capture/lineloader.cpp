@@ -131,6 +131,8 @@ public:
         }
         m_builder.addBytes(b.bytes);
         m_run.metaLines += b.metaLines;
+        // Done here, a block at a time, the boot split is not left to the end of the load.
+        m_run.splitBootsSoFar();
     }
     LineLoadResult &result() { return m_result; }
 

@@ -100,68 +100,75 @@ double Run::eventTime(const Event &e) const
     return hasHostTime(a) ? double(a - origin) * 1e-9 : kNaN;
 }
 
-void Run::splitBoots(std::vector<BootScan> *scans)
+void Run::advanceBootSplit(BootSplit *s) const
 {
     // One pass over the kernel times (and arrivals): boots, kernel lines, and per boot the
     // lower envelope of (arrival - kernel time) and the extremes of kernel time, so that
     // neither the offsets nor the series range need another pass over every line.
-    boots.clear();
-    scans->clear();
-    kernelLines = 0;
-    Boot cur;
-    BootScan scan;
-    KernelUs lastKt = kNoKernelTime;
-    LineIndex lastKernelLine = -1;
-    std::size_t ev = 0;
-    HostNs lastArrival = kNoHostTime;
-    for (LineIndex i = 0; i < lines.size(); ++i) {
+    for (LineIndex i = s->done; i < lines.size(); ++i) {
         if (hasArrival) {
             const HostNs a = lines.arrival(i);
-            lastArrival = hasHostTime(a) ? std::max(lastArrival, a) : lastArrival;
+            s->lastArrival = hasHostTime(a) ? std::max(s->lastArrival, a) : s->lastArrival;
         }
-        while (ev < events.size() && events[ev].line < i) {
-            ++ev;
+        while (s->event < events.size() && events[s->event].line < i) {
+            ++s->event;
         }
         bool banner = false;
-        for (std::size_t e = ev; e < events.size() && events[e].line == i; ++e) {
+        for (std::size_t e = s->event; e < events.size() && events[e].line == i; ++e) {
             banner = banner || (events[e].kind == EventKind::Boot && events[e].note < 0);
         }
         const KernelUs kt = lines.kernelTime(i);
         if (!hasKernelTime(kt) && !banner) {
             continue;
         }
-        const KernelUs drop = hasKernelTime(kt) && hasKernelTime(lastKt) ? lastKt - kt : 0;
+        const KernelUs drop = hasKernelTime(kt) && hasKernelTime(s->lastKt) ? s->lastKt - kt : 0;
         const bool fellBack =
             (kt <= kNewBootMaxUs && drop >= kNewBootMinDropUs) || drop >= kAlwaysNewBootDropUs;
-        if (cur.firstKernelLine >= 0 && (fellBack || banner)) {
+        if (s->cur.firstKernelLine >= 0 && (fellBack || banner)) {
             // Firmware output between the two kernels belongs to the new boot.
-            const LineIndex start = lastKernelLine + 1;
-            cur.end = start;
-            boots.push_back(cur);
-            scans->push_back(scan);
-            cur = Boot{};
-            scan = BootScan{};
-            cur.first = start;
+            const LineIndex start = s->lastKernelLine + 1;
+            s->cur.end = start;
+            s->boots.push_back(s->cur);
+            s->scans.push_back(s->scan);
+            s->cur = Boot{};
+            s->scan = BootScan{};
+            s->cur.first = start;
         }
         if (!hasKernelTime(kt)) {
             continue;
         }
-        ++kernelLines;
-        if (cur.firstKernelLine < 0) {
-            cur.firstKernelLine = i;
+        ++s->kernelLines;
+        if (s->cur.firstKernelLine < 0) {
+            s->cur.firstKernelLine = i;
         }
-        lastKt = kt;
-        lastKernelLine = i;
-        scan.minKernel = std::min(scan.minKernel, kt);
-        scan.maxKernel = std::max(scan.maxKernel, kt);
+        s->lastKt = kt;
+        s->lastKernelLine = i;
+        s->scan.minKernel = std::min(s->scan.minKernel, kt);
+        s->scan.maxKernel = std::max(s->scan.maxKernel, kt);
         if (hasArrival && !(lines.flags(i) & KernelTimeNotAtStart)) {
-            scan.envelope = std::min(scan.envelope, lines.arrival(i) - kt * 1000);
+            s->scan.envelope = std::min(s->scan.envelope, lines.arrival(i) - kt * 1000);
         }
     }
-    cur.end = lines.size();
-    boots.push_back(cur);
-    scans->push_back(scan);
-    m_lastArrival = lastArrival;
+    s->done = lines.size();
+}
+
+void Run::splitBootsSoFar()
+{
+    advanceBootSplit(&m_split);
+}
+
+void Run::splitBoots(std::vector<BootScan> *scans)
+{
+    BootSplit s = std::move(m_split);
+    m_split = BootSplit{};
+    advanceBootSplit(&s);
+    s.cur.end = lines.size();
+    s.boots.push_back(s.cur);
+    s.scans.push_back(s.scan);
+    boots = std::move(s.boots);
+    *scans = std::move(s.scans);
+    kernelLines = s.kernelLines;
+    m_lastArrival = s.lastArrival;
     for (const Event &e : events) {
         if (e.kind == EventKind::Boot && e.note < 0 && e.line >= 0) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
@@ -249,8 +256,11 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
 
 void Run::finalize()
 {
-    std::stable_sort(events.begin(), events.end(),
-                     [](const Event &a, const Event &b) { return a.line < b.line; });
+    const auto byLine = [](const Event &a, const Event &b) { return a.line < b.line; };
+    if (!std::is_sorted(events.begin(), events.end(), byLine)) {
+        std::stable_sort(events.begin(), events.end(), byLine);
+        m_split = BootSplit{}; // it went through the events in the old order
+    }
     std::vector<BootScan> scans;
     splitBoots(&scans);
     if (hasArrival && !lines.empty()) {

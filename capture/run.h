@@ -90,6 +90,10 @@ public:
 
     // Recomputes boots, clock offsets and series after lines were added.
     void finalize();
+    // Splits boots over the lines added since the last call, ahead of finalize(): for a
+    // loader, whose lines and events up to here will not change any more, so that
+    // finalize() has only the rest to do. (Live capture may still replace its last line.)
+    void splitBootsSoFar();
 
 private:
     // What the boot-splitting pass learns about each boot for the passes after it.
@@ -99,12 +103,28 @@ private:
         KernelUs minKernel = std::numeric_limits<KernelUs>::max();
         KernelUs maxKernel = std::numeric_limits<KernelUs>::min();
     };
+    // The boot-splitting pass, resumable line by line.
+    struct BootSplit
+    {
+        std::vector<Boot> boots; // closed so far
+        std::vector<BootScan> scans;
+        Boot cur;
+        BootScan scan;
+        KernelUs lastKt = kNoKernelTime;
+        LineIndex lastKernelLine = -1;
+        std::size_t event = 0; // first event not before the next line
+        HostNs lastArrival = kNoHostTime;
+        std::int64_t kernelLines = 0;
+        LineIndex done = 0; // lines split
+    };
+    void advanceBootSplit(BootSplit *s) const;
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
     // Run seconds of the boot's kernel time 0.
     double bootBase(const Boot &b) const;
     // Adds the lines [from, to) to a copy of the series' finest level.
     void fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const;
+    BootSplit m_split;                  // advanced by splitBootsSoFar, consumed by finalize
     HostNs m_lastArrival = kNoHostTime; // the latest arrival, found by splitBoots
     std::vector<double> m_eventTimes;
 };

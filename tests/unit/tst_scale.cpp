@@ -35,7 +35,13 @@ QByteArray awkwardLog(int lines, quint32 seed)
         if (i == lines / 2) {
             host -= 5.0; // the host clock steps back
         }
-        const double kernel = i * 0.0005;
+        // Three boots: the kernel clock starts again, behind a banner.
+        const int boot = i * 3 / lines;
+        const double kernel = (i - boot * lines / 3) * 0.0005;
+        if (i > 0 && i * 3 % lines < 3 && (i - 1) * 3 / lines != boot) {
+            b += QByteArray::number(host, 'f', 6) + "\t[    0.000000] Linux version 6.1." +
+                 QByteArray::number(boot) + " (test)\n";
+        }
         const int kind = int(rng.bounded(100));
         QByteArray text = "[" + QByteArray::number(kernel, 'f', 6).rightJustified(12, ' ') +
                           "] worker " + QByteArray::number(rng.bounded(64)) + " seq " +
@@ -136,7 +142,15 @@ void TstScale::parallelParseMatchesLineByLine()
         QCOMPARE(run->events[e].count, ref->events[e].count);
     }
     QCOMPARE(run->bytes, ref->bytes);
+    QCOMPARE(run->boots.size(), std::size_t(3));
     QCOMPARE(run->boots.size(), ref->boots.size());
+    for (std::size_t k = 0; k < ref->boots.size(); ++k) {
+        QCOMPARE(run->boots[k].first, ref->boots[k].first);
+        QCOMPARE(run->boots[k].end, ref->boots[k].end);
+        QCOMPARE(run->boots[k].kernelZero, ref->boots[k].kernelZero);
+        QCOMPARE(run->boots[k].version, ref->boots[k].version);
+    }
+    QCOMPARE(run->kernelLines, ref->kernelLines);
     // The repairs were reported: the untimed lines with the first one, the clock step.
     QVERIFY(run->warnings.join('\n').contains(QLatin1String("(first: line 1)")));
     QVERIFY(run->warnings.join('\n').contains(QLatin1String("host clock went back 1 time")));
