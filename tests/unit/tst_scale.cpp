@@ -290,6 +290,19 @@ void TstScale::slicedSeriesAndLagQuantiles()
     QVERIFY(std::fabs(s.max - lags.back()) < 1e-6);
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.lagP50, s.p50);
+
+    // A range that is not the whole run is summarised on its own, by slices as well.
+    const LineIndex from = 1000;
+    std::vector<double> part;
+    for (LineIndex i = from; i < run->lines.size(); ++i) {
+        part.push_back(run->lagOf(i));
+    }
+    std::sort(part.begin(), part.end());
+    const LagSummary r = summariseLags(*run, from, run->lines.size());
+    QCOMPARE(r.count, qint64(part.size()));
+    QCOMPARE(r.kernelLines, qint64(part.size()));
+    QVERIFY(std::fabs(r.p50 - part[rankOf(part.size(), 0.5)]) < 1e-5);
+    QVERIFY(std::fabs(r.p99 - part[rankOf(part.size(), 0.99)]) < 1e-5);
 }
 
 QTEST_GUILESS_MAIN(TstScale)
