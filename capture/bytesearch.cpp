@@ -90,8 +90,17 @@ const char *findBytes(const char *hay, std::size_t n, std::string_view needle)
         return hit;
     }
 #endif
-    // The tail (or the whole region elsewhere than x86-64).
-    return static_cast<const char *>(memmem(hay + done, n - done, needle.data(), k));
+    // The tail, shorter than a vector (or the whole region elsewhere than x86-64): the same
+    // first-and-last test one position at a time. memmem's set-up would cost more than
+    // the search on a console line.
+    const char first = needle[0], last = needle[k - 1];
+    for (std::size_t i = done; i + k <= n; ++i) {
+        if (hay[i] == first && hay[i + k - 1] == last &&
+            std::memcmp(hay + i + 1, needle.data() + 1, k - 2) == 0) {
+            return hay + i;
+        }
+    }
+    return nullptr;
 }
 
 } // namespace tty

@@ -1,5 +1,7 @@
 #include "linematcher.h"
 
+#include "bytesearch.h"
+
 #include <cstring>
 #include <vector>
 
@@ -131,31 +133,7 @@ bool literalRuns(const QString &re, std::vector<std::string> *runs, bool *whole,
 
 bool containsBytes(std::string_view haystack, std::string_view needle)
 {
-    if (needle.empty()) {
-        return true;
-    }
-    if (needle.size() > haystack.size()) {
-        return false;
-    }
-    // Console lines are short: memchr for the needle's last byte, then compare, beats
-    // memmem, whose per-call setup dominates on a 60-byte line.
-    const std::size_t m = needle.size() - 1;
-    const char last = needle[m];
-    const char *p = haystack.data() + m;
-    const char *const end = haystack.data() + haystack.size();
-    while (p < end) {
-        p = static_cast<const char *>(std::memchr(p, last, std::size_t(end - p)));
-        if (!p) {
-            return false;
-        }
-        // The byte before is checked inline first: most hits of a common last byte end
-        // there, without a memcmp call.
-        if ((m == 0 || p[-1] == needle[m - 1]) && std::memcmp(p - m, needle.data(), m) == 0) {
-            return true;
-        }
-        ++p;
-    }
-    return false;
+    return needle.empty() || findBytes(haystack.data(), haystack.size(), needle) != nullptr;
 }
 
 std::string LineMatcher::requiredLiteral(const QString &regex, bool *wholePattern)
