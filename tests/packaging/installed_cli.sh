@@ -1,6 +1,6 @@
 #!/bin/sh
 # The installed binary answers --version and --help without a display, each command has
-# its --help, and the installed man page renders.
+# its --help, the installed man page renders, and the licence notice is in its doc directory.
 # Usage: installed_cli.sh ROOT VERSION
 set -eu
 root=$1 version=$2
@@ -24,4 +24,6 @@ done
 page=$root/usr/share/man/man1/ttyscope.1.gz
 out=$(gzip -dc "$page" | LC_ALL=C.UTF-8 groff -man -Tutf8 -ww 2>&1) || fail "man page: $out"
 echo "$out" | grep -q 'ttyscope report' || fail "man page has no 'ttyscope report'"
+copyright=$root/usr/share/doc/ttyscope/copyright
+grep -q '^License: GPL-3.0-or-later' "$copyright" || fail "no GPL-3.0-or-later in $copyright"
 echo ok
