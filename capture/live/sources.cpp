@@ -234,6 +234,24 @@ bool configureTermios(int fd, const QString &path, const SerialSettings &s, QStr
     return true;
 }
 
+namespace {
+// Waits until fd is readable or hung up: 1 (with the poll events), 0 on timeout or a
+// signal, -1 on error (errno set).
+int waitReadable(int fd, int timeoutMs, short *revents)
+{
+    pollfd pfd{fd, POLLIN, 0};
+    const int r = ::poll(&pfd, 1, timeoutMs);
+    if (r == 0 || (r < 0 && errno == EINTR)) {
+        return 0;
+    }
+    if (r < 0) {
+        return -1;
+    }
+    *revents = pfd.revents;
+    return 1;
+}
+} // namespace
+
 // ---- FdSource
 
 ByteSource::ReadResult FdSource::read(char *buf, std::size_t cap, int timeoutMs)
@@ -242,9 +260,9 @@ ByteSource::ReadResult FdSource::read(char *buf, std::size_t cap, int timeoutMs)
         m_error = QStringLiteral("%1: not open").arg(m_path);
         return {ReadStatus::Error, 0};
     }
-    pollfd pfd{m_fd, POLLIN, 0};
-    const int r = ::poll(&pfd, 1, timeoutMs);
-    if (r == 0 || (r < 0 && errno == EINTR)) {
+    short revents = 0;
+    const int r = waitReadable(m_fd, timeoutMs, &revents);
+    if (r == 0) {
         return {ReadStatus::Timeout, 0};
     }
     if (r < 0) {
@@ -252,7 +270,7 @@ ByteSource::ReadResult FdSource::read(char *buf, std::size_t cap, int timeoutMs)
         return {ReadStatus::Error, 0};
     }
     // Data that arrived before a hang-up is read first: POLLIN and POLLHUP come together.
-    if (pfd.revents & POLLIN) {
+    if (revents & POLLIN) {
         const ssize_t n = ::read(m_fd, buf, cap);
         if (n > 0) {
             return {ReadStatus::Data, std::size_t(n)};
@@ -267,7 +285,7 @@ ByteSource::ReadResult FdSource::read(char *buf, std::size_t cap, int timeoutMs)
         m_error = QStringLiteral("%1: read failed: %2").arg(m_path, errnoText(errno));
         return {ReadStatus::Error, 0};
     }
-    if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) {
+    if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
         m_error = QStringLiteral("%1: device hung up or vanished").arg(m_path);
         return {ReadStatus::HangUp, 0};
     }
@@ -581,10 +599,14 @@ ByteSource::ReadResult TcpSource::read(char *buf, std::size_t cap, int timeoutMs
         m_error = QStringLiteral("%1: not connected").arg(m_url);
         return {ReadStatus::Error, 0};
     }
-    pollfd pfd{m_fd, POLLIN, 0};
-    const int r = ::poll(&pfd, 1, timeoutMs);
-    if (r == 0 || (r < 0 && errno == EINTR)) {
+    short revents = 0;
+    const int r = waitReadable(m_fd, timeoutMs, &revents);
+    if (r == 0) {
         return {ReadStatus::Timeout, 0};
+    }
+    if (r < 0) {
+        m_error = QStringLiteral("%1: poll failed: %2").arg(m_url, errnoText(errno));
+        return {ReadStatus::Error, 0};
     }
     const ssize_t n = ::recv(m_fd, buf, cap, 0);
     if (n > 0) {
