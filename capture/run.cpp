@@ -223,6 +223,42 @@ double Run::bootBase(const Boot &b) const
 
 void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const
 {
+    // Arrival times are sorted and kernel times nearly so: a line's bin is found with a
+    // comparison against the bin's bounds, and a bin's sums are kept in locals until the
+    // bin changes (16 M lines go into at most 1 M bins).
+    struct Bins
+    {
+        const SeriesPyramid &s;
+        double lo = std::numeric_limits<double>::infinity(), hi = lo;
+        std::ptrdiff_t cached = -1;
+        std::ptrdiff_t of(double t)
+        {
+            if (!(t >= lo && t < hi)) {
+                cached = s.binAt(t);
+                lo = cached >= 0 ? t : std::numeric_limits<double>::infinity();
+                hi = cached >= 0 ? s.binEndBelow(cached) : lo;
+            }
+            return cached;
+        }
+    };
+    Bins producedBins{series}, arrivalBins{series};
+    std::ptrdiff_t producedBin = -1, arrivalBin = -1;
+    double produced = 0, printed = 0, bytes = 0, lagSum = 0, lagCount = 0;
+    float lagMax = 0;
+    auto flushProduced = [&] {
+        SeriesPyramid::addAt(fine, Channel::Produced, producedBin, float(produced));
+        produced = 0;
+    };
+    auto flushArrived = [&] {
+        SeriesPyramid::addAt(fine, Channel::Printed, arrivalBin, float(printed));
+        SeriesPyramid::addAt(fine, Channel::Bytes, arrivalBin, float(bytes));
+        if (lagCount > 0) {
+            SeriesPyramid::maxAt(fine, Channel::LagMax, arrivalBin, lagMax);
+            SeriesPyramid::addAt(fine, Channel::LagSum, arrivalBin, float(lagSum));
+            SeriesPyramid::addAt(fine, Channel::LagCount, arrivalBin, float(lagCount));
+        }
+        printed = bytes = lagSum = lagCount = 0;
+    };
     // Boot by boot so that a line's production time needs no boot lookup.
     const int ending = meta.format == QLatin1String("kmsg") ? 1 : 2;
     for (const Boot &b : boots) {
@@ -232,26 +268,36 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
             const KernelUs k = lines.kernelTime(i);
             const double p = hasKernelTime(k) ? base + double(k) * 1e-6 : kNaN;
             if (hasKernelTime(k)) {
-                SeriesPyramid::addAt(fine, Channel::Produced, series.binAt(p), 1.0f);
+                const std::ptrdiff_t bin = producedBins.of(p);
+                if (bin != producedBin) {
+                    flushProduced();
+                    producedBin = bin;
+                }
+                produced += 1;
             }
             if (!hasArrival) {
                 continue;
             }
             const double t = timeOf(i);
-            const std::ptrdiff_t bin = series.binAt(t);
+            const std::ptrdiff_t bin = arrivalBins.of(t);
+            if (bin != arrivalBin) {
+                flushArrived();
+                arrivalBin = bin;
+            }
             const std::uint16_t f = lines.flags(i);
-            SeriesPyramid::addAt(fine, Channel::Printed, bin, 1.0f);
+            printed += 1;
             const bool nl = !(f & (NoNewline | Split));
-            SeriesPyramid::addAt(fine, Channel::Bytes, bin,
-                                 float(lines.textSize(i) + (nl ? ending : 0)));
+            bytes += double(lines.textSize(i) + (nl ? ending : 0));
             if (hasKernelTime(k) && !(f & KernelTimeNotAtStart)) {
                 const float lag = float(t - p);
-                SeriesPyramid::maxAt(fine, Channel::LagMax, bin, lag);
-                SeriesPyramid::addAt(fine, Channel::LagSum, bin, lag);
-                SeriesPyramid::addAt(fine, Channel::LagCount, bin, 1.0f);
+                lagMax = lagCount > 0 ? std::max(lagMax, lag) : lag;
+                lagSum += double(lag);
+                lagCount += 1;
             }
         }
     }
+    flushProduced();
+    flushArrived();
 }
 
 void Run::finalize()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace tty {
 
@@ -41,6 +42,20 @@ void SeriesPyramid::reset(double start, double end, std::size_t maxBins)
         v.assign(n, 0.0f);
     }
     m_levels.push_back(std::move(l));
+}
+
+double SeriesPyramid::binEndBelow(std::ptrdiff_t bin) const
+{
+    if (m_levels.empty() || bin < 0) {
+        return -std::numeric_limits<double>::infinity();
+    }
+    if (bin + 1 >= std::ptrdiff_t(m_levels.front().bins())) {
+        return std::numeric_limits<double>::infinity();
+    }
+    // A millionth of a bin short of the boundary: far more than the rounding of binOf's
+    // subtraction and division, so every time below it is in `bin` or earlier.
+    const double t = m_start + (double(bin + 1) - 1e-6) * m_levels.front().width;
+    return binAt(t) <= bin ? t : -std::numeric_limits<double>::infinity();
 }
 
 SeriesPyramid::Level SeriesPyramid::emptyFinest() const

@@ -46,6 +46,10 @@ public:
         }
         return std::ptrdiff_t(binOf(t));
     }
+    // A time just short of the end of `bin` (+inf for the last bin): binAt puts every time
+    // from one in `bin` up to it in `bin`, so a pass over sorted times finds most bins with
+    // a comparison instead of a division.
+    double binEndBelow(std::ptrdiff_t bin) const;
     void addAt(Channel c, std::ptrdiff_t bin, float v) { addAt(m_levels.front(), c, bin, v); }
     void maxAt(Channel c, std::ptrdiff_t bin, float v) { maxAt(m_levels.front(), c, bin, v); }
     // The same on a level of one's own, for filling the finest level in parallel: each

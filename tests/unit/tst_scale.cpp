@@ -269,13 +269,30 @@ void TstScale::slicedSeriesAndLagQuantiles()
     QVERIFY(run);
     QCOMPARE(run->lines.size(), LineIndex(n));
 
-    // Series: each line counted once, in the bin of its arrival.
+    // Series: each line counted once in the bin of its arrival (lines, bytes, lags) and of
+    // its production, as a plain pass over the lines computes them.
     const SeriesPyramid::Level &fine = run->series.level(0);
-    std::vector<float> printed(fine.bins(), 0.0f);
+    std::vector<double> printed(fine.bins(), 0), produced(fine.bins(), 0), bytes(fine.bins(), 0),
+        lagCount(fine.bins(), 0), lagSum(fine.bins(), 0), lagMax(fine.bins(), 0);
     for (LineIndex i = 0; i < run->lines.size(); ++i) {
-        printed[std::size_t(run->series.binAt(run->timeOf(i)))] += 1.0f;
+        const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i)));
+        printed[a] += 1;
+        bytes[a] += double(run->lines.text(i).size() + 2);
+        produced[std::size_t(run->series.binAt(run->producedAt(i)))] += 1;
+        const double lag = run->timeOf(i) - run->producedAt(i);
+        lagCount[a] += 1;
+        lagSum[a] += lag;
+        lagMax[a] = std::max(lagMax[a], lag);
     }
-    QVERIFY(printed == fine.ch[std::size_t(Channel::Printed)]);
+    for (std::size_t b = 0; b < fine.bins(); ++b) {
+        auto got = [&](Channel c) { return double(fine.ch[std::size_t(c)][b]); };
+        if (got(Channel::Printed) != printed[b] || got(Channel::Produced) != produced[b] ||
+            got(Channel::Bytes) != bytes[b] || got(Channel::LagCount) != lagCount[b] ||
+            std::fabs(got(Channel::LagSum) - lagSum[b]) > 1e-3 * (1 + lagCount[b]) ||
+            std::fabs(got(Channel::LagMax) - lagMax[b]) > 1e-5) {
+            QFAIL(qPrintable(QStringLiteral("bin %1 differs").arg(b)));
+        }
+    }
 
     // Lag quantiles: the nearest rank of the sorted lags.
     std::vector<double> lags;
