@@ -76,9 +76,20 @@ void LiveController::poll()
     if (r.lines.size() == m_lastLines && r.events.size() == m_lastEvents) {
         return;
     }
+    // finalize() goes over every line (the series): hours into a fast capture it takes
+    // tens of milliseconds, so it runs at most a fifth of the time on this thread.
+    const std::int64_t now = monoNow();
+    if (now - m_lastFinalizeMono < 4 * m_finalizeNs) {
+        return;
+    }
     m_lastLines = r.lines.size();
     m_lastEvents = r.events.size();
+    // All lines but the last (a partial line may still grow) are final: the boot split
+    // need not go over them again, which keeps an update cheap hours into a capture.
+    r.splitBootsSoFar(r.lines.size() - 1);
     r.finalize();
+    m_lastFinalizeMono = monoNow();
+    m_finalizeNs = m_lastFinalizeMono - now;
     for (; m_seenEvents < r.events.size(); ++m_seenEvents) {
         const Event &e = r.events[m_seenEvents];
         const std::string_view t = r.eventText(e);

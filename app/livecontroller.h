@@ -51,6 +51,8 @@ private:
     std::size_t m_seenEvents = 0;
     std::int64_t m_lastLines = -1;
     std::size_t m_lastEvents = 0;
+    std::int64_t m_lastFinalizeMono = 0; // when the run was last finalized
+    std::int64_t m_finalizeNs = 0;       // and how long that took
     bool m_droppedAlerted = false;
 };
 

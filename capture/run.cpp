@@ -100,12 +100,13 @@ double Run::eventTime(const Event &e) const
     return hasHostTime(a) ? double(a - origin) * 1e-9 : kNaN;
 }
 
-void Run::advanceBootSplit(BootSplit *s) const
+void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
 {
     // One pass over the kernel times (and arrivals): boots, kernel lines, and per boot the
     // lower envelope of (arrival - kernel time) and the extremes of kernel time, so that
     // neither the offsets nor the series range need another pass over every line.
-    for (LineIndex i = s->done; i < lines.size(); ++i) {
+    end = std::min(end, lines.size());
+    for (LineIndex i = s->done; i < end; ++i) {
         if (hasArrival) {
             const HostNs a = lines.arrival(i);
             s->lastArrival = hasHostTime(a) ? std::max(s->lastArrival, a) : s->lastArrival;
@@ -149,19 +150,20 @@ void Run::advanceBootSplit(BootSplit *s) const
             s->scan.envelope = std::min(s->scan.envelope, lines.arrival(i) - kt * 1000);
         }
     }
-    s->done = lines.size();
+    s->done = std::max(s->done, end);
 }
 
-void Run::splitBootsSoFar()
+void Run::splitBootsSoFar(LineIndex end)
 {
-    advanceBootSplit(&m_split);
+    advanceBootSplit(&m_split, end < 0 ? lines.size() : end);
 }
 
 void Run::splitBoots(std::vector<BootScan> *scans)
 {
-    BootSplit s = std::move(m_split);
-    m_split = BootSplit{};
-    advanceBootSplit(&s);
+    // The lines split ahead of time stay split (their state is copied: a live run calls
+    // this five times a second); the rest is split here.
+    BootSplit s = m_split;
+    advanceBootSplit(&s, lines.size());
     s.cur.end = lines.size();
     s.boots.push_back(s.cur);
     s.scans.push_back(s.scan);

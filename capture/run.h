@@ -90,10 +90,11 @@ public:
 
     // Recomputes boots, clock offsets and series after lines were added.
     void finalize();
-    // Splits boots over the lines added since the last call, ahead of finalize(): for a
-    // loader, whose lines and events up to here will not change any more, so that
-    // finalize() has only the rest to do. (Live capture may still replace its last line.)
-    void splitBootsSoFar();
+    // Splits boots over the lines [up to `end`, -1: all) added since the last call, ahead
+    // of finalize(), which then has only the rest to do. The caller promises that those
+    // lines and their events will not change any more: a loader's lines, or all but the
+    // last line of a live capture (a partial line that may still grow).
+    void splitBootsSoFar(LineIndex end = -1);
 
 private:
     // What the boot-splitting pass learns about each boot for the passes after it.
@@ -117,7 +118,7 @@ private:
         std::int64_t kernelLines = 0;
         LineIndex done = 0; // lines split
     };
-    void advanceBootSplit(BootSplit *s) const;
+    void advanceBootSplit(BootSplit *s, LineIndex end) const;
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
     // Run seconds of the boot's kernel time 0.

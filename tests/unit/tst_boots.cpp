@@ -1,5 +1,6 @@
 // Boots and clocks: several boots in one capture, kernel time going back a little (SMP)
 // versus falling back to zero (a new boot), and the host clock stepping back.
+#include "runbuilder.h"
 #include "tst_helpers.h"
 
 #include <QtTest>
@@ -15,6 +16,7 @@ private slots:
     void kernelTimeBackwards_data();
     void kernelTimeBackwards();
     void hostClockStepsBack();
+    void splitAsLinesCome();
 };
 
 // Two real captures one after the other, as a console server logs across a reboot.
@@ -113,6 +115,53 @@ void TstBoots::hostClockStepsBack()
     // The step does not turn into 11 s of lag (the folded line arrives with the one before).
     QVERIFY2(m.lagMax < 0.2, qPrintable(QString::number(m.lagMax)));
     QVERIFY(m.duration > 1.4 && m.duration < 1.6);
+}
+
+// Live capture splits boots over all lines but the last before each update, and finalizes
+// after it; its last line, a partial line, may then still be completed. The boots must be
+// those of a run split in one go.
+void TstBoots::splitAsLinesCome()
+{
+    const QByteArray log =
+        zstdDecompressFile(
+            QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst")) +
+        "\r\n" +
+        zstdDecompressFile(
+            QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"));
+    const QList<QByteArray> lines = log.split('\n');
+    QVERIFY(lines.size() > 700);
+    const RuleSet rules = RuleSet::builtin();
+    Run live, whole;
+    live.hasArrival = whole.hasArrival = true;
+    RunBuilder liveBuilder(live, rules), wholeBuilder(whole, rules);
+    for (int i = 0; i < lines.size(); ++i) {
+        const QByteArray &l = lines[i];
+        const HostNs t = HostNs(1700000000) * 1000000000 + HostNs(i) * 10000000;
+        wholeBuilder.addLine(std::string_view(l.constData(), std::size_t(l.size())), t);
+        // The live run first sees half of each line, as an idle partial line, then all of it.
+        const QByteArray half = l.left(l.size() / 2);
+        liveBuilder.addLine(std::string_view(half.constData(), std::size_t(half.size())), t,
+                            NoNewline);
+        live.splitBootsSoFar(live.lines.size() - 1);
+        live.finalize();
+        liveBuilder.replaceLastLine(std::string_view(l.constData(), std::size_t(l.size())), 0);
+        if (i % 7 == 0) {
+            live.splitBootsSoFar(live.lines.size() - 1);
+            live.finalize();
+        }
+    }
+    live.finalize();
+    whole.finalize();
+    QCOMPARE(whole.boots.size(), std::size_t(2));
+    QCOMPARE(live.boots.size(), whole.boots.size());
+    for (std::size_t b = 0; b < whole.boots.size(); ++b) {
+        QCOMPARE(live.boots[b].first, whole.boots[b].first);
+        QCOMPARE(live.boots[b].end, whole.boots[b].end);
+        QCOMPARE(live.boots[b].firstKernelLine, whole.boots[b].firstKernelLine);
+        QCOMPARE(live.boots[b].kernelZero, whole.boots[b].kernelZero);
+        QCOMPARE(live.boots[b].version, whole.boots[b].version);
+    }
+    QCOMPARE(live.kernelLines, whole.kernelLines);
 }
 
 QTEST_GUILESS_MAIN(TstBoots)
