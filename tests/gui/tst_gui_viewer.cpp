@@ -10,9 +10,17 @@
 #include "noticebar.h"
 #include "palette.h"
 
+#include <QLabel>
+#include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
+
+#include <atomic>
+#include <csignal>
+#include <sys/stat.h>
+#include <thread>
 
 using namespace tty;
 using namespace guitest;
@@ -274,6 +282,67 @@ private slots:
         QVERIFY(w2.waitForLoaded());
         QVERIFY(w2.session().isEmpty());
         QVERIFY(w2.notices()->text().contains(QStringLiteral("No such file")));
+    }
+
+    void cancelKeepsWhatWasRead()
+    {
+        // A log that comes slowly through a pipe, so that the load is still running when
+        // the test looks: progress shows lines, Cancel ends the load, and what was read
+        // stays on screen with a notice saying so.
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("slow.log"));
+        QVERIFY(mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        std::atomic<bool> stop{false};
+        // Once the load ends the pipe has no reader: the feeder's write fails, not the test.
+        const auto oldPipe = signal(SIGPIPE, SIG_IGN);
+        std::thread feeder([&] {
+            QFile f(fifo);
+            if (!f.open(QIODevice::WriteOnly)) {
+                return;
+            }
+            QByteArray chunk;
+            for (int i = 0; i < 20000; ++i) {
+                chunk += "1700000000." + QByteArray::number(100000 + i) + "\t[    1." +
+                         QByteArray::number(100000 + i) + "] line " + QByteArray::number(i) + "\n";
+            }
+            while (!stop && f.write(chunk) == chunk.size()) {
+                f.flush();
+                QThread::msleep(20);
+            }
+        });
+        MainWindow w2;
+        w2.show();
+        w2.openFiles({fifo});
+        QPushButton *cancel = nullptr;
+        for (QPushButton *b : w2.findChildren<QPushButton *>()) {
+            cancel = b->text() == QStringLiteral("Cancel") ? b : cancel;
+        }
+        QVERIFY(cancel);
+        auto progressLines = [&] {
+            for (QLabel *l : w2.findChildren<QLabel *>()) {
+                static const QRegularExpression re(QStringLiteral("^Loading .*, (\\d+) lines$"));
+                const QRegularExpressionMatch m = re.match(l->text());
+                if (m.hasMatch()) {
+                    return m.captured(1).toLongLong();
+                }
+            }
+            return qint64(0);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible() && progressLines() > 0, 20000);
+        cancel->click();
+        const bool loaded = w2.waitForLoaded(20000);
+        stop = true;
+        feeder.join();
+        signal(SIGPIPE, oldPipe);
+        QVERIFY(loaded);
+        QVERIFY(!cancel->isVisible());
+        QVERIFY(!w2.session().isEmpty());
+        const Run &r = *w2.session().sides[0].trials[0].run;
+        QVERIFY(r.lines.size() > 0);
+        QVERIFY2(r.error.contains(QStringLiteral("cancelled")), qPrintable(r.error));
+        QCOMPARE(std::string(r.lines.text(0)), std::string("[    1.100000] line 0"));
+        QVERIFY2(w2.notices()->text().contains(QStringLiteral("cancelled")),
+                 qPrintable(w2.notices()->text()));
     }
 
     void cleanupTestCase() { w.reset(); }
