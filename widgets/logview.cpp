@@ -1,5 +1,7 @@
 #include "logview.h"
 
+#include "linesearch.h"
+
 #include "linematcher.h"
 
 #include <QCheckBox>
@@ -97,12 +99,22 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
 
 LogView::~LogView()
 {
+    stopSearch();
+}
+
+void LogView::stopSearch()
+{
+    // A search over a big log takes a while: it is told to stop, which it notices within
+    // a few milliseconds, rather than waited for.
+    if (m_cancelSearch) {
+        *m_cancelSearch = true;
+    }
     m_watcher.waitForFinished();
 }
 
 void LogView::setRun(std::shared_ptr<const Run> run)
 {
-    m_watcher.waitForFinished();
+    stopSearch();
     m_run = run;
     m_matches.reset();
     m_model->setRun(std::move(run));
@@ -134,7 +146,7 @@ void LogView::search(const QString &regex, bool wait)
     if (m_search->text() != regex) {
         m_search->setText(regex);
     }
-    m_watcher.waitForFinished();
+    stopSearch();
     if (regex.isEmpty() || !m_run) {
         m_matches.reset();
         m_model->setMatches(nullptr);
@@ -152,15 +164,11 @@ void LogView::search(const QString &regex, bool wait)
     }
     m_status->setText(tr("searching…"));
     std::shared_ptr<const Run> run = m_run;
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancelSearch = cancel;
     m_watcher.setFuture(
-        QtConcurrent::run([run, matcher]() -> std::shared_ptr<const std::vector<LineIndex>> {
-            auto out = std::make_shared<std::vector<LineIndex>>();
-            for (LineIndex i = 0; i < run->lines.size(); ++i) {
-                if (matcher->matches(run->lines.text(i))) {
-                    out->push_back(i);
-                }
-            }
-            return out;
+        QtConcurrent::run([run, regex, cancel]() -> std::shared_ptr<const std::vector<LineIndex>> {
+            return findMatchingLines(*run, regex, cancel.get());
         }));
     if (wait) {
         m_watcher.waitForFinished();
@@ -174,7 +182,7 @@ void LogView::onSearchDone()
         return;
     }
     auto result = m_watcher.future().result();
-    if (result == m_matches) {
+    if (!result || result == m_matches) { // cancelled, or nothing new
         return;
     }
     m_matches = result;

@@ -7,6 +7,7 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -49,6 +50,7 @@ signals:
 
 private:
     void onSearchDone();
+    void stopSearch();
     void step(int direction);
 
     LogModel *m_model;
@@ -60,6 +62,7 @@ private:
     std::shared_ptr<const std::vector<LineIndex>> m_matches;
     QFutureWatcher<std::shared_ptr<const std::vector<LineIndex>>> m_watcher;
     QString m_pendingSearch;
+    std::shared_ptr<std::atomic<bool>> m_cancelSearch; // of the search running, if any
 };
 
 } // namespace tty

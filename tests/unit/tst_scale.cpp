@@ -8,6 +8,8 @@
 #include "lagsummary.h"
 #include "lineframer.h"
 #include "lineloader.h"
+#include "linematcher.h"
+#include "linesearch.h"
 #include "runbuilder.h"
 #include "tst_helpers.h"
 
@@ -255,7 +257,7 @@ void TstScale::slicedSeriesAndLagQuantiles()
     // the one before: the lag wanders in whole milliseconds, so each rank has its value.
     QRandomGenerator rng(9);
     QByteArray log;
-    const int n = 1200000;
+    const int n = 2100000; // two slices or more wherever there are two cores
     log.reserve(qsizetype(n) * 48);
     std::int64_t hostMs = 0;
     for (int i = 0; i < n; ++i) {
@@ -307,6 +309,23 @@ void TstScale::slicedSeriesAndLagQuantiles()
     QVERIFY(std::fabs(s.max - lags.back()) < 1e-6);
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.lagP50, s.p50);
+
+    // Search: the bulk, sliced search finds what a line-by-line match finds; a cancelled
+    // one returns nothing.
+    for (const char *pattern : {"] x", "x$", "^\\[ *1[0-9]\\.5", "(17|20)\\.9.*x"}) {
+        const LineMatcher m{QString::fromLatin1(pattern)};
+        std::vector<LineIndex> want;
+        for (LineIndex i = 0; i < run->lines.size(); ++i) {
+            if (m.matches(run->lines.text(i))) {
+                want.push_back(i);
+            }
+        }
+        const auto got = findMatchingLines(*run, QString::fromLatin1(pattern), nullptr);
+        QVERIFY(got);
+        QVERIFY2(*got == want, pattern);
+    }
+    const std::atomic<bool> stop{true};
+    QVERIFY(!findMatchingLines(*run, QStringLiteral("x"), &stop));
 
     // A range that is not the whole run is summarised on its own, by slices as well.
     const LineIndex from = 1000;
