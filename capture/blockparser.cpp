@@ -35,6 +35,7 @@ void BlockParser::parse(std::string_view block, bool endsSplit, ParsedBlock *out
     out->events.clear();
     out->bytes = m_format == LineFormat::Raw ? std::int64_t(block.size()) : 0;
     out->metaLines = 0;
+    out->endsSplit = endsSplit;
     m_spans.clear();
 
     const char *const base = block.data();

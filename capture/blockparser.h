@@ -28,6 +28,7 @@ struct ParsedBlock
     std::vector<Event> events;                // line: index within the block
     std::int64_t bytes = 0;                   // console bytes as received
     std::int64_t metaLines = 0;               // console-server lines, not console output
+    bool endsSplit = false;                   // its last line is a piece of an over-long one
 
     std::size_t lines() const { return offsets.size(); }
 };

@@ -130,6 +130,7 @@ public:
             m_run.events.push_back(e);
         }
         m_builder.addBytes(b.bytes);
+        m_builder.addSplitPieces(b.endsSplit ? 1 : 0);
         m_run.metaLines += b.metaLines;
         // Done here, a block at a time, the boot split is not left to the end of the load.
         m_run.splitBootsSoFar();

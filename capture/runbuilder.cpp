@@ -1,6 +1,7 @@
 #include "runbuilder.h"
 
 #include "lineanalysis.h"
+#include "lineframer.h"
 
 namespace tty {
 
@@ -14,6 +15,9 @@ void RunBuilder::addLine(std::string_view text, HostNs arrival, std::uint16_t fl
 {
     const LineFacts f = analyseLine(text, flags, kernel, level, parsePrefix);
     const LineIndex idx = m_run.lines.size();
+    if (flags & Split) {
+        ++m_splitPieces;
+    }
     m_run.lines.append(text, repairArrival(arrival, idx), f.kernel, f.flags);
     detectEvents(m_rules, text, f.message, idx, &m_run.events);
 }
@@ -82,6 +86,13 @@ void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, HostNs arri
 
 void RunBuilder::finish()
 {
+    if (m_splitPieces > 0) {
+        m_run.warnings << QStringLiteral(
+                              "%1 time(s) a line ran past %2 MiB without a line end: it was cut "
+                              "there, and the rest goes on in the next line (nothing was lost)")
+                              .arg(m_splitPieces)
+                              .arg(LineFramer::kDefaultMaxLine >> 20);
+    }
     if (m_clockSteps > 0) {
         m_run.warnings << QStringLiteral(
                               "the host clock went back %1 time(s) (largest step %2 s, first "

@@ -26,6 +26,8 @@ public:
                       std::uint32_t count = 0);
     // Counts the console bytes as received (line endings included).
     void addBytes(std::int64_t n) { m_run.bytes += n; }
+    // Counts pieces of over-long lines appended in blocks (addLine counts its own).
+    void addSplitPieces(std::int64_t n) { m_splitPieces += n; }
 
     // Adds warnings for what was repaired; then Run::finalize().
     void finish();
@@ -40,6 +42,8 @@ private:
     HostNs m_lastArrival = kNoHostTime;
     HostNs m_clockCorrection = 0;
     std::int64_t m_clockSteps = 0;
+    std::int64_t m_splitPieces = 0;
+    LineIndex m_firstSplitLine = -1;
     HostNs m_largestStep = 0;
     LineIndex m_firstStepLine = -1;
 };

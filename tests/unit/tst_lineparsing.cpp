@@ -25,6 +25,8 @@ private slots:
     void escapeBeforeTimestamp();
     void bytesKeptExactly();
     void hugeLine();
+    void endlessLine_data();
+    void endlessLine();
     void binaryGarbage();
 };
 
@@ -207,6 +209,34 @@ void TstLineParsing::hugeLine()
     QCOMPARE(lineText(*run, 2), QByteArray("[    2.000000] after"));
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.lines, qint64(3));
+}
+
+void TstLineParsing::endlessLine_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("raw (parsed in blocks)") << QStringLiteral("raw");
+    QTest::newRow("grabserial (parsed in order)") << QStringLiteral("grabserial");
+}
+
+void TstLineParsing::endlessLine()
+{
+    // Past 64 MiB a line is cut: the piece is flagged as continued, the rest is the next
+    // line, every byte is kept, and the run says so.
+    QFETCH(QString, format);
+    const qsizetype max = qsizetype(LineFramer::kDefaultMaxLine);
+    QByteArray input("before\n");
+    input += QByteArray(max + 1000, 'x');
+    input += "\nafter\n";
+    const auto run = loadBytes(input, withFormat(format));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(4));
+    QCOMPARE(qsizetype(run->lines.text(1).size()), max);
+    QVERIFY(run->lines.flags(1) & Split);
+    QCOMPARE(qsizetype(run->lines.text(2).size()), qsizetype(1000));
+    QVERIFY(!(run->lines.flags(2) & (Split | NoNewline)));
+    QCOMPARE(lineText(*run, 3), QByteArray("after"));
+    QVERIFY2(run->warnings.join('\n').contains(QLatin1String("ran past 64 MiB")),
+             qPrintable(run->warnings.join('\n')));
 }
 
 void TstLineParsing::binaryGarbage()
