@@ -29,22 +29,28 @@ void LogModel::setRun(std::shared_ptr<const Run> run)
     m_run = std::move(run);
     m_filter.reset();
     m_matches.reset();
-    const int all =
-        m_run ? int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max())) : 0;
-    m_rows = std::min(all, kRowStep);
+    m_rows = std::min(targetRows(), kRowStep);
     endResetModel();
-    if (all > m_rows) {
+    if (growing()) {
         QTimer::singleShot(kStepDelayMs, this, &LogModel::growRows);
     }
 }
 
+int LogModel::targetRows() const
+{
+    // QAbstractItemModel counts rows in int: more than 2^31 lines are not shown.
+    constexpr LineIndex kMax = std::numeric_limits<int>::max();
+    if (!m_run) {
+        return 0;
+    }
+    return int(
+        std::min<LineIndex>(m_filter ? LineIndex(m_filter->size()) : m_run->lines.size(), kMax));
+}
+
 void LogModel::growRows()
 {
-    if (!m_run || m_filter) {
-        return;
-    }
-    const int all = int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max()));
-    if (all <= m_rows) {
+    const int all = targetRows();
+    if (m_rows >= all) {
         return;
     }
     const int next = std::min(all, m_rows + kRowStep);
@@ -56,10 +62,25 @@ void LogModel::growRows()
     }
 }
 
+void LogModel::ensureLineShown(LineIndex line)
+{
+    // Jumping to a line the stepwise growth has not reached yet: take the rows up to it
+    // at once (one larger step, as the user asked for that place).
+    LineIndex row = line;
+    if (m_filter) {
+        row = std::lower_bound(m_filter->begin(), m_filter->end(), line) - m_filter->begin();
+    }
+    const int want = int(std::min<LineIndex>(row + 1, targetRows()));
+    if (want > m_rows) {
+        beginInsertRows({}, m_rows, want - 1);
+        m_rows = want;
+        endInsertRows();
+    }
+}
+
 bool LogModel::growing() const
 {
-    return m_run && !m_filter &&
-           m_rows < std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max());
+    return m_rows < targetRows();
 }
 
 void LogModel::linesChanged()
@@ -84,12 +105,16 @@ void LogModel::linesChanged()
 
 void LogModel::setFilter(std::shared_ptr<const std::vector<LineIndex>> lines)
 {
+    // Back to all lines of a big log, or a filter matching most of them: rows are taken in
+    // steps, as on loading.
+    const bool wasGrowing = growing();
     beginResetModel();
     m_filter = std::move(lines);
-    if (!m_filter && m_run) {
-        m_rows = int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max()));
-    }
+    m_rows = std::min(targetRows(), kRowStep);
     endResetModel();
+    if (growing() && !wasGrowing) {
+        QTimer::singleShot(kStepDelayMs, this, &LogModel::growRows);
+    }
 }
 
 void LogModel::setMatches(std::shared_ptr<const std::vector<LineIndex>> lines)
@@ -122,7 +147,8 @@ int LogModel::rowOf(LineIndex line) const
         return int(std::clamp<LineIndex>(line, 0, std::max<LineIndex>(rowCount() - 1, 0)));
     }
     auto it = std::upper_bound(m_filter->begin(), m_filter->end(), line);
-    return it == m_filter->begin() ? 0 : int(it - m_filter->begin()) - 1;
+    const int row = it == m_filter->begin() ? 0 : int(it - m_filter->begin()) - 1;
+    return std::min(row, std::max(m_rows - 1, 0));
 }
 
 int LogModel::rowCount(const QModelIndex &parent) const
@@ -130,9 +156,7 @@ int LogModel::rowCount(const QModelIndex &parent) const
     if (parent.isValid() || !m_run) {
         return 0;
     }
-    // QAbstractItemModel counts rows in int: more than 2^31 lines are not shown.
-    return m_filter ? int(std::min<std::size_t>(m_filter->size(), std::numeric_limits<int>::max()))
-                    : m_rows;
+    return m_rows;
 }
 
 int LogModel::columnCount(const QModelIndex &parent) const

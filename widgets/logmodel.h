@@ -32,6 +32,9 @@ public:
     void linesChanged();
     // True while a big run's rows are still being handed to the view, a step at a time.
     bool growing() const;
+    // Makes sure the row of `line` is in the model, even while rows are still being taken
+    // in steps.
+    void ensureLineShown(LineIndex line);
 
     LineIndex lineAt(int row) const;
     // The row showing `line`, or of the nearest line shown before it.
@@ -48,6 +51,7 @@ public:
 
 private:
     void growRows();
+    int targetRows() const; // rows of the run or the filter, however many are shown yet
     const Event *eventOf(LineIndex line) const;
     std::shared_ptr<const Run> m_run;
     std::shared_ptr<const std::vector<LineIndex>> m_filter;

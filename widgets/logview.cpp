@@ -127,6 +127,7 @@ void LogView::showLine(LineIndex line)
     if (!m_run || m_model->rowCount() == 0) {
         return;
     }
+    m_model->ensureLineShown(line);
     const int row = m_model->rowOf(line);
     const QModelIndex idx = m_model->index(row, LogModel::Text);
     m_table->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |

@@ -9,6 +9,7 @@
 #include "metrics.h"
 #include "noticebar.h"
 #include "palette.h"
+#include "runloader.h"
 
 #include <QLabel>
 #include <QPushButton>
@@ -343,6 +344,42 @@ private slots:
         QCOMPARE(std::string(r.lines.text(0)), std::string("[    1.100000] line 0"));
         QVERIFY2(w2.notices()->text().contains(QStringLiteral("cancelled")),
                  qPrintable(w2.notices()->text()));
+    }
+
+    void jumpsBeyondRowsNotTakenYet()
+    {
+        // A log with more rows than the view takes in one step: before the rest arrive
+        // (no event loop turn in between), and after the filter is switched off, a jump to
+        // a far line lands on that line.
+        QByteArray text;
+        const int n = 600000;
+        for (int i = 0; i < n; ++i) {
+            text += "1700000000." + QByteArray::number(100000 + i) + "\t[    1." +
+                    QByteArray::number(100000 + i) + "] seq " + QByteArray::number(i) + "\n";
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("many.log"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
+        f.close();
+        QString error;
+        std::shared_ptr<const Run> run = loadRun(path, LoadOptions{}, &error);
+        QVERIFY2(run, qPrintable(error));
+        LogView v;
+        v.resize(800, 400);
+        v.show();
+        v.setRun(run);
+        QVERIFY(v.model()->rowCount() < n); // the rest come in steps
+        v.showLine(590000);
+        QCOMPARE(v.currentLine(), LineIndex(590000));
+
+        v.search(QStringLiteral("seq 5"), true);
+        v.setFilterToMatches(true);
+        v.setFilterToMatches(false);
+        QVERIFY(v.model()->rowCount() < n);
+        v.showLine(580000);
+        QCOMPARE(v.currentLine(), LineIndex(580000));
+        QTRY_COMPARE_WITH_TIMEOUT(v.model()->rowCount(), n, 20000);
     }
 
     void cleanupTestCase() { w.reset(); }
