@@ -11,28 +11,34 @@ namespace tty {
 namespace {
 
 #if defined(__x86_64__)
-// Positions i where hay[i] == first and hay[i + k - 1] == last are candidates; only those
-// get a memcmp. Returns the offset scanned up to when nothing was found, so the caller
-// finishes the tail.
+// Positions i where hay[i] == first and hay[i + k - 1] == last are candidates, one bit each
+// in `mask` for the positions from `at`; only those get a memcmp.
+const char *checkCandidates(const char *hay, std::size_t at, unsigned mask, std::string_view needle)
+{
+    for (; mask; mask &= mask - 1) {
+        const char *p = hay + at + std::size_t(__builtin_ctz(mask));
+        if (std::memcmp(p + 1, needle.data() + 1, needle.size() - 2) == 0) {
+            return p;
+        }
+    }
+    return nullptr;
+}
+
+// The vector loops (the AVX2 one needs a function of its own for its target attribute)
+// return the offset they scanned up to, so that the caller finishes the tail.
 std::size_t scanSse2(const char *hay, std::size_t n, std::string_view needle, const char **hit)
 {
     const std::size_t k = needle.size();
     const __m128i first = _mm_set1_epi8(needle[0]);
     const __m128i last = _mm_set1_epi8(needle[k - 1]);
     std::size_t i = 0;
-    for (; i + k - 1 + 16 <= n; i += 16) {
+    for (; i + k - 1 + 16 <= n && !*hit; i += 16) {
         const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(hay + i));
         const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(hay + i + k - 1));
-        unsigned mask = unsigned(
-            _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
-        while (mask) {
-            const std::size_t at = i + std::size_t(__builtin_ctz(mask));
-            if (std::memcmp(hay + at + 1, needle.data() + 1, k - 2) == 0) {
-                *hit = hay + at;
-                return i;
-            }
-            mask &= mask - 1;
-        }
+        *hit = checkCandidates(hay, i,
+                               unsigned(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first),
+                                                                        _mm_cmpeq_epi8(b, last)))),
+                               needle);
     }
     return i;
 }
@@ -44,19 +50,13 @@ __attribute__((target("avx2"))) std::size_t scanAvx2(const char *hay, std::size_
     const __m256i first = _mm256_set1_epi8(needle[0]);
     const __m256i last = _mm256_set1_epi8(needle[k - 1]);
     std::size_t i = 0;
-    for (; i + k - 1 + 32 <= n; i += 32) {
+    for (; i + k - 1 + 32 <= n && !*hit; i += 32) {
         const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(hay + i));
         const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(hay + i + k - 1));
-        unsigned mask = unsigned(_mm256_movemask_epi8(
-            _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last))));
-        while (mask) {
-            const std::size_t at = i + std::size_t(__builtin_ctz(mask));
-            if (std::memcmp(hay + at + 1, needle.data() + 1, k - 2) == 0) {
-                *hit = hay + at;
-                return i;
-            }
-            mask &= mask - 1;
-        }
+        *hit = checkCandidates(hay, i,
+                               unsigned(_mm256_movemask_epi8(_mm256_and_si256(
+                                   _mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last)))),
+                               needle);
     }
     return i;
 }
