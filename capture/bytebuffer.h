@@ -7,12 +7,27 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 namespace tty {
 
 class ByteBuffer
 {
 public:
+    ByteBuffer() = default;
+    // A moved-from buffer is empty (not holding a size without storage).
+    ByteBuffer(ByteBuffer &&o) noexcept { *this = std::move(o); }
+    ByteBuffer &operator=(ByteBuffer &&o) noexcept
+    {
+        if (this == &o) {
+            return *this;
+        }
+        m_data = std::move(o.m_data);
+        m_size = o.m_size;
+        m_capacity = o.m_capacity;
+        o.m_size = o.m_capacity = 0;
+        return *this;
+    }
     char *data() { return m_data.get(); }
     const char *data() const { return m_data.get(); }
     std::size_t size() const { return m_size; }
