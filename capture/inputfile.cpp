@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 namespace tty {
@@ -68,10 +71,19 @@ bool InputFile::open(const QString &path, QString *error)
         return false;
     }
     m_size = fi.size();
+    struct stat st = {};
+    m_regular = ::fstat(fileno(m_file), &st) != 0 || S_ISREG(st.st_mode);
+    // Enough to tell the compression and, later, the format: a pipe may deliver less than
+    // that per read.
+    constexpr std::size_t kSniff = 64u << 10;
     m_pending.resize(kBlock);
-    const std::size_t n = std::fread(m_pending.data(), 1, kBlock, m_file);
+    std::size_t n = 0;
+    bool end = false;
+    do {
+        n += readBytes(m_pending.data() + n, kBlock - n, &end);
+    } while (!m_regular && !end && n < kSniff);
     m_pending.resize(n);
-    if (std::ferror(m_file)) {
+    if (std::ferror(m_file) || !m_error.isEmpty()) {
         *error = QStringLiteral("%1: read error").arg(path);
         return false;
     }
@@ -83,7 +95,7 @@ bool InputFile::open(const QString &path, QString *error)
         m_z->input = ZSTD_inBuffer{m_z->in.data(), m_z->in.size(), 0};
         m_pending.clear();
         m_pos = std::int64_t(m_z->in.size());
-        m_z->eof = m_z->in.size() < kBlock;
+        m_z->eof = end;
     } else if (m_pending.size() >= 2 && std::uint8_t(m_pending[0]) == 0x1f &&
                std::uint8_t(m_pending[1]) == 0x8b) {
         *error = QStringLiteral("%1: gzip-compressed; ttyscope reads plain text and zstd "
@@ -116,13 +128,52 @@ std::size_t InputFile::readRaw(char *dst)
         m_pending = std::string();
         return n;
     }
-    const std::size_t n = std::fread(dst, 1, kBlock, m_file);
+    bool end = false;
+    const std::size_t n = readBytes(dst, kBlock, &end);
     m_pos += std::int64_t(n);
-    if (n == 0 && std::ferror(m_file)) {
-        m_error = QStringLiteral("read error at byte %1").arg(m_pos);
-        m_errorOffset = m_pos;
-    }
     return n;
+}
+
+std::size_t InputFile::readBytes(char *dst, std::size_t n, bool *atEnd)
+{
+    if (cancelled()) {
+        *atEnd = true; // what was read before is still decoded and delivered
+        return 0;
+    }
+    if (m_regular) {
+        const std::size_t got = std::fread(dst, 1, n, m_file);
+        *atEnd = got < n;
+        if (got < n && std::ferror(m_file) && m_error.isEmpty()) {
+            m_error = QStringLiteral("read error at byte %1").arg(m_pos + std::int64_t(got));
+            m_errorOffset = m_pos + std::int64_t(got);
+        }
+        return got;
+    }
+    const int fd = fileno(m_file);
+    for (;;) {
+        if (cancelled()) {
+            *atEnd = true;
+            return 0;
+        }
+        // In slices, so that a pipe gone quiet does not keep Cancel waiting.
+        pollfd pfd{fd, POLLIN, 0};
+        const int r = ::poll(&pfd, 1, 100);
+        if (r == 0 || (r < 0 && errno == EINTR)) {
+            continue;
+        }
+        const ssize_t got = r < 0 ? -1 : ::read(fd, dst, n);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) {
+            continue;
+        }
+        if (got < 0) {
+            m_error = QStringLiteral("read error at byte %1: %2")
+                          .arg(m_pos)
+                          .arg(QString::fromLocal8Bit(std::strerror(errno)));
+            m_errorOffset = m_pos;
+        }
+        *atEnd = got <= 0;
+        return got > 0 ? std::size_t(got) : 0;
+    }
 }
 
 bool InputFile::fillInput()
@@ -136,13 +187,12 @@ bool InputFile::fillInput()
     std::memmove(z.in.data(), z.in.data() + z.input.pos, left);
     z.inputBase += std::int64_t(z.input.pos);
     z.in.resize(left + kBlock);
-    const std::size_t n = std::fread(z.in.data() + left, 1, kBlock, m_file);
+    bool end = false;
+    const std::size_t n = readBytes(z.in.data() + left, kBlock, &end);
     z.in.resize(left + n);
     m_pos += std::int64_t(n);
     z.input = ZSTD_inBuffer{z.in.data(), z.in.size(), 0};
-    if (n < kBlock) {
-        z.eof = true;
-    }
+    z.eof = end;
     return n > 0;
 }
 
@@ -180,7 +230,7 @@ std::size_t InputFile::readZstd(char *dst)
         z.midFrame = ret != 0;
     }
     if (output.pos == 0) {
-        if (z.midFrame) {
+        if (z.midFrame && !cancelled()) {
             m_warning = QStringLiteral("the file ends inside a zstd frame (truncated at byte %1): "
                                        "everything decoded before the cut was kept")
                             .arg(m_size);

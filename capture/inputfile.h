@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -22,6 +23,11 @@ public:
     InputFile(const InputFile &) = delete;
     InputFile &operator=(const InputFile &) = delete;
 
+    // A flag that, once set, stops reading the file (without a warning): what was read is
+    // still delivered, then the stream ends. A pipe may wait for data indefinitely, and
+    // Cancel does not wait with it. Set it before open().
+    void setCancel(const std::atomic<bool> *cancel) { m_cancel = cancel; }
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     // Opens the file; false with a message when it cannot be read at all.
     bool open(const QString &path, QString *error);
     Compression compression() const { return m_compression; }
@@ -55,8 +61,13 @@ private:
     std::size_t readRaw(char *dst);
     std::size_t readZstd(char *dst);
     bool fillInput();
+    // Reads up to n bytes of the file. A regular file: a short count means its end. A pipe
+    // or a device: what is there once something is (0 at its end, or once cancelled).
+    std::size_t readBytes(char *dst, std::size_t n, bool *atEnd);
 
     std::FILE *m_file = nullptr;
+    bool m_regular = true;
+    const std::atomic<bool> *m_cancel = nullptr;
     QString m_path;
     Compression m_compression = Compression::None;
     std::int64_t m_size = 0;

@@ -220,11 +220,8 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
     BlockMerger merger(format, builder, run);
     LoadProgress progress;
     progress.bytesTotal = input.compressedSize();
+    // Cancel ends the input (InputFile::setCancel): what was read by then is still merged.
     while (std::unique_ptr<ParsedBlock> b = merge.next()) {
-        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-            merger.result().cancelled = true;
-            break;
-        }
         merger.merge(*b);
         merge.merged();
         if (options.progress) {

@@ -36,7 +36,6 @@ private:
 
 struct LineLoadResult
 {
-    bool cancelled = false;
     std::int64_t untimed = 0;    // hostts lines without a stamp
     LineIndex firstUntimed = -1; // the first of them
 };

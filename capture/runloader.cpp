@@ -16,7 +16,7 @@ namespace {
 
 // The record formats (recordings, grabserial, kmsg) carry state from record to record:
 // one thread decompresses while the calling thread parses.
-bool loadRecords(InputFile &input, std::string first, FormatParser &parser, Run &run,
+void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run &run,
                  const LoadOptions &options)
 {
     struct Chunk
@@ -38,14 +38,10 @@ bool loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
 
     LoadProgress progress;
     progress.bytesTotal = input.compressedSize();
-    bool cancelled = false;
     bool broken = false;
     Chunk cur;
+    // Cancel ends the input (InputFile::setCancel): what was read by then is still parsed.
     while (queue.pop(&cur)) {
-        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-            cancelled = true;
-            break;
-        }
         if (!broken && !parser.feed(cur.data.data(), cur.data.size())) {
             broken = true; // keep draining so the reader thread can finish
         }
@@ -59,7 +55,6 @@ bool loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
     queue.stop();
     reader.join();
     parser.finish();
-    return cancelled;
 }
 
 } // namespace
@@ -67,6 +62,7 @@ bool loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
 std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QString *error)
 {
     InputFile input;
+    input.setCancel(options.cancel);
     if (!input.open(path, error)) {
         return nullptr;
     }
@@ -91,17 +87,15 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
     run->meta.format = format;
     run->hasArrival = format != QLatin1String("raw") && format != QLatin1String("kmsg");
     run->arrivalIsWallClock = format == QLatin1String("hostts");
-    bool cancelled = false;
     if (!any) {
         // An empty file: nothing to parse.
     } else if (std::unique_ptr<FormatParser> parser = makeParser(format, *run, builder)) {
-        cancelled = loadRecords(input, std::string(block.view()), *parser, *run, options);
+        loadRecords(input, std::string(block.view()), *parser, *run, options);
     } else {
         const LineFormat lf =
             format == QLatin1String("hostts") ? LineFormat::HostTs : LineFormat::Raw;
         const LineLoadResult r =
             loadLines(input, std::move(block), lf, rules, builder, *run, options);
-        cancelled = r.cancelled;
         if (r.untimed > 0) {
             run->warnings << QStringLiteral("%1 line(s) had no host timestamp (first: line %2); "
                                             "they were kept with the time of the line before")
@@ -110,7 +104,7 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
         }
     }
 
-    if (cancelled) {
+    if (input.cancelled()) {
         run->error = QStringLiteral("loading was cancelled after %1 lines; those were kept")
                          .arg(run->lines.size());
     } else if (!input.error().isEmpty()) {

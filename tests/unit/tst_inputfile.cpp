@@ -8,6 +8,11 @@
 
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
+#include <sys/stat.h>
+#include <thread>
+
 using namespace tty;
 using namespace testutil;
 
@@ -57,6 +62,8 @@ private slots:
     void unreadable_data();
     void unreadable();
     void emptyFile();
+    void pipeLoadsAndCancels_data();
+    void pipeLoadsAndCancels();
 };
 
 void TstInputFile::recognisedByContent_data()
@@ -238,6 +245,63 @@ void TstInputFile::emptyFile()
         const Metrics m = computeMetrics(*run, MetricOptions{});
         QCOMPARE(m.lines, qint64(0));
     }
+}
+
+void TstInputFile::pipeLoadsAndCancels_data()
+{
+    QTest::addColumn<bool>("compressed");
+    QTest::newRow("plain") << false;
+    QTest::newRow("zstd") << true;
+}
+
+// A log read from a pipe (`ttyscope <(ssh lab cat console.log)`): what comes is loaded in
+// whatever pieces the pipe delivers, and when the other end goes quiet Cancel still ends
+// the load, with the lines read, at once rather than when the writer closes the pipe.
+void TstInputFile::pipeLoadsAndCancels()
+{
+    QFETCH(bool, compressed);
+    QByteArray text;
+    for (int i = 0; i < 3000; ++i) {
+        text += "1700000000." + QByteArray::number(100000 + i) + "\t[    1." +
+                QByteArray::number(100000 + i) + "] line " + QByteArray::number(i) + "\n";
+    }
+    const QByteArray bytes = compressed ? zstdCompress(text) : text;
+    Files files;
+    const QString fifo = files.path(QStringLiteral("console.pipe"));
+    QVERIFY(mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+
+    std::atomic<bool> cancel{false}, returned{false}, returnedFirst{false};
+    std::thread writer([&] {
+        QFile f(fifo);
+        if (!f.open(QIODevice::WriteOnly)) {
+            return;
+        }
+        // In small pieces, as a network or a slow producer delivers them.
+        for (qsizetype at = 0; at < bytes.size(); at += 4096) {
+            f.write(bytes.mid(at, 4096));
+            f.flush();
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        // Then quiet, with the pipe held open, until the load has returned (or 20 s).
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        cancel = true;
+        for (int i = 0; i < 2000 && !returned; ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        returnedFirst = returned.load();
+    });
+    LoadOptions o;
+    o.cancel = &cancel;
+    QString error;
+    const auto run = loadRun(fifo, o, &error);
+    returned = true;
+    writer.join();
+    QVERIFY2(run, qPrintable(error));
+    QVERIFY(returnedFirst); // it did not wait for the writer to close the pipe
+    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(run->lines.size(), LineIndex(3000));
+    QCOMPARE(lineText(*run, 2999), QByteArray("[    1.102999] line 2999"));
+    QVERIFY2(run->error.contains(QLatin1String("cancelled")), qPrintable(run->error));
 }
 
 QTEST_GUILESS_MAIN(TstInputFile)
