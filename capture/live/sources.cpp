@@ -13,6 +13,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <optional>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -235,20 +236,28 @@ bool configureTermios(int fd, const QString &path, const SerialSettings &s, QStr
 }
 
 namespace {
-// Waits until fd is readable or hung up: 1 (with the poll events), 0 on timeout or a
-// signal, -1 on error (errno set).
-int waitReadable(int fd, int timeoutMs, short *revents)
+// The start of a read on a descriptor: open, and readable or hung up within the timeout.
+// Otherwise the result to return (a timeout, or an error with *error set).
+std::optional<ByteSource::ReadResult> awaitData(int fd, int timeoutMs, const QString &name,
+                                                const char *closedWord, QString *error,
+                                                short *revents)
 {
+    using R = ByteSource::ReadResult;
+    if (fd < 0) {
+        *error = QStringLiteral("%1: %2").arg(name, QLatin1String(closedWord));
+        return R{ByteSource::ReadStatus::Error, 0};
+    }
     pollfd pfd{fd, POLLIN, 0};
     const int r = ::poll(&pfd, 1, timeoutMs);
     if (r == 0 || (r < 0 && errno == EINTR)) {
-        return 0;
+        return R{ByteSource::ReadStatus::Timeout, 0};
     }
     if (r < 0) {
-        return -1;
+        *error = QStringLiteral("%1: poll failed: %2").arg(name, errnoText(errno));
+        return R{ByteSource::ReadStatus::Error, 0};
     }
     *revents = pfd.revents;
-    return 1;
+    return std::nullopt;
 }
 } // namespace
 
@@ -256,18 +265,9 @@ int waitReadable(int fd, int timeoutMs, short *revents)
 
 ByteSource::ReadResult FdSource::read(char *buf, std::size_t cap, int timeoutMs)
 {
-    if (m_fd < 0) {
-        m_error = QStringLiteral("%1: not open").arg(m_path);
-        return {ReadStatus::Error, 0};
-    }
     short revents = 0;
-    const int r = waitReadable(m_fd, timeoutMs, &revents);
-    if (r == 0) {
-        return {ReadStatus::Timeout, 0};
-    }
-    if (r < 0) {
-        m_error = QStringLiteral("%1: poll failed: %2").arg(m_path, errnoText(errno));
-        return {ReadStatus::Error, 0};
+    if (const auto early = awaitData(m_fd, timeoutMs, m_path, "not open", &m_error, &revents)) {
+        return *early;
     }
     // Data that arrived before a hang-up is read first: POLLIN and POLLHUP come together.
     if (revents & POLLIN) {
@@ -595,18 +595,9 @@ bool TcpSource::open(QString *error)
 
 ByteSource::ReadResult TcpSource::read(char *buf, std::size_t cap, int timeoutMs)
 {
-    if (m_fd < 0) {
-        m_error = QStringLiteral("%1: not connected").arg(m_url);
-        return {ReadStatus::Error, 0};
-    }
     short revents = 0;
-    const int r = waitReadable(m_fd, timeoutMs, &revents);
-    if (r == 0) {
-        return {ReadStatus::Timeout, 0};
-    }
-    if (r < 0) {
-        m_error = QStringLiteral("%1: poll failed: %2").arg(m_url, errnoText(errno));
-        return {ReadStatus::Error, 0};
+    if (const auto early = awaitData(m_fd, timeoutMs, m_url, "not connected", &m_error, &revents)) {
+        return *early;
     }
     const ssize_t n = ::recv(m_fd, buf, cap, 0);
     if (n > 0) {
