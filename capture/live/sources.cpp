@@ -236,6 +236,17 @@ bool configureTermios(int fd, const QString &path, const SerialSettings &s, QStr
 }
 
 namespace {
+// Settings a port cannot take are refused before it is touched, the message naming it.
+bool usableSettings(const QString &path, const SerialSettings &settings, QString *error)
+{
+    QString msg;
+    if (!checkSettings(settings, &msg)) {
+        *error = QStringLiteral("%1: %2").arg(path, msg);
+        return false;
+    }
+    return true;
+}
+
 // The start of a read on a descriptor: open, and readable or hung up within the timeout.
 // Otherwise the result to return (a timeout, or an error with *error set).
 std::optional<ByteSource::ReadResult> awaitData(int fd, int timeoutMs, const QString &name,
@@ -306,9 +317,7 @@ bool FdSource::write(const char *p, std::size_t n, QString *error)
 bool PtySource::open(QString *error)
 {
     close();
-    QString msg;
-    if (!checkSettings(m_settings, &msg)) {
-        *error = QStringLiteral("%1: %2").arg(m_path, msg);
+    if (!usableSettings(m_path, m_settings, error)) {
         return false;
     }
     const QByteArray p = m_path.toLocal8Bit();
@@ -381,9 +390,7 @@ QString SerialSource::kind() const
 bool SerialSource::open(QString *error)
 {
     close();
-    QString msg;
-    if (!checkSettings(m_settings, &msg)) {
-        *error = QStringLiteral("%1: %2").arg(m_path, msg);
+    if (!usableSettings(m_path, m_settings, error)) {
         return false;
     }
     const QByteArray p = m_path.toLocal8Bit();
