@@ -31,6 +31,7 @@ constexpr std::array<KindInfo, kEventKindCount> kKinds{{
     {"console", "console enable / handover"},
     {"marker", "marker"},
     {"gap", "capture gap"},
+    {"firmware", "firmware banner / terminal reset"},
 }};
 } // namespace
 
@@ -53,6 +54,23 @@ bool eventKindFromName(const QString &name, EventKind *out)
         }
     }
     return false;
+}
+
+bool isCrashKind(EventKind k)
+{
+    switch (k) {
+    case EventKind::Panic:
+    case EventKind::Oops:
+    case EventKind::Bug:
+    case EventKind::Warning:
+    case EventKind::RcuStall:
+    case EventKind::SoftLockup:
+    case EventKind::HardLockup:
+    case EventKind::HungTask:
+        return true;
+    default:
+        return false;
+    }
 }
 
 } // namespace tty

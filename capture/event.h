@@ -32,13 +32,17 @@ enum class EventKind : std::uint8_t {
     Console,
     Marker,
     Gap,
+    Firmware, // firmware banner or terminal reset: a new boot is starting
 };
-constexpr int kEventKindCount = int(EventKind::Gap) + 1;
+constexpr int kEventKindCount = int(EventKind::Firmware) + 1;
 
 const char *eventKindName(EventKind k);
 // A one-line description for legends and tooltips.
 QString eventKindTitle(EventKind k);
 bool eventKindFromName(const QString &name, EventKind *out);
+// The kinds that report a kernel crash or a splat (panic, oops, BUG, WARNING, stalls,
+// lockups, hung tasks, ...), as opposed to console housekeeping.
+bool isCrashKind(EventKind k);
 
 struct Event
 {

@@ -74,7 +74,219 @@ void intervalStats(const std::vector<double> &times, double *mean, double *p50, 
     *p99 = quantile(d, 0.99);
 }
 
+// Kernel time covered by [first, end): per boot, its last kernel time minus its first.
+double kernelDuration(const Run &run, LineIndex first, LineIndex end)
+{
+    double total = 0;
+    bool any = false;
+    for (const Boot &b : run.boots) {
+        const LineIndex from = std::max(first, b.first), to = std::min(end, b.end);
+        KernelUs lo = std::numeric_limits<KernelUs>::max(), hi = -1;
+        for (LineIndex i = from; i < to; ++i) {
+            const KernelUs k = run.lines.kernelTime(i);
+            if (hasKernelTime(k)) {
+                lo = std::min(lo, k);
+                hi = std::max(hi, k);
+            }
+        }
+        if (hi >= 0) {
+            total += double(hi - lo) * 1e-6;
+            any = true;
+        }
+    }
+    return any ? total : kNaN;
+}
+
+// Console bytes of the lines [from, to) as metrics count them: the text and a line end
+// (\r\n) where the line had one.
+std::int64_t lineBytes(const Run &run, LineIndex from, LineIndex to)
+{
+    std::int64_t n = 0;
+    for (LineIndex i = from; i < to; ++i) {
+        const bool nl = !(run.lines.flags(i) & (NoNewline | Split));
+        n += std::int64_t(run.lines.textSize(i)) + (nl ? 2 : 0);
+    }
+    return n;
+}
+
+double wireTime(std::int64_t bytes, int bitsPerChar, int baud)
+{
+    return baud > 0 ? double(bytes) * bitsPerChar / baud : kNaN;
+}
+
+LineIndex findFirstReporting(const Run &run, const QString &pattern, const char *option,
+                             LineIndex from, LineIndex end, QStringList *warnings)
+{
+    const LineIndex hit = findFirst(run, pattern, from, end);
+    if (hit < 0) {
+        *warnings << QStringLiteral("%1 '%2' matched no line").arg(QLatin1String(option), pattern);
+    }
+    return hit;
+}
+
+void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
+                   Metrics *m)
+{
+    WindowResult &w = m->window;
+    w.startLine = first < end ? first : -1;
+    if (!o.windowStart.isEmpty()) {
+        w.startLine =
+            findFirstReporting(run, o.windowStart, "--window-start", first, end, &m->warnings);
+    }
+    w.found = w.startLine >= 0 && w.startLine < end;
+    if (!w.found) {
+        return;
+    }
+    const LineMatcher only(o.windowMatch);
+    w.printedKnown = run.hasArrival;
+    w.start = run.hasArrival ? run.timeOf(w.startLine) : kNaN;
+    // Without a production time of its own the start line's arrival stands in (as for a
+    // user-space line that starts the window); without either there is no produced figure.
+    const double p0 = productionTime(run, w.startLine);
+    w.producedKnown = std::isfinite(p0);
+    const double t1 = w.start + o.windowSeconds, p1 = p0 + o.windowSeconds;
+    std::int64_t bytes = 0;
+    for (LineIndex i = w.startLine; i < end; ++i) {
+        const double t = run.hasArrival ? run.timeOf(i) : kNaN;
+        const double p = run.producedAt(i);
+        const bool inArrival = t >= w.start && t <= t1;
+        const bool inProduced = p >= p0 && p <= p1;
+        if (!inArrival && !inProduced) {
+            if (t > t1 + 3600) {
+                break;
+            }
+            continue;
+        }
+        if (inArrival) {
+            bytes += lineBytes(run, i, i + 1);
+        }
+        if (!only.isEmpty() && !only.matches(run.lines.text(i))) {
+            continue;
+        }
+        w.lines += inArrival ? 1 : 0;
+        w.produced += inProduced ? 1 : 0;
+    }
+    if (w.printedKnown) {
+        w.wireSeconds = wireTime(bytes, m->bitsPerChar, m->baud);
+    }
+    if (!w.producedKnown) {
+        w.produced = 0;
+        return;
+    }
+    // Dropped messages were produced as well, somewhere between their printed neighbours:
+    // the part of that interval inside the window counts. Their text is lost, so with
+    // --window-match they count only when the neighbours on both sides match.
+    double dropped = 0;
+    for (const DropSpan &d : run.drops) {
+        const LineIndex at = run.events[d.event].line;
+        if (at < first || at >= end || !std::isfinite(d.from)) {
+            continue;
+        }
+        if (!only.isEmpty() &&
+            (d.before < 0 || d.after < 0 || !only.matches(run.lines.text(d.before)) ||
+             !only.matches(run.lines.text(d.after)))) {
+            continue;
+        }
+        double share = 0;
+        if (d.to > d.from) {
+            share = std::max(0.0, std::min(d.to, p1) - std::max(d.from, p0)) / (d.to - d.from);
+        } else {
+            share = d.from >= p0 && d.from <= p1 ? 1.0 : 0.0;
+        }
+        dropped += share * d.count;
+    }
+    w.producedDropped = std::llround(dropped);
+    w.produced += w.producedDropped;
+}
+
+void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
+                  Metrics *m)
+{
+    // From the production of the first FROM to the arrival of the first TO after it; and
+    // by kernel time alone where both ends carry one in the same boot.
+    for (const auto &s : o.spans) {
+        SpanResult r;
+        r.from = s.first;
+        r.to = s.second;
+        r.fromLine = findFirstReporting(run, s.first, "--span", first, end, &m->warnings);
+        if (r.fromLine < 0) {
+            r.missing = QStringLiteral("no line matches '%1'").arg(s.first);
+        } else {
+            r.toLine = findFirst(run, s.second, r.fromLine, end);
+            if (r.toLine < 0) {
+                r.missing =
+                    QStringLiteral("no line matches '%1' after '%2'").arg(s.second, s.first);
+                m->warnings << QStringLiteral("--span '%1' matched no line after '%2'")
+                                   .arg(s.second, s.first);
+            } else {
+                if (run.hasArrival) {
+                    r.seconds = run.timeOf(r.toLine) - productionTime(run, r.fromLine);
+                } else {
+                    r.missing = QStringLiteral("no host arrival times");
+                }
+                const KernelUs k0 = run.lines.kernelTime(r.fromLine);
+                const KernelUs k1 = run.lines.kernelTime(r.toLine);
+                if (hasKernelTime(k0) && hasKernelTime(k1) &&
+                    run.bootOf(r.fromLine) == run.bootOf(r.toLine)) {
+                    r.kernelSeconds = double(k1 - k0) * 1e-6;
+                }
+            }
+        }
+        m->spans.push_back(r);
+    }
+}
+
+void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
+                     Metrics *m)
+{
+    if (o.bootPattern.isEmpty()) {
+        return;
+    }
+    const LineIndex hit =
+        findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end, &m->warnings);
+    if (hit < 0) {
+        return;
+    }
+    m->bootDoneLine = hit;
+    const Boot &b = run.boots[std::size_t(run.bootOf(hit))];
+    const LineIndex start = std::max(b.first, first);
+    if (!run.hasArrival) {
+        return; // the boot-done line's arrival is what every variant ends on
+    }
+    const double done = run.timeOf(hit);
+    m->bootTimeFirstByte = done - run.timeOf(start);
+    if (hasHostTime(b.kernelZero)) {
+        m->bootTimeKernel = done - double(b.kernelZero - run.origin) * 1e-9;
+    }
+    m->bootWireSeconds = wireTime(lineBytes(run, start, hit + 1), m->bitsPerChar, m->baud);
+    if (o.bootStart == QLatin1String("kernel")) {
+        m->bootTime = m->bootTimeKernel;
+    } else if (o.bootStart.isEmpty() || o.bootStart == QLatin1String("first-byte")) {
+        m->bootTime = m->bootTimeFirstByte;
+    } else {
+        const LineIndex from =
+            findFirstReporting(run, o.bootStart, "--boot-start", start, hit + 1, &m->warnings);
+        if (from >= 0) {
+            m->bootTime = done - productionTime(run, from);
+        }
+    }
+}
+
 } // namespace
+
+bool bytesAreExact(const Run &run)
+{
+    return run.meta.format == QLatin1String("raw") || run.meta.format == QLatin1String("ttyscope");
+}
+
+int bitsPerCharacter(const RunMeta &meta)
+{
+    const int data = meta.extra.value(QStringLiteral("data_bits")).toInt(8);
+    const QString parity = meta.extra.value(QStringLiteral("parity")).toString();
+    const int stop = meta.extra.value(QStringLiteral("stop_bits")).toInt(1);
+    const bool hasParity = !parity.isEmpty() && parity != QLatin1String("none");
+    return 1 + std::clamp(data, 5, 8) + (hasParity ? 1 : 0) + std::clamp(stop, 1, 2);
+}
 
 double quantile(std::vector<double> &v, double p)
 {
@@ -100,16 +312,12 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
 
     const LagSummary lags = summariseLags(run, first, end);
     m.kernelLines = lags.kernelLines;
-    if (whole) {
-        m.bytes = run.bytes;
-    } else {
-        for (LineIndex i = first; i < end; ++i) {
-            m.bytes += std::int64_t(run.lines.text(i).size()) + 2;
-        }
-    }
-    if (m.lines > 0) {
+    m.bytes = whole ? run.bytes : lineBytes(run, first, end);
+    m.hasArrival = run.hasArrival;
+    if (m.lines > 0 && run.hasArrival) {
         m.duration = run.timeOf(end - 1) - run.timeOf(first);
     }
+    m.kernelDuration = kernelDuration(run, first, end);
     for (const Boot &b : run.boots) {
         m.boots += (b.first < end && b.end > first) ? 1 : 0;
     }
@@ -177,65 +385,12 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
         }
     }
 
-    // Window.
-    WindowResult &w = m.window;
-    w.startLine = first;
-    if (!o.windowStart.isEmpty()) {
-        w.startLine = findFirst(run, o.windowStart, first, end);
-    }
-    w.found = w.startLine >= 0 && w.startLine < end;
-    if (w.found) {
-        const LineMatcher only(o.windowMatch);
-        w.start = run.timeOf(w.startLine);
-        const double p0 = productionTime(run, w.startLine);
-        const double t1 = w.start + o.windowSeconds, p1 = p0 + o.windowSeconds;
-        for (LineIndex i = w.startLine; i < end; ++i) {
-            const double t = run.timeOf(i);
-            const double p = run.producedAt(i);
-            const bool inArrival = run.hasArrival && t >= w.start && t <= t1;
-            const bool inProduced = p == p && p >= p0 && p <= p1;
-            if (!inArrival && !inProduced) {
-                if (t > t1 + 3600) {
-                    break;
-                }
-                continue;
-            }
-            if (!only.isEmpty() && !only.matches(run.lines.text(i))) {
-                continue;
-            }
-            w.lines += inArrival ? 1 : 0;
-            w.produced += inProduced ? 1 : 0;
-        }
-    }
-
-    // Spans: from the production of the first FROM to the arrival of the first TO after it.
-    for (const auto &s : o.spans) {
-        SpanResult r;
-        r.from = s.first;
-        r.to = s.second;
-        r.fromLine = findFirst(run, s.first, first, end);
-        if (r.fromLine < 0) {
-            r.missing = QStringLiteral("no line matches '%1'").arg(s.first);
-        } else {
-            r.toLine = findFirst(run, s.second, r.fromLine, end);
-            if (r.toLine < 0) {
-                r.missing =
-                    QStringLiteral("no line matches '%1' after '%2'").arg(s.second, s.first);
-            } else {
-                r.seconds = run.timeOf(r.toLine) - productionTime(run, r.fromLine);
-            }
-        }
-        m.spans.push_back(r);
-    }
-
-    // Boot time: from the boot's first line to the first line matching the pattern.
-    if (!o.bootPattern.isEmpty() && run.hasArrival) {
-        const LineIndex hit = findFirst(run, o.bootPattern, first, end);
-        if (hit >= 0) {
-            const Boot &b = run.boots[std::size_t(run.bootOf(hit))];
-            m.bootTime = run.timeOf(hit) - run.timeOf(std::max(b.first, first));
-        }
-    }
+    m.baud = run.meta.baud;
+    m.bitsPerChar = bitsPerCharacter(run.meta);
+    m.wireSeconds = wireTime(m.bytes, m.bitsPerChar, m.baud);
+    measureWindow(run, o, first, end, &m);
+    measureSpans(run, o, first, end, &m);
+    measureBootTime(run, o, first, end, &m);
 
     for (const QString &pattern : o.intervals) {
         IntervalStats st;
@@ -251,6 +406,9 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
                 const KernelUs k = run.lines.kernelTime(i);
                 kernel.push_back(hasKernelTime(k) ? run.producedAt(i) : kNaN);
             }
+        }
+        if (st.matches == 0) {
+            m.warnings << QStringLiteral("--interval '%1' matched no line").arg(pattern);
         }
         intervalStats(arrivals, &st.mean, &st.p50, &st.p99);
         intervalStats(kernel, &st.kernelMean, &st.kernelP50, &st.kernelP99);

@@ -21,22 +21,36 @@ struct MetricOptions
     QString windowMatch; // regex; count only matching lines in the window (empty: all)
     QList<QPair<QString, QString>> spans; // FROM regex, TO regex
     QString bootPattern = QStringLiteral("login:");
+    // Where boot_time_s starts: "first-byte" (the boot's first line, firmware included),
+    // "kernel" (kernel time 0 of the boot, on the host clock) or a regex.
+    QString bootStart = QStringLiteral("first-byte");
     QStringList intervals; // regexes: statistics of the time between matches
 };
+
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 struct WindowResult
 {
     bool found = false; // the start pattern matched (always true without one)
     double start = 0;   // run seconds (arrival of the start line)
     LineIndex startLine = -1;
+    bool printedKnown = false; // the format has arrival times, so `lines` means something
     std::int64_t lines = 0;    // lines that arrived in [start, start + seconds]
-    std::int64_t produced = 0; // lines the kernel produced in the same span of kernel time
+    // Lines the kernel produced in the same span of kernel time: the printed ones and the
+    // dropped messages whose production interval falls in it (pro rata, rounded).
+    std::int64_t produced = 0;
+    std::int64_t producedDropped = 0; // ...of which dropped
+    bool producedKnown = false;       // the start line has a production time
+    double wireSeconds = kNoValue;    // wire time of the bytes that arrived in the window
 };
 
 struct SpanResult
 {
     QString from, to;
     double seconds = std::numeric_limits<double>::quiet_NaN();
+    // The same span by kernel time alone: production of FROM to production of TO (same
+    // boot, both timestamped). Knowable without host times.
+    double kernelSeconds = std::numeric_limits<double>::quiet_NaN();
     LineIndex fromLine = -1, toLine = -1;
     QString missing; // which end was not found
 };
@@ -69,7 +83,12 @@ struct Metrics
     std::int64_t lines = 0;
     std::int64_t kernelLines = 0;
     std::int64_t bytes = 0;
-    double duration = 0; // seconds from first to last line
+    bool hasArrival = false;    // the run's format has host arrival times
+    double duration = kNoValue; // seconds from first to last arrival (null without host times)
+    double kernelDuration = kNoValue; // kernel time covered, summed over the boots
+    int baud = 0;
+    int bitsPerChar = 10;          // start + data + parity + stop bits (8N1: 10)
+    double wireSeconds = kNoValue; // bytes x bits per character / baud
     int boots = 0;
     std::int64_t dropNotices = 0;
     std::int64_t droppedMessages = 0;
@@ -77,11 +96,25 @@ struct Metrics
     double lagMax = 0, lagP50 = 0, lagP99 = 0;
     WindowResult window;
     std::vector<SpanResult> spans;
-    double bootTime = std::numeric_limits<double>::quiet_NaN(); // to bootPattern
+    // Boot time to the first bootPattern line: from MetricOptions::bootStart, from the
+    // boot's first byte, and from the kernel's start (its time 0 on the host clock).
+    double bootTime = kNoValue;
+    double bootTimeFirstByte = kNoValue;
+    double bootTimeKernel = kNoValue;
+    double bootWireSeconds = kNoValue; // wire time of the bytes up to the boot-done line
+    LineIndex bootDoneLine = -1;
     PanicResult panic;
     std::array<std::int64_t, kEventKindCount> eventCounts{};
     std::vector<IntervalStats> intervals;
+    QStringList warnings; // patterns that matched no line, and the like
 };
+
+// Whether the run's byte count is exact: formats that keep each line without its line end
+// (hostts, grabserial, kmsg) have the ends counted as \r\n, an estimate.
+bool bytesAreExact(const Run &run);
+
+// Bits on the wire per console byte, from the recording's settings (8N1 when unknown).
+int bitsPerCharacter(const RunMeta &meta);
 
 // Metrics over [first, end) of a run (end < 0: to the end); a boot's range gives per-boot
 // figures.

@@ -29,33 +29,6 @@ QString signedFmt(double v, int decimals, bool integer)
 }
 } // namespace
 
-Summary summarize(const std::vector<double> &v)
-{
-    Summary s;
-    double sum = 0;
-    for (double x : v) {
-        if (std::isfinite(x)) {
-            sum += x;
-            ++s.n;
-        }
-    }
-    if (s.n == 0) {
-        s.mean = kNaN;
-        return s;
-    }
-    s.mean = sum / s.n;
-    if (s.n > 1) {
-        double ss = 0;
-        for (double x : v) {
-            if (std::isfinite(x)) {
-                ss += (x - s.mean) * (x - s.mean);
-            }
-        }
-        s.sd = std::sqrt(ss / (s.n - 1));
-    }
-    return s;
-}
-
 Report::Report(std::vector<ReportColumn> columns, const MetricOptions &options)
     : m_columns(std::move(columns)), m_options(options)
 {
@@ -79,17 +52,45 @@ void Report::buildRows()
             }
             r.values.push_back(vals);
             r.notes << QString();
+            r.approximate.push_back(false);
         }
         m_rows.push_back(std::move(r));
         return &m_rows.back();
+    };
+    // A figure that needs host arrival times is n/a in a column none of whose trials has
+    // them: never a number from another clock.
+    auto needsArrival = [&](ReportRow *r) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            bool any = false;
+            for (const Metrics &m : m_columns[c].metrics) {
+                any = any || m.hasArrival;
+            }
+            if (!any && !m_columns[c].metrics.empty()) {
+                r->notes[qsizetype(c)] = QStringLiteral("n/a (no host times)");
+            }
+        }
+        return r;
     };
     add("lines", "console lines", B::None, true, 0,
         [](const Metrics &m) { return double(m.lines); });
     add("kernel_lines", "lines with kernel time", B::None, true, 0,
         [](const Metrics &m) { return double(m.kernelLines); });
-    add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); });
-    add("duration_s", "duration (s)", B::None, false, 3,
-        [](const Metrics &m) { return m.duration; });
+    ReportRow *bytes =
+        add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); });
+    ReportRow *wire = add("wire_s", "time on the wire (s)", B::None, false, 3,
+                          [](const Metrics &m) { return m.wireSeconds; });
+    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        // Formats that keep lines without their line ends: the ends are counted as \r\n.
+        bool estimated = false;
+        for (const Run *r : m_columns[c].runs) {
+            estimated = estimated || !bytesAreExact(*r);
+        }
+        bytes->approximate[c] = wire->approximate[c] = estimated;
+    }
+    needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
+                     [](const Metrics &m) { return m.duration; }));
+    add("kernel_duration_s", "kernel time covered (s)", B::None, false, 3,
+        [](const Metrics &m) { return m.kernelDuration; });
     add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
     add("drops.notices", "drop notices", B::Lower, true, 0,
         [](const Metrics &m) { return double(m.dropNotices); });
@@ -98,17 +99,12 @@ void Report::buildRows()
     for (auto [key, title, idx] : {std::tuple{"lag.max_s", "console lag max (s)", 0},
                                    std::tuple{"lag.p50_s", "console lag p50 (s)", 1},
                                    std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
-        ReportRow *r = add(key, title, B::Lower, false, 3, [idx = idx](const Metrics &m) {
+        needsArrival(add(key, title, B::Lower, false, 3, [idx = idx](const Metrics &m) {
             if (!m.hasLag) {
                 return kNaN;
             }
             return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
-        });
-        for (std::size_t c = 0; c < m_columns.size(); ++c) {
-            if (!m_columns[c].runs.empty() && !m_columns[c].runs.front()->hasArrival) {
-                r->notes[qsizetype(c)] = QStringLiteral("n/a (no host times)");
-            }
-        }
+        }));
     }
     const QString win = m_options.windowStart.isEmpty()
                             ? QStringLiteral("first %1 s").arg(m_options.windowSeconds)
@@ -118,20 +114,54 @@ void Report::buildRows()
     const QString only = m_options.windowMatch.isEmpty()
                              ? QString()
                              : QStringLiteral(" matching '%1'").arg(m_options.windowMatch);
-    add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win), B::Higher, true, 0,
-        [](const Metrics &m) { return m.window.found ? double(m.window.lines) : kNaN; });
-    add("window.produced", QStringLiteral("lines produced%1, %2").arg(only, win), B::None, true, 0,
-        [](const Metrics &m) { return m.window.found ? double(m.window.produced) : kNaN; });
+    needsArrival(add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win),
+                     B::Higher, true, 0, [](const Metrics &m) {
+                         return m.window.found && m.window.printedKnown ? double(m.window.lines)
+                                                                        : kNaN;
+                     }));
+    add("window.produced",
+        QStringLiteral("lines produced (printed + dropped)%1, %2").arg(only, win), B::None, true, 0,
+        [](const Metrics &m) {
+            return m.window.found && m.window.producedKnown ? double(m.window.produced) : kNaN;
+        });
+    needsArrival(
+        add("window.wire_s", QStringLiteral("time on the wire, %1 (s)").arg(win), B::None, false, 3,
+            [](const Metrics &m) { return m.window.found ? m.window.wireSeconds : kNaN; }));
     for (int s = 0; s < m_options.spans.size(); ++s) {
-        add(QStringLiteral("spans.%1.seconds").arg(s),
-            QStringLiteral("span '%1' → '%2' (s)")
-                .arg(m_options.spans[s].first, m_options.spans[s].second),
-            B::Lower, false, 3, [s](const Metrics &m) {
-                return std::size_t(s) < m.spans.size() ? m.spans[std::size_t(s)].seconds : kNaN;
-            });
+        const auto &sp = m_options.spans[s];
+        auto span = [s](const Metrics &m) -> const SpanResult * {
+            return std::size_t(s) < m.spans.size() ? &m.spans[std::size_t(s)] : nullptr;
+        };
+        needsArrival(add(QStringLiteral("spans.%1.seconds").arg(s),
+                         QStringLiteral("span '%1' → '%2' (s)").arg(sp.first, sp.second), B::Lower,
+                         false, 3,
+                         [span](const Metrics &m) { return span(m) ? span(m)->seconds : kNaN; }));
+        add(QStringLiteral("spans.%1.kernel_seconds").arg(s),
+            QStringLiteral("span '%1' → '%2' by kernel time (s)").arg(sp.first, sp.second), B::None,
+            false, 3, [span](const Metrics &m) { return span(m) ? span(m)->kernelSeconds : kNaN; });
     }
-    add("boot_time_s", QStringLiteral("boot to '%1' (s)").arg(m_options.bootPattern), B::Lower,
-        false, 3, [](const Metrics &m) { return m.bootTime; });
+    const QString start =
+        m_options.bootStart == QLatin1String("kernel") ? QStringLiteral("kernel start")
+        : m_options.bootStart.isEmpty() || m_options.bootStart == QLatin1String("first-byte")
+            ? QStringLiteral("first byte")
+            : QStringLiteral("'%1'").arg(m_options.bootStart);
+    needsArrival(add("boot_time_s",
+                     QStringLiteral("boot to '%1' from %2 (s)").arg(m_options.bootPattern, start),
+                     B::Lower, false, 3, [](const Metrics &m) { return m.bootTime; }));
+    if (m_options.bootStart != QLatin1String("kernel")) {
+        needsArrival(
+            add("boot_time_kernel_s",
+                QStringLiteral("boot to '%1' from kernel start (s)").arg(m_options.bootPattern),
+                B::Lower, false, 3, [](const Metrics &m) { return m.bootTimeKernel; }));
+    }
+    needsArrival(
+        add("boot_wire_share",
+            QStringLiteral("time on the wire / boot time to '%1'").arg(m_options.bootPattern),
+            B::None, false, 3, [](const Metrics &m) {
+                return std::isfinite(m.bootTimeFirstByte) && m.bootTimeFirstByte > 0
+                           ? m.bootWireSeconds / m.bootTimeFirstByte
+                           : kNaN;
+            }));
     ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
                            [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
     panic->boolean = true;
@@ -202,36 +232,50 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
             }
         }
         if (n == 0) {
-            return QStringLiteral("–");
+            return QStringLiteral("n/a");
         }
         if (v.size() == 1) {
             return yes ? QStringLiteral("yes") : QStringLiteral("no");
         }
         return QStringLiteral("%1/%2").arg(yes).arg(n);
     }
+    const QString approx = row.approximate.size() > column && row.approximate[column]
+                               ? QStringLiteral("≈")
+                               : QString();
     if (v.size() == 1) {
-        return fmt(v.front(), row.decimals, row.integer);
+        return std::isfinite(v.front()) ? approx + fmt(v.front(), row.decimals, row.integer)
+                                        : QStringLiteral("n/a");
     }
     const Summary s = summarize(v);
     if (s.n == 0) {
-        return QStringLiteral("–");
+        return QStringLiteral("n/a");
     }
     const int d = row.integer ? 1 : row.decimals;
-    const QString ms = QStringLiteral("%1 ± %2").arg(fmt(s.mean, d, false), fmt(s.sd, d, false));
+    const QString ms =
+        approx + QStringLiteral("%1 ± %2").arg(fmt(s.mean, d, false), fmt(s.sd, d, false));
     return withN || s.n != int(v.size()) ? ms + QStringLiteral(" (n=%1)").arg(s.n) : ms;
+}
+
+Difference Report::difference(const ReportRow &row) const
+{
+    if (!hasDiff() || row.boolean) {
+        return {};
+    }
+    return welch(summarize(row.values[0]), summarize(row.values[1]));
 }
 
 int Report::better(const ReportRow &row) const
 {
-    if (!hasDiff() || row.better == ReportRow::Better::None) {
+    if (row.better == ReportRow::Better::None) {
         return 0;
     }
-    const double a = summarize(row.values[0]).mean, b = summarize(row.values[1]).mean;
-    if (!std::isfinite(a) || !std::isfinite(b) || a == b) {
+    // Only a difference that stands out of the trials' noise has a winner; a single
+    // trial on either side gives no measure of that noise, so no winner either.
+    const Difference d = difference(row);
+    if (!d.significant() || d.diff == 0) {
         return 0;
     }
-    const bool bLower = b < a;
-    return (row.better == ReportRow::Better::Lower) == bLower ? 1 : -1;
+    return (row.better == ReportRow::Better::Lower) == (d.diff < 0) ? 1 : -1;
 }
 
 QString Report::diffCell(const ReportRow &row) const
@@ -241,7 +285,7 @@ QString Report::diffCell(const ReportRow &row) const
     }
     const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
     if (a.n == 0 || b.n == 0) {
-        return QStringLiteral("–");
+        return QStringLiteral("n/a");
     }
     if (row.boolean) {
         return a.mean == b.mean ? QStringLiteral("same") : QStringLiteral("differs");
@@ -253,11 +297,43 @@ QString Report::diffCell(const ReportRow &row) const
     if (a.mean != 0) {
         s += QStringLiteral(" (%1%)").arg(signedFmt(100.0 * d / std::fabs(a.mean), 1, false));
     }
-    const int w = better(row);
-    if (w != 0) {
-        s += w > 0 ? QStringLiteral("  B better") : QStringLiteral("  A better");
+    const Difference w = difference(row);
+    if (w.valid) {
+        s += QStringLiteral(" [%1, %2]")
+                 .arg(signedFmt(w.ciLow, dec, false), signedFmt(w.ciHigh, dec, false));
+        const int b = better(row);
+        if (b != 0) {
+            s += b > 0 ? QStringLiteral("  B better") : QStringLiteral("  A better");
+        } else if (!w.significant() && w.diff != 0) {
+            s += QStringLiteral("  n.s.");
+        }
     }
     return s;
+}
+
+QString Report::footnotes() const
+{
+    QStringList notes;
+    bool approx = false, groups = false;
+    for (const ReportRow &r : m_rows) {
+        for (bool a : r.approximate) {
+            approx = approx || a;
+        }
+    }
+    for (const ReportColumn &c : m_columns) {
+        groups = groups || c.metrics.size() > 1;
+    }
+    if (approx) {
+        notes << QStringLiteral("≈: the format keeps lines without their line ends; each is "
+                                "counted as \\r\\n.");
+    }
+    if (hasDiff() && groups) {
+        notes << QStringLiteral(
+            "B − A: difference of the means, [95 % confidence interval] by Welch's t test; a "
+            "side is called better only where the difference is significant at 95 % (n.s.: "
+            "it is not) and the metric has a direction.");
+    }
+    return notes.join(QLatin1Char('\n'));
 }
 
 QString Report::text() const
@@ -310,7 +386,8 @@ QString Report::text() const
             out += QString(total - 2, QLatin1Char('-')) + QLatin1Char('\n');
         }
     }
-    return out;
+    const QString notes = footnotes();
+    return notes.isEmpty() ? out : out + QLatin1Char('\n') + notes + QLatin1Char('\n');
 }
 
 QString Report::markdown() const
@@ -346,10 +423,26 @@ QString Report::markdown() const
     for (const ReportColumn &c : m_columns) {
         out += QStringLiteral("- %1: %2\n").arg(c.label, c.sources.join(QStringLiteral(", ")));
     }
-    return out;
+    const QString notes = footnotes();
+    return notes.isEmpty() ? out : out + QLatin1Char('\n') + notes + QLatin1Char('\n');
 }
 
-QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
+bool eventOutputFromName(const QString &name, EventOutput::Which *out)
+{
+    if (name == QLatin1String("all")) {
+        *out = EventOutput::Which::All;
+    } else if (name == QLatin1String("crash")) {
+        *out = EventOutput::Which::Crash;
+    } else if (name == QLatin1String("none")) {
+        *out = EventOutput::Which::None;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
+                      const EventOutput &eo)
 {
     QJsonObject j;
     j[QStringLiteral("source")] = run.meta.source;
@@ -360,7 +453,11 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
     j[QStringLiteral("lines")] = double(m.lines);
     j[QStringLiteral("kernel_lines")] = double(m.kernelLines);
     j[QStringLiteral("bytes")] = double(m.bytes);
-    j[QStringLiteral("duration_s")] = m.duration;
+    j[QStringLiteral("bytes_exact")] = bytesAreExact(run);
+    j[QStringLiteral("bits_per_char")] = m.bitsPerChar;
+    j[QStringLiteral("wire_s")] = num(m.wireSeconds);
+    j[QStringLiteral("duration_s")] = num(m.duration);
+    j[QStringLiteral("kernel_duration_s")] = num(m.kernelDuration);
     j[QStringLiteral("boots")] = m.boots;
     j[QStringLiteral("drops")] =
         QJsonObject{{QStringLiteral("notices"), double(m.dropNotices)},
@@ -380,27 +477,39 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
         lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
     }
     j[QStringLiteral("lag")] = lag;
-    QJsonObject win{{QStringLiteral("start"),
-                     o.windowStart.isEmpty() ? QStringLiteral("first line") : o.windowStart},
-                    {QStringLiteral("seconds"), o.windowSeconds},
-                    {QStringLiteral("found"), m.window.found},
-                    {QStringLiteral("lines"),
-                     m.window.found ? QJsonValue(double(m.window.lines)) : QJsonValue()},
-                    {QStringLiteral("produced"),
-                     m.window.found ? QJsonValue(double(m.window.produced)) : QJsonValue()}};
+    QJsonObject win{
+        {QStringLiteral("start"),
+         o.windowStart.isEmpty() ? QStringLiteral("first line") : o.windowStart},
+        {QStringLiteral("seconds"), o.windowSeconds},
+        {QStringLiteral("found"), m.window.found},
+        {QStringLiteral("lines"), m.window.found && m.window.printedKnown
+                                      ? QJsonValue(double(m.window.lines))
+                                      : QJsonValue()},
+        {QStringLiteral("produced"), m.window.found && m.window.producedKnown
+                                         ? QJsonValue(double(m.window.produced))
+                                         : QJsonValue()},
+        {QStringLiteral("produced_dropped"), m.window.found && m.window.producedKnown
+                                                 ? QJsonValue(double(m.window.producedDropped))
+                                                 : QJsonValue()},
+        {QStringLiteral("wire_s"), num(m.window.wireSeconds)}};
+    if (m.window.found && !m.window.printedKnown) {
+        win[QStringLiteral("note")] = QStringLiteral(
+            "the format has no host arrival times: lines printed in the window are unknown");
+    }
     if (!o.windowMatch.isEmpty()) {
         win[QStringLiteral("match")] = o.windowMatch;
     }
     if (m.window.found) {
         win[QStringLiteral("start_line")] = double(m.window.startLine + 1);
-        win[QStringLiteral("start_s")] = m.window.start;
+        win[QStringLiteral("start_s")] = num(m.window.start);
     }
     j[QStringLiteral("window")] = win;
     QJsonArray spans;
     for (const SpanResult &s : m.spans) {
         QJsonObject so{{QStringLiteral("from"), s.from},
                        {QStringLiteral("to"), s.to},
-                       {QStringLiteral("seconds"), num(s.seconds)}};
+                       {QStringLiteral("seconds"), num(s.seconds)},
+                       {QStringLiteral("kernel_seconds"), num(s.kernelSeconds)}};
         if (!s.missing.isEmpty()) {
             so[QStringLiteral("missing")] = s.missing;
         }
@@ -408,14 +517,33 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
     }
     j[QStringLiteral("spans")] = spans;
     j[QStringLiteral("boot_time_s")] = num(m.bootTime);
+    j[QStringLiteral("boot_start")] = o.bootStart;
+    j[QStringLiteral("boot_time_first_byte_s")] = num(m.bootTimeFirstByte);
+    j[QStringLiteral("boot_time_kernel_s")] = num(m.bootTimeKernel);
+    j[QStringLiteral("boot_wire_s")] = num(m.bootWireSeconds);
+    j[QStringLiteral("boot_wire_share")] =
+        std::isfinite(m.bootTimeFirstByte) && m.bootTimeFirstByte > 0
+            ? num(m.bootWireSeconds / m.bootTimeFirstByte)
+            : QJsonValue();
+    if (!run.hasArrival) {
+        j[QStringLiteral("boot_time_note")] =
+            QStringLiteral("the format has no host arrival times");
+    }
     QJsonObject counts;
     for (int k = 0; k < kEventKindCount; ++k) {
         counts[QLatin1String(eventKindName(EventKind(k)))] = double(m.eventCounts[std::size_t(k)]);
     }
     j[QStringLiteral("event_counts")] = counts;
     QJsonArray events;
+    qint64 omitted = 0;
     for (const Event &e : run.events) {
         if (e.line < m.first || (e.line >= m.end && m.end < run.lines.size())) {
+            continue;
+        }
+        const bool wanted = eo.which == EventOutput::Which::All ||
+                            (eo.which == EventOutput::Which::Crash && isCrashKind(e.kind));
+        if (!wanted || (eo.max >= 0 && events.size() >= eo.max)) {
+            ++omitted;
             continue;
         }
         const std::string_view t = run.eventText(e);
@@ -435,6 +563,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
         events.append(eo);
     }
     j[QStringLiteral("events")] = events;
+    j[QStringLiteral("events_omitted")] = double(omitted);
     QJsonArray intervals;
     for (const IntervalStats &s : m.intervals) {
         intervals.append(QJsonObject{{QStringLiteral("pattern"), s.pattern},
@@ -447,7 +576,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
                                      {QStringLiteral("kernel_p99_s"), num(s.kernelP99)}});
     }
     j[QStringLiteral("intervals")] = intervals;
-    j[QStringLiteral("warnings")] = QJsonArray::fromStringList(run.warnings);
+    j[QStringLiteral("warnings")] = QJsonArray::fromStringList(run.warnings + m.warnings);
     if (!run.error.isEmpty()) {
         j[QStringLiteral("error")] = run.error;
     }
@@ -461,7 +590,7 @@ QJsonObject Report::json() const
     for (const ReportColumn &c : m_columns) {
         QJsonArray members;
         for (std::size_t i = 0; i < c.metrics.size(); ++i) {
-            QJsonObject o = runToJson(*c.runs[i], c.metrics[i], m_options);
+            QJsonObject o = runToJson(*c.runs[i], c.metrics[i], m_options, m_events);
             o[QStringLiteral("group")] = c.label;
             if (i < c.boots.size() && c.boots[i] >= 0) {
                 o[QStringLiteral("boot")] = c.boots[i] + 1;
@@ -497,10 +626,16 @@ QJsonObject Report::json() const
             }
             const double d = b.mean - a.mean;
             const int w = better(row);
+            const Difference wd = difference(row);
             diff[row.key] = QJsonObject{
                 {QStringLiteral("b_minus_a"), num(d)},
                 {QStringLiteral("percent"),
                  a.mean != 0 ? num(100.0 * d / std::fabs(a.mean)) : QJsonValue()},
+                {QStringLiteral("ci95"),
+                 wd.valid ? QJsonValue(QJsonArray{num(wd.ciLow), num(wd.ciHigh)}) : QJsonValue()},
+                {QStringLiteral("p"), wd.valid ? num(wd.p) : QJsonValue()},
+                {QStringLiteral("significant"),
+                 wd.valid ? QJsonValue(wd.significant()) : QJsonValue()},
                 {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
         }
         top[QStringLiteral("diff")] = diff;

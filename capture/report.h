@@ -4,6 +4,7 @@
 
 #include "metrics.h"
 #include "run.h"
+#include "statistics.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -34,7 +35,16 @@ struct ReportRow
     int decimals = 3;
     std::vector<std::vector<double>> values; // per column, per trial (NaN = absent)
     QStringList notes;                       // per column: text shown instead of numbers
+    std::vector<bool> approximate;           // per column: an estimate, shown with ≈
 };
+
+// Which events `json()` lists per run (the counts are always complete).
+struct EventOutput
+{
+    enum class Which { All, Crash, None } which = Which::All;
+    qint64 max = -1; // at most this many per run, -1: no limit
+};
+bool eventOutputFromName(const QString &name, EventOutput::Which *out);
 
 class Report
 {
@@ -52,24 +62,23 @@ public:
     // withN: append "(n=3)" to group cells (tables whose header gives n leave it out).
     QString cell(const ReportRow &row, std::size_t column, bool withN = true) const;
     QString diffCell(const ReportRow &row) const;
-    // -1: A is better, 1: B is better, 0: neither or undefined.
+    // B - A of a row by Welch's test (invalid unless both sides have two trials or more).
+    Difference difference(const ReportRow &row) const;
+    // -1: A is better, 1: B is better, 0: neither, undefined, or not significant at 95 %.
     int better(const ReportRow &row) const;
+    void setEventOutput(const EventOutput &e) { m_events = e; }
 
 private:
     void buildRows();
+    // What the marks in the tables mean (≈, the interval, n.s.), for the rows shown.
+    QString footnotes() const;
     std::vector<ReportColumn> m_columns;
     MetricOptions m_options;
+    EventOutput m_events;
     std::vector<ReportRow> m_rows;
 };
 
-// Mean and sample standard deviation of the finite values; n counts them.
-struct Summary
-{
-    double mean = 0, sd = 0;
-    int n = 0;
-};
-Summary summarize(const std::vector<double> &v);
-
-QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &options);
+QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &options,
+                      const EventOutput &events = {});
 
 } // namespace tty

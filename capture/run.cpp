@@ -16,6 +16,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr KernelUs kNewBootMaxUs = 1000000;
 constexpr KernelUs kNewBootMinDropUs = 2000000;
 constexpr KernelUs kAlwaysNewBootDropUs = 30000000;
+// After a reboot/power-off/panic line or a silence, a fall of this much is a new boot.
+constexpr KernelUs kRestartAfterCueUs = 100000;
+constexpr HostNs kSilenceNs = 3000000000LL;
 } // namespace
 
 double Run::timeOf(LineIndex i) const
@@ -107,34 +110,36 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
     // neither the offsets nor the series range need another pass over every line.
     end = std::min(end, lines.size());
     for (LineIndex i = s->done; i < end; ++i) {
-        if (hasArrival) {
-            const HostNs a = lines.arrival(i);
-            s->lastArrival = hasHostTime(a) ? std::max(s->lastArrival, a) : s->lastArrival;
+        const HostNs arrival = hasArrival ? lines.arrival(i) : kNoHostTime;
+        if (hasHostTime(arrival)) {
+            s->lastArrival = std::max(s->lastArrival, arrival);
         }
         while (s->event < events.size() && events[s->event].line < i) {
             ++s->event;
         }
-        bool banner = false;
+        bool banner = false, firmware = false, ending = false;
         for (std::size_t e = s->event; e < events.size() && events[e].line == i; ++e) {
-            banner = banner || (events[e].kind == EventKind::Boot && events[e].note < 0);
+            const EventKind k = events[e].kind;
+            if (events[e].note >= 0) {
+                continue; // recorded markers and gaps say nothing about the kernel
+            }
+            banner = banner || k == EventKind::Boot;
+            firmware = firmware || k == EventKind::Firmware;
+            ending = ending || k == EventKind::Reboot || k == EventKind::Panic ||
+                     k == EventKind::PanicEnd;
         }
         const KernelUs kt = lines.kernelTime(i);
-        if (!hasKernelTime(kt) && !banner) {
-            continue;
-        }
-        const KernelUs drop = hasKernelTime(kt) && hasKernelTime(s->lastKt) ? s->lastKt - kt : 0;
-        const bool fellBack =
-            (kt <= kNewBootMaxUs && drop >= kNewBootMinDropUs) || drop >= kAlwaysNewBootDropUs;
-        if (s->cur.firstKernelLine >= 0 && (fellBack || banner)) {
+        const bool started = s->cur.firstKernelLine >= 0;
+        if (started && firmware) {
+            // Firmware output (or the terminal reset it starts with) ends the boot before:
+            // the new boot starts at this line, with everything after the old kernel's
+            // last line (its shutdown, a login prompt) left to the old boot.
+            closeBoot(s, i);
+        } else if (started && (banner || (hasKernelTime(kt) && clockRestarted(*s, kt, arrival)))) {
             // Firmware output between the two kernels belongs to the new boot.
-            const LineIndex start = s->lastKernelLine + 1;
-            s->cur.end = start;
-            s->boots.push_back(s->cur);
-            s->scans.push_back(s->scan);
-            s->cur = Boot{};
-            s->scan = BootScan{};
-            s->cur.first = start;
+            closeBoot(s, s->lastKernelLine + 1);
         }
+        s->ended = s->ended || ending;
         if (!hasKernelTime(kt)) {
             continue;
         }
@@ -144,13 +149,48 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
         }
         s->lastKt = kt;
         s->lastKernelLine = i;
+        s->lastKernelArrival = hasHostTime(arrival) ? arrival : s->lastKernelArrival;
         s->scan.minKernel = std::min(s->scan.minKernel, kt);
         s->scan.maxKernel = std::max(s->scan.maxKernel, kt);
         if (hasArrival && !(lines.flags(i) & KernelTimeNotAtStart)) {
-            s->scan.envelope = std::min(s->scan.envelope, lines.arrival(i) - kt * 1000);
+            s->scan.envelope = std::min(s->scan.envelope, arrival - kt * 1000);
         }
     }
     s->done = std::max(s->done, end);
+}
+
+bool Run::clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival)
+{
+    if (!hasKernelTime(s.lastKt)) {
+        return false;
+    }
+    const KernelUs drop = s.lastKt - kt;
+    // Without a banner (a quiet boot prints none, or it was dropped): the clock falls back
+    // to near zero by a clear margin, or by a lot.
+    if ((kt <= kNewBootMaxUs && drop >= kNewBootMinDropUs) || drop >= kAlwaysNewBootDropUs) {
+        return true;
+    }
+    // A smaller fall counts after the kernel said it was going down (reboot, power off,
+    // panic) or after the console was silent for a while: a quiet boot's clock restarts
+    // at ~2 s after a boot that ended at ~4 s. CPUs logging out of order step back by
+    // milliseconds only.
+    if (drop < kRestartAfterCueUs) {
+        return false;
+    }
+    const bool silence = hasHostTime(arrival) && hasHostTime(s.lastKernelArrival) &&
+                         arrival - s.lastKernelArrival >= kSilenceNs;
+    return s.ended || silence;
+}
+
+void Run::closeBoot(BootSplit *s, LineIndex start)
+{
+    s->cur.end = start;
+    s->boots.push_back(s->cur);
+    s->scans.push_back(s->scan);
+    s->cur = Boot{};
+    s->scan = BootScan{};
+    s->cur.first = start;
+    s->ended = false;
 }
 
 void Run::splitBootsSoFar(LineIndex end)
@@ -221,6 +261,47 @@ double Run::bootBase(const Boot &b) const
 {
     return hasArrival && hasHostTime(b.kernelZero) ? double(b.kernelZero - origin) * 1e-9
                                                    : b.timeBase;
+}
+
+void Run::placeDrops()
+{
+    // Records are printed in the order they were logged, so the dropped ones lie between
+    // the printed neighbours. A neighbour is looked for within its boot and a bounded
+    // distance (a drop in a stretch of untimed lines has no bound on that side).
+    constexpr LineIndex kMaxLook = 4096;
+    drops.clear();
+    for (std::size_t e = 0; e < events.size(); ++e) {
+        const Event &ev = events[e];
+        if (ev.kind != EventKind::Drop || ev.line < 0) {
+            continue;
+        }
+        DropSpan d;
+        d.event = e;
+        d.count = ev.count;
+        const Boot &b = boots[std::size_t(bootOf(std::min(ev.line, lines.size() - 1)))];
+        for (LineIndex i = ev.line - 1; i >= std::max(b.first, ev.line - kMaxLook); --i) {
+            if (hasKernelTime(lines.kernelTime(i))) {
+                d.before = i;
+                break;
+            }
+        }
+        // A notice glued in front of a record (older kernels) came before that record.
+        for (LineIndex i = ev.line; i < std::min(b.end, ev.line + kMaxLook); ++i) {
+            if (hasKernelTime(lines.kernelTime(i))) {
+                d.after = i;
+                break;
+            }
+        }
+        d.from = d.before >= 0 ? producedAt(d.before) : kNaN;
+        d.to = d.after >= 0 ? producedAt(d.after) : kNaN;
+        if (!std::isfinite(d.from)) {
+            d.from = d.to;
+        }
+        if (!std::isfinite(d.to)) {
+            d.to = d.from;
+        }
+        drops.push_back(d);
+    }
 }
 
 void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const
@@ -355,6 +436,11 @@ void Run::finalize()
         if (events[i].kind == EventKind::Drop) {
             series.add(Channel::Dropped, m_eventTimes[i], float(events[i].count));
         }
+    }
+    // Dropped messages were produced too: spread over the time they were produced in.
+    placeDrops();
+    for (const DropSpan &d : drops) {
+        series.addSpread(Channel::Produced, d.from, d.to, float(d.count));
     }
     series.build();
 }

@@ -42,6 +42,19 @@ struct Boot
     QString version;     // from the `Linux version` banner
 };
 
+// Where the messages behind a drop notice (or a kmsg sequence gap) were produced. Their
+// kernel times are lost, but bounded: after the last record printed before the notice and
+// before the first printed after it.
+struct DropSpan
+{
+    std::size_t event = 0; // index into Run::events
+    LineIndex before = -1; // the last line with a kernel time before the drop, -1: none
+    LineIndex after = -1;  // the first line with a kernel time after it, -1: none
+    double from = std::numeric_limits<double>::quiet_NaN(); // run seconds, production clock
+    double to = std::numeric_limits<double>::quiet_NaN();
+    std::uint32_t count = 0;
+};
+
 class Run
 {
 public:
@@ -50,6 +63,7 @@ public:
     std::vector<Event> events;      // in line order
     std::vector<std::string> notes; // texts of events that are not console lines
     std::vector<Boot> boots;
+    std::vector<DropSpan> drops; // one per drop event, in line order (finalize fills it)
     SeriesPyramid series;
 
     bool hasArrival = false;         // the format carries host arrival times
@@ -115,14 +129,22 @@ private:
         LineIndex lastKernelLine = -1;
         std::size_t event = 0; // first event not before the next line
         HostNs lastArrival = kNoHostTime;
+        HostNs lastKernelArrival = kNoHostTime; // arrival of the last kernel line
+        bool ended = false; // the current boot printed a reboot, power-off or panic line
         std::int64_t kernelLines = 0;
         LineIndex done = 0; // lines split
     };
     void advanceBootSplit(BootSplit *s, LineIndex end) const;
+    // Whether a kernel line at `kt` (arriving at `arrival`) starts a new boot by its clock.
+    static bool clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival);
+    // Ends the current boot before line `start`, where the next one begins.
+    static void closeBoot(BootSplit *s, LineIndex start);
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
     // Run seconds of the boot's kernel time 0.
     double bootBase(const Boot &b) const;
+    // The production interval of every drop event.
+    void placeDrops();
     // Adds the lines [from, to) to a copy of the series' finest level.
     void fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const;
     BootSplit m_split;                  // advanced by splitBootsSoFar, consumed by finalize

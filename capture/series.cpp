@@ -44,6 +44,27 @@ void SeriesPyramid::reset(double start, double end, std::size_t maxBins)
     m_levels.push_back(std::move(l));
 }
 
+void SeriesPyramid::addSpread(Channel c, double t0, double t1, float v)
+{
+    if (m_levels.empty() || !std::isfinite(t0) || !std::isfinite(t1)) {
+        return;
+    }
+    const std::size_t b0 = binOf(t0), b1 = binOf(t1);
+    if (!(t1 > t0) || b0 == b1) {
+        add(c, t0, v);
+        return;
+    }
+    std::vector<float> &ch = m_levels.front().ch[std::size_t(c)];
+    const double w = m_levels.front().width;
+    for (std::size_t b = b0; b <= b1; ++b) {
+        const double lo = std::max(t0, m_start + double(b) * w);
+        const double hi = std::min(t1, m_start + double(b + 1) * w);
+        if (hi > lo) {
+            ch[b] += float(double(v) * (hi - lo) / (t1 - t0));
+        }
+    }
+}
+
 double SeriesPyramid::binEndBelow(std::ptrdiff_t bin) const
 {
     if (m_levels.empty() || bin < 0) {

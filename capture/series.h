@@ -38,6 +38,8 @@ public:
     void reset(double start, double end, std::size_t maxBins = 1u << 20);
     void add(Channel c, double t, float v);
     void addMax(Channel c, double t, float v);
+    // Adds v spread evenly over [t0, t1] (at t0 when the span is empty).
+    void addSpread(Channel c, double t0, double t1, float v);
     // The same for several channels at one time: find the fine bin once (-1: no bin).
     std::ptrdiff_t binAt(double t) const
     {

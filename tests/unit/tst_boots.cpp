@@ -13,6 +13,8 @@ class TstBoots : public QObject
     Q_OBJECT
 private slots:
     void twoBootsFromSamples();
+    void consoleServerLog_data();
+    void consoleServerLog();
     void kernelTimeBackwards_data();
     void kernelTimeBackwards();
     void hostClockStepsBack();
@@ -58,6 +60,134 @@ void TstBoots::twoBootsFromSamples()
     QVERIFY(run->timeOf(second.firstKernelLine) > run->timeOf(first.end - 1));
 }
 
+namespace {
+// The lines of a bundled capture ('\n' taken off, '\r' kept), as a console server would
+// store them again.
+QList<QByteArray> sampleLines(const QString &name)
+{
+    QList<QByteArray> lines =
+        zstdDecompressFile(QStringLiteral(TTYSCOPE_SAMPLES "/") + name).split('\n');
+    if (!lines.isEmpty() && lines.back().isEmpty()) {
+        lines.removeLast();
+    }
+    return lines;
+}
+
+// The console text of a line of either format.
+QByteArray textOf(const QByteArray &line, bool hostts)
+{
+    return hostts ? line.mid(line.indexOf('\t') + 1) : line;
+}
+
+// Drops everything before the kernel's first line, and the escape codes in front of it:
+// a console that printed no firmware output.
+QList<QByteArray> withoutFirmware(const QList<QByteArray> &lines, bool hostts)
+{
+    static const QRegularExpression stamp(QStringLiteral("\\[\\s*\\d+\\.\\d{6}\\]"));
+    QList<QByteArray> out;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QByteArray &l = lines[i];
+        const QByteArray text = textOf(l, hostts);
+        if (out.isEmpty()) {
+            const QRegularExpressionMatch m = stamp.match(QString::fromLatin1(text));
+            if (!m.hasMatch()) {
+                continue;
+            }
+            // The line's host time was the arrival of the firmware text glued in front of
+            // the kernel's; the kernel's own text came with the next line's.
+            const QByteArray rest = text.mid(m.capturedStart());
+            const QByteArray &timed =
+                m.capturedStart() > 0 && i + 1 < lines.size() ? lines[i + 1] : l;
+            out << (hostts ? timed.left(timed.indexOf('\t') + 1) + rest : rest);
+            continue;
+        }
+        out << l;
+    }
+    return out;
+}
+} // namespace
+
+// 22 boots in a row as a lab's console server records them across reboots: default boots,
+// quiet ones (no `Linux version` banner, kernel clock restarting at ~2 s after a boot that
+// ended at ~4-6 s) and boots whose banner was removed, with and without the firmware's own
+// output, host-timestamped and raw.
+void TstBoots::consoleServerLog_data()
+{
+    QTest::addColumn<bool>("hostts");
+    QTest::addColumn<bool>("firmware");
+    QTest::newRow("hostts, firmware") << true << true;
+    QTest::newRow("raw, firmware") << false << true;
+    QTest::newRow("hostts, no firmware") << true << false;
+    QTest::newRow("raw, no firmware") << false << false;
+}
+
+void TstBoots::consoleServerLog()
+{
+    QFETCH(bool, hostts);
+    QFETCH(bool, firmware);
+    const QString ext = hostts ? QStringLiteral("hostts.log.zst") : QStringLiteral("raw.zst");
+    struct Kind
+    {
+        const char *sample;
+        bool banner;
+    };
+    const Kind cycle[] = {{"boot_login-default", true},  {"boot_login-quiet", false},
+                          {"boot_login-default", false}, {"boot_login-quiet", false},
+                          {"panic_noroot", false},       {"boot_login-quiet", false},
+                          {"panic_noroot", true}};
+    QByteArray log;
+    std::vector<LineIndex> starts;
+    std::vector<bool> banners;
+    LineIndex lines = 0;
+    double lastHost = 0;
+    for (int k = 0; k < 22; ++k) {
+        const Kind &kind = cycle[k % 7];
+        QList<QByteArray> piece =
+            sampleLines(QStringLiteral("%1-smp2-115200-t1.%2").arg(kind.sample, ext));
+        QVERIFY(!piece.isEmpty());
+        if (!kind.banner) {
+            piece.removeIf([&](const QByteArray &l) { return l.contains("Linux version"); });
+        }
+        if (!firmware) {
+            piece = withoutFirmware(piece, hostts);
+        }
+        // Host times: each boot two seconds after the one before, as if captured in a row.
+        const double shift =
+            hostts
+                ? (k == 0
+                       ? 0
+                       : lastHost + 2 - piece.front().left(piece.front().indexOf('\t')).toDouble())
+                : 0;
+        starts.push_back(lines);
+        banners.push_back(kind.banner);
+        for (const QByteArray &l : piece) {
+            if (hostts) {
+                const int tab = l.indexOf('\t');
+                lastHost = l.left(tab).toDouble() + shift;
+                log += QByteArray::number(lastHost, 'f', 6) + l.mid(tab) + '\n';
+            } else {
+                log += l + '\n';
+            }
+        }
+        lines += piece.size();
+    }
+    const auto run = loadBytes(zstdCompress(log));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), lines);
+    QCOMPARE(run->boots.size(), std::size_t(22));
+    for (std::size_t b = 0; b < 22; ++b) {
+        QCOMPARE(run->boots[b].first, starts[b]);
+        QCOMPARE(run->boots[b].version.isEmpty(), !banners[b]);
+    }
+    // Each boot's lag comes from its own clock offset: the truth is at most 0.67 s.
+    for (std::size_t b = 0; hostts && b < 22; ++b) {
+        const Metrics m =
+            computeMetrics(*run, MetricOptions{}, run->boots[b].first, run->boots[b].end);
+        QVERIFY2(m.hasLag && m.lagMax < 0.68,
+                 qPrintable(QStringLiteral("boot %1: lag %2").arg(b + 1).arg(m.lagMax)));
+    }
+}
+
 void TstBoots::kernelTimeBackwards_data()
 {
     QTest::addColumn<QByteArray>("log");
@@ -76,6 +206,29 @@ void TstBoots::kernelTimeBackwards_data()
         << 2;
     QTest::newRow("large drop far from zero")
         << QByteArray("[  100.000000] a\n[   60.000000] b\n") << 2;
+    QTest::newRow("clock restarts after power off")
+        << QByteArray("[    4.000000] reboot: Power down\n[    1.965651] harness: init\n") << 2;
+    QTest::newRow("clock restarts after a panic")
+        << QByteArray("[    3.499855] ---[ end Kernel panic - not syncing: VFS ]---\n"
+                      "[    1.965651] harness: init\n")
+        << 2;
+    QTest::newRow("small step back after a panic: other CPUs")
+        << QByteArray("[    3.499855] Kernel panic - not syncing: x\n"
+                      "[    3.499000] CPU: 1 PID: 0 Comm: swapper\n")
+        << 1;
+    QTest::newRow("same fall without a cue: one boot")
+        << QByteArray("[    4.000000] a\n[    1.965651] b\n") << 1;
+    QTest::newRow("firmware banner")
+        << QByteArray("[    4.000000] a\nSeaBIOS (version 1.16)\n[    5.000000] b\n") << 2;
+    QTest::newRow("terminal reset") << QByteArray("[    4.000000] a\n\x1b"
+                                                  "c\x1b[2J[    5.000000] b\n")
+                                    << 2;
+    QTest::newRow("firmware before the first kernel line: one boot")
+        << QByteArray("\x1b"
+                      "cSeaBIOS (version 1.16)\nBooting from ROM...\n"
+                      "\x1b"
+                      "c[    0.000000] Linux version 6.1.0 (x)\n[    0.1] b\n")
+        << 1;
 }
 
 void TstBoots::kernelTimeBackwards()

@@ -130,6 +130,25 @@ void TstRules::builtin_data()
     row("reboot restart", "[   99.0] reboot: Restarting system", "reboot");
     row("reboot power down", "[   46.0] reboot: Power down", "reboot");
     row("reboot halted", "[   46.0] reboot: System halted", "reboot");
+    // firmware: what a machine prints before its kernel (a new boot is starting)
+    row("terminal reset",
+        "\x1b"
+        "c\x1b[?7l\x1b[2J\x1b[0mSeaBIOS (version 1.16.2-debian-1.16.2-1)",
+        "firmware");
+    row("seabios plain", "SeaBIOS (version rel-1.16.3-0-ga6ed6b701f0a)", "firmware");
+    row("booting from rom", "Booting from ROM...", "firmware");
+    row("booting from disk", "Booting from Hard Disk...", "firmware");
+    row("ipxe", "iPXE (http://ipxe.org) 00:03.0 CA00 PCI2.10 PnP PMM+1EFCF000+1EF0F000 CA00",
+        "firmware");
+    row("u-boot", "U-Boot 2023.01-rc4 (Jan 10 2023 - 10:00:00 +0000)", "firmware");
+    row("u-boot spl", "U-Boot SPL 2022.10 (Oct 03 2022 - 12:00:00 +0000)", "firmware");
+    row("spl trying", "Trying to boot from MMC1", "firmware");
+    row("edk2", "BdsDxe: loading Boot0001 \"UEFI QEMU DVD-ROM QM00003 \"", "firmware");
+    row("tf-a", "NOTICE:  BL31: v2.8(release):v2.8", "firmware");
+    row("coreboot", "coreboot-4.19 Thu Jan 12 2023 bootblock starting (log level: 7)...",
+        "firmware");
+    row("kernel line mentioning seabios", "[    0.000000] DMI: BIOS SeaBIOS 1.16.2", "");
+    row("u-boot word in a message", "[    3.0] fw: U-Boot environment at 0x100", "");
     row("console 5.10/6.1", "[    0.1] printk: console [ttyS0] enabled", "console");
     row("bootconsole", "[    0.2] printk: bootconsole [earlycon0] disabled", "console");
     row("6.12 legacy console", "[    0.1] printk: legacy console [ttyS0] enabled", "console");
@@ -199,7 +218,17 @@ void TstRules::everyRuleCovered()
                                  "[ 1.0] Linux version 6",
                                  "[ 1.0] reboot: Power down",
                                  "[ 1.0] Rebooting in 1 seconds",
-                                 "[ 1.0] printk: console [ttyS0] enabled"};
+                                 "[ 1.0] printk: console [ttyS0] enabled",
+                                 QStringLiteral("\x1b"
+                                                "c"),
+                                 "SeaBIOS (version 1)",
+                                 "Booting from ROM..",
+                                 "iPXE (http://ipxe.org)",
+                                 "U-Boot 2023.01",
+                                 "Trying to boot from MMC1",
+                                 "BdsDxe: x",
+                                 "NOTICE:  BL31: v2",
+                                 "coreboot-4 x bootblock starting"};
     for (const QString &sample : samples) {
         const QByteArray line = sample.toLatin1();
         const std::string_view s(line.constData(), std::size_t(line.size()));

@@ -144,9 +144,23 @@ void TstTruth::captures()
             QVERIFY2(std::fabs(m.spans[0].seconds - expected) < 0.001,
                      qPrintable(QString::number(m.spans[0].seconds, 'f', 6)));
         } else {
-            // Raw text has no arrival: the span is by kernel time only, so it is shorter.
-            QVERIFY(m.spans[0].seconds > 0);
+            // Raw text has no arrival: the span (which ends on an arrival) is absent, not a
+            // number from the kernel clock.
+            QVERIFY(std::isnan(m.spans[0].seconds));
         }
+        // By kernel time alone, the same on every format.
+        const double kernelSpan = truth.value(QLatin1String("noise_all_workers_stopped"))
+                                      .toObject()
+                                      .value(QLatin1String("kernel_ts"))
+                                      .toDouble() -
+                                  truth.value(QLatin1String("harness_markers"))
+                                      .toObject()
+                                      .value(QLatin1String("rmmod"))
+                                      .toObject()
+                                      .value(QLatin1String("kernel_ts"))
+                                      .toDouble();
+        QVERIFY2(std::fabs(m.spans[0].kernelSeconds - kernelSpan) < 1e-6,
+                 qPrintable(QString::number(m.spans[0].kernelSeconds, 'f', 6)));
         const QJsonObject stopped =
             truth.value(QLatin1String("noise_all_workers_stopped")).toObject();
         QCOMPARE(m.spans[0].toLine + 1, qint64(stopped.value(QLatin1String("line")).toInteger()));
@@ -163,10 +177,30 @@ void TstTruth::captures()
         w.windowSeconds = 30;
         const Metrics wm = computeMetrics(*run, w);
         QVERIFY(wm.window.found);
+        // Produced = printed + dropped; the truth counts the printed ones.
         QCOMPARE(
-            wm.window.produced,
+            wm.window.produced - wm.window.producedDropped,
             qint64(truth.value(QLatin1String("noise_lines_logged_within_30s_of_insmod_kernel_ts"))
                        .toInteger()));
+        QCOMPARE(wm.window.producedDropped == 0,
+                 truth.value(QLatin1String("dropped_messages_sum")).toInteger() == 0);
+        // Over the whole test, printed + dropped is what the module says it printed.
+        MetricOptions all = w;
+        all.windowSeconds = 1000;
+        const Metrics am = computeMetrics(*run, all);
+        const QString stopped = truth.value(QLatin1String("noise_all_workers_stopped"))
+                                    .toObject()
+                                    .value(QLatin1String("text"))
+                                    .toString();
+        const qint64 total =
+            stopped.section(QLatin1String("(total "), 1).section(u' ', 0, 0).toLongLong();
+        QVERIFY(total > 0);
+        QCOMPARE(am.window.produced, total);
+        QCOMPARE(am.window.producedDropped,
+                 qint64(truth.value(QLatin1String("dropped_messages_sum")).toInteger()));
+        if (!timed) {
+            QVERIFY(!wm.window.printedKnown);
+        }
         if (timed) {
             QCOMPARE(wm.window.lines,
                      qint64(truth
