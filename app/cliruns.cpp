@@ -1,5 +1,6 @@
 #include "cliruns.h"
 
+#include "bootselect.h"
 #include "runloader.h"
 #include "session.h"
 
@@ -32,12 +33,26 @@ void addMetricOptions(QCommandLineParser &p)
                  QStringLiteral("Regex that ends the boot time (default 'login:')."),
                  QStringLiteral("REGEX"), QStringLiteral("login:")});
     p.addOption(
+        {QStringLiteral("boot-start"),
+         QStringLiteral("Where boot_time_s starts: first-byte (the boot's first line, firmware "
+                        "included; default), kernel (kernel time 0 of the boot on the host "
+                        "clock) or a REGEX (the production of the first matching line). The "
+                        "time from the kernel's start is reported as well."),
+         QStringLiteral("WHERE"), QStringLiteral("first-byte")});
+    p.addOption(
         {QStringLiteral("interval"),
          QStringLiteral(
              "Statistics of the time between consecutive lines matching REGEX. Repeatable."),
          QStringLiteral("REGEX")});
     p.addOption({QStringLiteral("boots-as-trials"),
                  QStringLiteral("Treat each boot inside a capture as a trial of its column.")});
+    p.addOption(
+        {QStringLiteral("boots"),
+         QStringLiteral("The boots of the next column's files to take as its trials (repeat "
+                        "once per column, as --label): 'all', numbers and ranges such as "
+                        "1-3,7, '/REGEX/' (boots that print a matching line, e.g. "
+                        "'/Command line:.*quiet/') or '!/REGEX/' (boots that print none)."),
+         QStringLiteral("SELECTOR")});
     p.addOption({QStringLiteral("label"),
                  QStringLiteral("Label of the next column (repeat once per column)."),
                  QStringLiteral("TEXT")});
@@ -98,6 +113,12 @@ bool readMetricOptions(const QCommandLineParser &p, MetricOptions *o, QString *e
         return false;
     }
     o->bootPattern = p.value(QStringLiteral("boot-pattern"));
+    o->bootPatternGiven = p.isSet(QStringLiteral("boot-pattern"));
+    o->bootStart = p.value(QStringLiteral("boot-start"));
+    if (o->bootStart != QLatin1String("kernel") && o->bootStart != QLatin1String("first-byte") &&
+        !checkRegex(QStringLiteral("boot-start"), o->bootStart)) {
+        return false;
+    }
     o->intervals = p.values(QStringLiteral("interval"));
     for (const QString &s : p.values(QStringLiteral("span"))) {
         const int at = s.indexOf(QStringLiteral("=>"));
@@ -142,6 +163,7 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
 {
     LoadedColumns out;
     const QStringList labels = p.values(QStringLiteral("label"));
+    const QStringList selectors = p.values(QStringLiteral("boots"));
     const bool bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
     LoadOptions lo;
     lo.format = p.value(QStringLiteral("format"));
@@ -151,6 +173,17 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
         const QStringList files = args[a].split(QLatin1Char(','), Qt::SkipEmptyParts);
         ReportColumn col;
         col.label = a < labels.size() ? labels[a] : QString();
+        // Whole runs, unless the column's boots are chosen (or every boot is a trial).
+        BootSelector selector;
+        const bool byBoot = a < selectors.size() || bootsAsTrials;
+        if (a < selectors.size()) {
+            QString error;
+            if (!BootSelector::parse(selectors[a], &selector, &error)) {
+                std::fprintf(stderr, "ttyscope: --boots: %s\n", qPrintable(error));
+                ++out.badOptions;
+                return out;
+            }
+        }
         for (const QString &f : files) {
             QString error;
             std::unique_ptr<Run> run = loadRun(f, lo, &error);
@@ -168,19 +201,32 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
             if (!run->error.isEmpty() || run->truncated) {
                 ++out.damaged; // read only in part: the exit status says so
             }
-            if (bootsAsTrials && run->boots.size() > 1) {
-                for (std::size_t b = 0; b < run->boots.size(); ++b) {
+            QStringList warnings;
+            if (byBoot && (run->boots.size() > 1 || a < selectors.size())) {
+                const std::vector<int> chosen = selector.select(*run);
+                if (chosen.empty()) {
+                    std::fprintf(
+                        stderr, "ttyscope: %s: --boots '%s' chose none of its %d boot(s)\n",
+                        qPrintable(f), qPrintable(selectors.value(a)), int(run->boots.size()));
+                }
+                for (const int b : chosen) {
+                    const Boot &boot = run->boots[std::size_t(b)];
                     col.runs.push_back(run.get());
-                    col.boots.push_back(int(b));
-                    col.metrics.push_back(
-                        computeMetrics(*run, metrics, run->boots[b].first, run->boots[b].end));
+                    col.boots.push_back(b);
+                    col.metrics.push_back(computeMetrics(*run, metrics, boot.first, boot.end));
                     col.sources << QStringLiteral("%1 (boot %2)").arg(f).arg(b + 1);
+                    warnings << col.metrics.back().warnings;
                 }
             } else {
                 col.runs.push_back(run.get());
                 col.boots.push_back(-1);
                 col.metrics.push_back(computeMetrics(*run, metrics));
                 col.sources << f;
+                warnings << col.metrics.back().warnings;
+            }
+            warnings.removeDuplicates();
+            for (const QString &w : warnings) {
+                std::fprintf(stderr, "ttyscope: %s: warning: %s\n", qPrintable(f), qPrintable(w));
             }
             out.runs.push_back(std::move(run));
         }

@@ -29,6 +29,7 @@ struct LoadedColumns
     std::vector<ReportColumn> columns;
     int unreadable = 0; // files that could not be read at all
     int damaged = 0;    // files read only in part
+    int badOptions = 0; // a per-column option was malformed (the columns are incomplete)
 };
 
 LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,

@@ -100,6 +100,9 @@ int runExport(const QStringList &args)
         return 2;
     }
     LoadedColumns loaded = loadColumns(p, files, rules, mo);
+    if (loaded.badOptions > 0) {
+        return 2;
+    }
     if (loaded.columns.empty()) {
         return 1;
     }

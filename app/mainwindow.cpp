@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "bootselect.h"
+
 #include "capturedialog.h"
 #include "eventlist.h"
 #include "figure.h"
@@ -186,6 +188,7 @@ void MainWindow::buildDocks()
         m_session.metrics = m_metrics->options();
         refreshMetrics();
     });
+    connect(m_metrics, &MetricsPanel::bootsCompared, this, &MainWindow::compareBoots);
     connect(m_metrics, &MetricsPanel::bootSelected, this, [this](int boot) {
         // Per-boot metrics for a single capture; the timeline zooms to the boot.
         if (m_session.sides.size() != 1 || m_session.sides[0].trials.size() != 1) {
@@ -476,7 +479,8 @@ bool MainWindow::waitForLoaded(int timeoutMs)
         }
         return false;
     };
-    while ((m_loading || m_metricsWatcher.isRunning() || logsGrowing()) && t.elapsed() < timeoutMs) {
+    while ((m_loading || m_metricsWatcher.isRunning() || logsGrowing()) &&
+           t.elapsed() < timeoutMs) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     }
     QApplication::processEvents(); // the watcher's finished signal
@@ -551,9 +555,64 @@ void MainWindow::onLoaded(const LoadResult &result)
     setSession(std::move(s));
 }
 
+void MainWindow::compareBoots(const QString &a, const QString &b)
+{
+    if (m_bootBase.isEmpty()) {
+        return;
+    }
+    if (a.trimmed().isEmpty() && b.trimmed().isEmpty()) {
+        setSession(m_bootBase);
+        return;
+    }
+    const Trial base = m_bootBase.sides[0].trials[0];
+    Session s;
+    s.metrics = m_session.metrics;
+    s.alignment.kind = Alignment::Kind::FirstKernelLine; // boots line up on their kernels
+    QStringList problems;
+    int side = 0;
+    for (const QString &spec : {a, b}) {
+        BootSelector selector;
+        QString error;
+        if (!BootSelector::parse(spec, &selector, &error)) {
+            problems << error;
+            continue;
+        }
+        Side sd;
+        sd.color = runColor(side++);
+        for (const int boot : selector.select(*base.run)) {
+            sd.trials.append(Trial{base.run, boot, trialSource(base.source, boot)});
+        }
+        if (sd.trials.isEmpty()) {
+            problems
+                << tr("boots '%1': none of the %2 boots").arg(spec).arg(base.run->boots.size());
+            continue;
+        }
+        sd.label = tr("boots %1").arg(spec.trimmed().isEmpty() ? tr("all") : spec.trimmed());
+        s.sides.append(sd);
+    }
+    if (!problems.isEmpty() || s.sides.size() != 2) {
+        m_notices->show(NoticeBar::Level::Error,
+                        problems.join(QStringLiteral("<br>")).toHtmlEscaped());
+        return;
+    }
+    setSession(std::move(s));
+}
+
 void MainWindow::setSession(Session session)
 {
     m_session = std::move(session);
+    const bool bootsCompared =
+        !m_bootBase.isEmpty() && m_session.sides.size() == 2 &&
+        !m_session.sides[0].trials.isEmpty() &&
+        m_session.sides[0].trials[0].run == m_bootBase.sides[0].trials[0].run;
+    if (m_session.sides.size() == 1 && m_session.sides[0].trials.size() == 1) {
+        m_bootBase = m_session;
+        m_bootBase.sides[0].trials[0].boot = -1;
+    } else if (!bootsCompared) {
+        m_bootBase = Session{};
+    }
+    m_metrics->setBootComparison(!m_bootBase.isEmpty() &&
+                                 m_bootBase.sides[0].trials[0].run->boots.size() > 1);
     setWindowTitle(QStringLiteral("%1 — ttyscope").arg(m_session.title()));
     m_runIndex.clear();
     for (int s = 0; s < m_session.sides.size(); ++s) {

@@ -90,6 +90,8 @@ private:
     void buildDocks();
     void onLoaded(const LoadResult &result);
     void setSession(Session session);
+    // Two selections of the boots of the single capture on screen as sides A and B.
+    void compareBoots(const QString &a, const QString &b);
     void refreshMetrics();
     void refreshTimelineRuns();
     void onLogLineChanged(int side, LineIndex line);
@@ -113,6 +115,8 @@ private:
     void refreshPatternLanes();
 
     Session m_session;
+    // The single multi-boot capture whose boots can be compared (and restored).
+    Session m_bootBase;
     OpenRequest m_pending;
     QVector<QPair<int, int>> m_runIndex; // timeline run -> (side, trial)
     RunLoadJob *m_job;

@@ -23,6 +23,16 @@ int runReport(const QStringList &args)
                  QStringLiteral("Output style: text, markdown or json (default text)."),
                  QStringLiteral("STYLE"),
                  QStringLiteral("text")});
+    p.addOption(
+        {QStringLiteral("events"),
+         QStringLiteral("Events listed in the JSON: all (default), crash (panics, oopses, BUGs, "
+                        "WARNINGs, stalls, lockups, hung tasks) or none; the counts are always "
+                        "complete."),
+         QStringLiteral("WHICH"), QStringLiteral("all")});
+    p.addOption({QStringLiteral("max-events"),
+                 QStringLiteral("At most N events per run in the JSON (events_omitted says how "
+                                "many were left out)."),
+                 QStringLiteral("N")});
     addLoadOptions(p);
     addMetricOptions(p);
     p.process(args);
@@ -38,6 +48,19 @@ int runReport(const QStringList &args)
         std::fprintf(stderr, "ttyscope report: --output must be text, markdown or json\n");
         return 2;
     }
+    EventOutput events;
+    if (!eventOutputFromName(p.value(QStringLiteral("events")), &events.which)) {
+        std::fprintf(stderr, "ttyscope report: --events must be all, crash or none\n");
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("max-events"))) {
+        bool ok = false;
+        events.max = p.value(QStringLiteral("max-events")).toLongLong(&ok);
+        if (!ok || events.max < 0) {
+            std::fprintf(stderr, "ttyscope report: --max-events takes a number >= 0\n");
+            return 2;
+        }
+    }
     MetricOptions mo;
     RuleSet rules;
     QString error;
@@ -46,8 +69,12 @@ int runReport(const QStringList &args)
         return 2;
     }
     LoadedColumns loaded = loadColumns(p, files, rules, mo);
+    if (loaded.badOptions > 0) {
+        return 2;
+    }
     if (!loaded.columns.empty()) {
-        const Report report(loaded.columns, mo);
+        Report report(loaded.columns, mo);
+        report.setEventOutput(events);
         QByteArray out;
         if (style == QLatin1String("json")) {
             out = QJsonDocument(report.json()).toJson(QJsonDocument::Indented);

@@ -33,6 +33,8 @@ LineIndex findFirstIn(const Run &run, const LineMatcher &m, LineIndex from, Line
     return -1;
 }
 
+} // namespace
+
 // A pattern that is found late or not at all is searched for through the whole text: a
 // big run is searched by slices at once, each with a matcher of its own (a regex object
 // must not be shared between threads).
@@ -50,6 +52,8 @@ LineIndex findFirst(const Run &run, const QString &pattern, LineIndex from, Line
     }
     return -1;
 }
+
+namespace {
 
 // When a line was produced (kernel time on the host clock), or its arrival without one.
 double productionTime(const Run &run, LineIndex i)
@@ -242,8 +246,9 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     if (o.bootPattern.isEmpty()) {
         return;
     }
-    const LineIndex hit =
-        findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end, &m->warnings);
+    QStringList unreported;
+    const LineIndex hit = findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end,
+                                             o.bootPatternGiven ? &m->warnings : &unreported);
     if (hit < 0) {
         return;
     }

@@ -21,6 +21,7 @@ struct MetricOptions
     QString windowMatch; // regex; count only matching lines in the window (empty: all)
     QList<QPair<QString, QString>> spans; // FROM regex, TO regex
     QString bootPattern = QStringLiteral("login:");
+    bool bootPatternGiven = false; // the user chose it: say so when it matches nothing
     // Where boot_time_s starts: "first-byte" (the boot's first line, firmware included),
     // "kernel" (kernel time 0 of the boot, on the host clock) or a regex.
     QString bootStart = QStringLiteral("first-byte");
@@ -120,6 +121,10 @@ int bitsPerCharacter(const RunMeta &meta);
 // figures.
 Metrics computeMetrics(const Run &run, const MetricOptions &options, LineIndex first = 0,
                        LineIndex end = -1);
+
+// The first line in [from, end) matching a regex, -1 if none (a big run is searched in
+// slices at once, the regex only run on lines holding its required literal).
+LineIndex findFirst(const Run &run, const QString &pattern, LineIndex from, LineIndex end);
 
 // p in [0, 1] of a sample (sorted in place); NaN for an empty one.
 double quantile(std::vector<double> &v, double p);

@@ -278,7 +278,26 @@ int Report::better(const ReportRow &row) const
     return (row.better == ReportRow::Better::Lower) == (d.diff < 0) ? 1 : -1;
 }
 
-QString Report::diffCell(const ReportRow &row) const
+QString Report::diffTooltip(const ReportRow &row) const
+{
+    const Difference w = difference(row);
+    if (!w.valid) {
+        return hasDiff() && !row.boolean
+                   ? QStringLiteral("One trial on a side: no measure of the noise, so no "
+                                    "side is called better.")
+                   : QString();
+    }
+    const int dec = row.integer ? 1 : row.decimals;
+    return QStringLiteral("B − A = %1, 95 % confidence interval [%2, %3]\n"
+                          "Welch's t test: p = %4 (df %5): %6")
+        .arg(signedFmt(w.diff, dec, false), signedFmt(w.ciLow, dec, false),
+             signedFmt(w.ciHigh, dec, false), QString::number(w.p, 'g', 3),
+             QString::number(w.df, 'f', 1),
+             w.significant() ? QStringLiteral("significant at 95 %")
+                             : QStringLiteral("not significant at 95 %"));
+}
+
+QString Report::diffCell(const ReportRow &row, bool withInterval) const
 {
     if (!hasDiff()) {
         return {};
@@ -299,8 +318,10 @@ QString Report::diffCell(const ReportRow &row) const
     }
     const Difference w = difference(row);
     if (w.valid) {
-        s += QStringLiteral(" [%1, %2]")
-                 .arg(signedFmt(w.ciLow, dec, false), signedFmt(w.ciHigh, dec, false));
+        if (withInterval) {
+            s += QStringLiteral(" [%1, %2]")
+                     .arg(signedFmt(w.ciLow, dec, false), signedFmt(w.ciHigh, dec, false));
+        }
         const int b = better(row);
         if (b != 0) {
             s += b > 0 ? QStringLiteral("  B better") : QStringLiteral("  A better");

@@ -61,7 +61,10 @@ public:
     // Cell text of a row for a column ("12 ± 3 (n=3)"), and of the difference column.
     // withN: append "(n=3)" to group cells (tables whose header gives n leave it out).
     QString cell(const ReportRow &row, std::size_t column, bool withN = true) const;
-    QString diffCell(const ReportRow &row) const;
+    // withInterval: the 95 % confidence interval in brackets (the GUI gives it in a
+    // tooltip, diffTooltip, to keep the column narrow).
+    QString diffCell(const ReportRow &row, bool withInterval = true) const;
+    QString diffTooltip(const ReportRow &row) const;
     // B - A of a row by Welch's test (invalid unless both sides have two trials or more).
     Difference difference(const ReportRow &row) const;
     // -1: A is better, 1: B is better, 0: neither, undefined, or not significant at 95 %.

@@ -9,6 +9,8 @@
 
 #include <qcustomplot.h>
 
+#include <cmath>
+
 namespace tty {
 
 namespace {
@@ -44,6 +46,27 @@ struct FigureGeometry
     int totalHeight = 0;
 };
 
+// The picture is for a review thread: it leaves out the rows no column has a value for
+// and the counts of housekeeping events (boot banners, console handovers); the text report
+// keeps them all.
+bool rowInFigure(const ReportRow &row)
+{
+    if (row.key.startsWith(QLatin1String("events."))) {
+        EventKind k;
+        if (eventKindFromName(row.key.mid(7), &k) && !isCrashKind(k)) {
+            return false;
+        }
+    }
+    for (const std::vector<double> &column : row.values) {
+        for (double v : column) {
+            if (std::isfinite(v)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 TableLayout layoutTable(const FigureTable &t, const QFont &font)
 {
     TableLayout l;
@@ -61,6 +84,9 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
         l.header << QStringLiteral("B − A");
     }
     for (const ReportRow &row : r.rows()) {
+        if (!rowInFigure(row)) {
+            continue;
+        }
         QStringList cells{row.title};
         for (std::size_t c = 0; c < r.columns().size(); ++c) {
             cells << r.cell(row, c, false);

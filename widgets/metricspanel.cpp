@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -21,6 +22,30 @@ MetricsPanel::MetricsPanel(QWidget *parent) : QWidget(parent)
     bootRow->addWidget(m_bootLabel);
     bootRow->addWidget(m_boot, 1);
     layout->addLayout(bootRow);
+    m_compareRow = new QWidget(this);
+    auto *compare = new QHBoxLayout(m_compareRow);
+    compare->setContentsMargins(0, 0, 0, 0);
+    m_bootsA = new QLineEdit(m_compareRow);
+    m_bootsB = new QLineEdit(m_compareRow);
+    const QString tip = tr("Boots to compare: numbers and ranges (1-3,7), /REGEX/ for the boots "
+                           "that print a matching line, !/REGEX/ for those that do not.");
+    for (QLineEdit *e : {m_bootsA, m_bootsB}) {
+        e->setToolTip(tip);
+        e->setClearButtonEnabled(true);
+    }
+    m_bootsA->setPlaceholderText(tr("A: e.g. 1-3"));
+    m_bootsB->setPlaceholderText(tr("B: e.g. /quiet/"));
+    auto *go = new QPushButton(tr("Compare"), m_compareRow);
+    go->setToolTip(tip + tr(" Both empty: the whole capture again."));
+    compare->addWidget(new QLabel(tr("Boots:"), m_compareRow));
+    compare->addWidget(m_bootsA, 1);
+    compare->addWidget(new QLabel(tr("vs"), m_compareRow));
+    compare->addWidget(m_bootsB, 1);
+    compare->addWidget(go);
+    layout->addWidget(m_compareRow);
+    auto emitCompare = [this] { emit bootsCompared(m_bootsA->text(), m_bootsB->text()); };
+    connect(go, &QPushButton::clicked, this, emitCompare);
+    connect(m_bootsB, &QLineEdit::returnPressed, this, emitCompare);
     m_table = new MetricsTable(this);
     layout->addWidget(m_table, 1);
 
@@ -56,6 +81,12 @@ MetricsPanel::MetricsPanel(QWidget *parent) : QWidget(parent)
     connect(m_boot, &QComboBox::currentIndexChanged, this,
             [this](int i) { emit bootSelected(i - 1); });
     setBoots({});
+    setBootComparison(false);
+}
+
+void MetricsPanel::setBootComparison(bool available)
+{
+    m_compareRow->setVisible(available);
 }
 
 void MetricsPanel::setOptions(const MetricOptions &o)
@@ -66,6 +97,7 @@ void MetricsPanel::setOptions(const MetricOptions &o)
     m_spanFrom->setText(o.spans.isEmpty() ? QString() : o.spans.front().first);
     m_spanTo->setText(o.spans.isEmpty() ? QString() : o.spans.front().second);
     m_bootPattern->setText(o.bootPattern);
+    m_bootStart = o.bootStart;
     m_interval->setText(o.intervals.isEmpty() ? QString() : o.intervals.front());
 }
 
@@ -89,6 +121,7 @@ MetricOptions MetricsPanel::options() const
         o.spans.append({from, to});
     }
     o.bootPattern = regex(m_bootPattern);
+    o.bootStart = m_bootStart.isEmpty() ? o.bootStart : m_bootStart;
     const QString iv = regex(m_interval);
     if (!iv.isEmpty()) {
         o.intervals << iv;

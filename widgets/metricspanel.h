@@ -25,6 +25,11 @@ public:
     // Boots of a single run ("whole run" + one entry per boot); 0 or 1 hides the selector.
     void setBoots(const QStringList &boots);
     int selectedBoot() const; // -1 = whole run
+    // The row that compares two selections of boots of a multi-boot capture as A and B
+    // (selectors as in `report --boots`: 1-3,7  /REGEX/  !/REGEX/).
+    void setBootComparison(bool available);
+    QLineEdit *bootsA() const { return m_bootsA; }
+    QLineEdit *bootsB() const { return m_bootsB; }
     void setReport(const Report &report, const QVector<QColor> &colors);
     // Wide enough for a comparison's columns: the dock takes its first width from this.
     QSize sizeHint() const override { return QSize(600, 600); }
@@ -32,11 +37,16 @@ public:
 signals:
     void optionsChanged();
     void bootSelected(int boot);
+    // Empty selectors: back to the whole capture.
+    void bootsCompared(const QString &a, const QString &b);
 
 private:
     MetricsTable *m_table;
     QComboBox *m_boot;
     QLabel *m_bootLabel;
+    QWidget *m_compareRow;
+    QLineEdit *m_bootsA, *m_bootsB;
+    QString m_bootStart; // kept from setOptions: the panel has no field for it
     QLineEdit *m_windowStart, *m_windowMatch, *m_spanFrom, *m_spanTo, *m_bootPattern, *m_interval;
     QDoubleSpinBox *m_window;
     QLabel *m_error;

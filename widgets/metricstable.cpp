@@ -93,8 +93,9 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
             setItem(r, int(c) + 1, it);
         }
         if (report.hasDiff()) {
-            auto *it = new QTableWidgetItem(report.diffCell(row));
+            auto *it = new QTableWidgetItem(report.diffCell(row, false));
             it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            it->setToolTip(report.diffTooltip(row));
             setItem(r, ncol - 1, it);
         }
         ++r;

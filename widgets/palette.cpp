@@ -68,6 +68,8 @@ KindStyle kindStyle(EventKind k)
         return {QColor(0x00, 0x80, 0xff), S::ssDisc, 9};
     case EventKind::Gap:
         return {QColor(0x40, 0x40, 0x40), S::ssCrossCircle, 10};
+    case EventKind::Firmware:
+        return {QColor(0x60, 0x90, 0x60), S::ssTriangle, 8};
     }
     return {Qt::gray, S::ssCircle, 6};
 }

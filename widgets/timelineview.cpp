@@ -25,7 +25,7 @@ QString laneTitle(TimelineView::Lane lane)
 {
     switch (lane) {
     case TimelineView::Produced:
-        return QStringLiteral("produced\nlines/s");
+        return QStringLiteral("produced\n(+dropped)/s");
     case TimelineView::Printed:
         return QStringLiteral("printed\nlines/s");
     case TimelineView::Wire:

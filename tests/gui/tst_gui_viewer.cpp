@@ -62,9 +62,11 @@ private slots:
         t->resetZoom();
         const Metrics m = computeMetrics(*run(), MetricOptions());
         // Rates integrate back to counts: every line is in the printed lane once, every
-        // kernel line in the produced lane once.
+        // kernel line and every dropped message in the produced lane once.
         QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Printed, 0))), int(m.lines));
-        QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Produced, 0))), int(m.kernelLines));
+        QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Produced, 0))),
+                 int(m.kernelLines + m.droppedMessages));
+        QCOMPARE(int(m.kernelLines + m.droppedMessages), 8476 + 1330); // truth: 1330 dropped
         double bytes = integrate(t->laneGraph(TimelineView::Wire, 0));
         QVERIFY2(std::abs(bytes - double(run()->bytes)) < 0.02 * run()->bytes,
                  qPrintable(QString::number(bytes)));
