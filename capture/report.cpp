@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "crashreport.h"
+
 #include <QJsonArray>
 
 #include <cmath>
@@ -310,6 +312,10 @@ QString Report::text() const
             out += QString(total - 2, QLatin1Char('-')) + QLatin1Char('\n');
         }
     }
+    const QString crashes = crashTableText(m_columns, false);
+    if (!crashes.isEmpty()) {
+        out += QLatin1Char('\n') + crashes;
+    }
     return out;
 }
 
@@ -345,6 +351,10 @@ QString Report::markdown() const
     out += QLatin1Char('\n');
     for (const ReportColumn &c : m_columns) {
         out += QStringLiteral("- %1: %2\n").arg(c.label, c.sources.join(QStringLiteral(", ")));
+    }
+    const QString crashes = crashTableText(m_columns, true);
+    if (!crashes.isEmpty()) {
+        out += QLatin1Char('\n') + crashes;
     }
     return out;
 }
@@ -435,6 +445,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o)
         events.append(eo);
     }
     j[QStringLiteral("events")] = events;
+    j[QStringLiteral("crashes")] = crashesToJson(run, m);
     QJsonArray intervals;
     for (const IntervalStats &s : m.intervals) {
         intervals.append(QJsonObject{{QStringLiteral("pattern"), s.pattern},
@@ -504,6 +515,7 @@ QJsonObject Report::json() const
                 {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
         }
         top[QStringLiteral("diff")] = diff;
+        top[QStringLiteral("crash_comparison")] = crashComparison(m_columns);
     }
     return top;
 }

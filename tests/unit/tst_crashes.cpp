@@ -2,6 +2,8 @@
 // 6.12, with and without caller ids, interleaved lines), their exact titles, kinds, extents
 // and completeness; clean logs and the bundled captures.
 #include "crashes.h"
+#include "crashreport.h"
+#include "report.h"
 #include "runloader.h"
 #include "tst_helpers.h"
 
@@ -47,6 +49,7 @@ private slots:
     void reports();
     void samples_data();
     void samples();
+    void comparison();
 };
 
 void TstCrashes::reports_data()
@@ -140,6 +143,55 @@ void TstCrashes::samples()
                                                   "__handle_sysrq.cold"}));
         QCOMPARE(c.frames.size(), 10);
     }
+}
+
+// Two columns: which crash titles are in A only, in B only, in both, with counts.
+void TstCrashes::comparison()
+{
+    auto a1 = loadFixture(QStringLiteral("hung_task_61.log"));
+    auto a2 = loadFixture(QStringLiteral("warn_x86_510.log"));
+    auto b1 = loadFixture(QStringLiteral("warn_arm64_612_caller.log"));
+    QVERIFY(a1 && a2 && b1);
+    const MetricOptions o;
+    ReportColumn a{QStringLiteral("A"),
+                   {a1.get(), a2.get()},
+                   {-1, -1},
+                   {computeMetrics(*a1, o), computeMetrics(*a2, o)},
+                   {"a1", "a2"}};
+    ReportColumn b{QStringLiteral("B"), {b1.get()}, {-1}, {computeMetrics(*b1, o)}, {"b1"}};
+    const Report report({a, b}, o);
+    const QJsonArray cmp = report.json().value(QStringLiteral("crash_comparison")).toArray();
+    QCOMPARE(cmp.size(), 4);
+    const QJsonObject warn = cmp[3].toObject();
+    QCOMPARE(warn.value(QStringLiteral("title")).toString(),
+             QStringLiteral("WARNING in foo_probe"));
+    QCOMPARE(warn.value(QStringLiteral("in")).toString(), QStringLiteral("both"));
+    QCOMPARE(warn.value(QStringLiteral("counts")).toArray(),
+             (QJsonArray{QJsonArray{0, 1}, QJsonArray{1}}));
+    QCOMPARE(cmp[0].toObject().value(QStringLiteral("in")).toString(), QStringLiteral("only-in-A"));
+    const QString text = report.text();
+    QString hungRow;
+    for (const QString &l : text.split(QLatin1Char('\n'))) {
+        if (l.startsWith(QLatin1String("INFO: task hung in baz_wait"))) {
+            hungRow = l.simplified();
+        }
+    }
+    QCOMPARE(hungRow, QStringLiteral("INFO: task hung in baz_wait hung_task 1/0 0 only-in-A"));
+    QVERIFY2(text.contains(QLatin1String("WARNING in foo_probe")), qPrintable(text));
+    const QJsonArray runCrashes = report.json()
+                                      .value(QStringLiteral("runs"))
+                                      .toArray()[2]
+                                      .toObject()
+                                      .value(QStringLiteral("crashes"))
+                                      .toArray();
+    QCOMPARE(runCrashes.size(), 1);
+    const QJsonObject c = runCrashes[0].toObject();
+    QCOMPARE(c.value(QStringLiteral("line")).toInt(), 1);
+    QCOMPARE(c.value(QStringLiteral("end_line")).toInt(), 20);
+    QCOMPARE(c.value(QStringLiteral("kernel_time")).toDouble(), 12.345678);
+    QCOMPARE(c.value(QStringLiteral("trace_complete")).toBool(), true);
+    QCOMPARE(c.value(QStringLiteral("frames")).toArray().first().toString(),
+             QStringLiteral("foo_probe"));
 }
 
 QTEST_GUILESS_MAIN(TstCrashes)
