@@ -24,6 +24,14 @@ constexpr std::array<KindInfo, kEventKindCount> kKinds{{
     {"soft_lockup", "soft lockup"},
     {"hard_lockup", "hard lockup"},
     {"hung_task", "hung task"},
+    {"lockdep", "lockdep report"},
+    {"kasan", "KASAN report"},
+    {"kmsan", "KMSAN report"},
+    {"kcsan", "KCSAN data race"},
+    {"kfence", "KFENCE report"},
+    {"ubsan", "UBSAN report"},
+    {"memory_leak", "kmemleak leak"},
+    {"oom", "out of memory"},
     {"nmi_backtrace", "NMI backtrace"},
     {"sysrq", "sysrq"},
     {"boot", "boot banner"},
@@ -67,6 +75,14 @@ bool isCrashKind(EventKind k)
     case EventKind::SoftLockup:
     case EventKind::HardLockup:
     case EventKind::HungTask:
+    case EventKind::Lockdep:
+    case EventKind::Kasan:
+    case EventKind::Kmsan:
+    case EventKind::Kcsan:
+    case EventKind::Kfence:
+    case EventKind::Ubsan:
+    case EventKind::MemoryLeak:
+    case EventKind::Oom:
         return true;
     default:
         return false;

@@ -25,6 +25,14 @@ enum class EventKind : std::uint8_t {
     SoftLockup,
     HardLockup,
     HungTask,
+    Lockdep, // lockdep and RCU-lockdep reports
+    Kasan,   // sanitizer reports, each its own kind
+    Kmsan,
+    Kcsan,
+    Kfence,
+    Ubsan,
+    MemoryLeak, // kmemleak
+    Oom,        // the OOM killer
     NmiBacktrace,
     Sysrq,
     Boot,
@@ -40,8 +48,7 @@ const char *eventKindName(EventKind k);
 // A one-line description for legends and tooltips.
 QString eventKindTitle(EventKind k);
 bool eventKindFromName(const QString &name, EventKind *out);
-// The kinds that report a kernel crash or a splat (panic, oops, BUG, WARNING, stalls,
-// lockups, hung tasks, ...), as opposed to console housekeeping.
+// Kinds whose headline starts a crash report (see crashes.h).
 bool isCrashKind(EventKind k);
 
 struct Event

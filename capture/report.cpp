@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "crashreport.h"
+
 #include <QJsonArray>
 
 #include <cmath>
@@ -407,6 +409,10 @@ QString Report::text() const
             out += QString(total - 2, QLatin1Char('-')) + QLatin1Char('\n');
         }
     }
+    const QString crashes = crashTableText(m_columns, false);
+    if (!crashes.isEmpty()) {
+        out += QLatin1Char('\n') + crashes;
+    }
     const QString notes = footnotes();
     return notes.isEmpty() ? out : out + QLatin1Char('\n') + notes + QLatin1Char('\n');
 }
@@ -443,6 +449,10 @@ QString Report::markdown() const
     out += QLatin1Char('\n');
     for (const ReportColumn &c : m_columns) {
         out += QStringLiteral("- %1: %2\n").arg(c.label, c.sources.join(QStringLiteral(", ")));
+    }
+    const QString crashes = crashTableText(m_columns, true);
+    if (!crashes.isEmpty()) {
+        out += QLatin1Char('\n') + crashes;
     }
     const QString notes = footnotes();
     return notes.isEmpty() ? out : out + QLatin1Char('\n') + notes + QLatin1Char('\n');
@@ -585,6 +595,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     }
     j[QStringLiteral("events")] = events;
     j[QStringLiteral("events_omitted")] = double(omitted);
+    j[QStringLiteral("crashes")] = crashesToJson(run, m);
     QJsonArray intervals;
     for (const IntervalStats &s : m.intervals) {
         intervals.append(QJsonObject{{QStringLiteral("pattern"), s.pattern},
@@ -660,6 +671,7 @@ QJsonObject Report::json() const
                 {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
         }
         top[QStringLiteral("diff")] = diff;
+        top[QStringLiteral("crash_comparison")] = crashComparison(m_columns);
     }
     return top;
 }

@@ -55,7 +55,7 @@ public:
     // Calls onMatch(Match) for each rule matching; one match per kind per line.
     template <typename F> void match(std::string_view line, std::size_t message, F &&onMatch) const
     {
-        unsigned seen = 0; // bit per kind: one event of a kind per line
+        std::uint64_t seen = 0; // bit per kind: one event of a kind per line
         const std::string_view msg = line.substr(message < line.size() ? message : line.size());
         if (!msg.empty()) {
             for (int r : m_byFirstByte[std::uint8_t(msg[0])]) {
@@ -77,10 +77,12 @@ private:
     void index();
     bool ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *count) const;
 
-    template <typename F> void tryRule(int r, std::string_view s, unsigned *seen, F &onMatch) const
+    template <typename F>
+    void tryRule(int r, std::string_view s, std::uint64_t *seen, F &onMatch) const
     {
         const Rule &rule = m_rules[std::size_t(r)];
-        const unsigned bit = 1u << unsigned(rule.kind);
+        static_assert(kEventKindCount <= 64, "one bit per kind in `seen`");
+        const std::uint64_t bit = std::uint64_t(1) << unsigned(rule.kind);
         if (*seen & bit) {
             return;
         }

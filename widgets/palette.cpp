@@ -54,6 +54,20 @@ KindStyle kindStyle(EventKind k)
         return {QColor(0x5b, 0x1f, 0x9f), S::ssCrossSquare, 10};
     case EventKind::HungTask:
         return {QColor(0x17, 0xa0, 0xb0), S::ssSquare, 9};
+    case EventKind::Lockdep:
+        return {QColor(0x8b, 0x00, 0x8b), S::ssDiamond, 10};
+    case EventKind::Kasan:
+    case EventKind::Kmsan:
+    case EventKind::Kfence:
+        return {QColor(0xc0, 0x10, 0x40), S::ssDiamond, 10};
+    case EventKind::Kcsan:
+        return {QColor(0xa0, 0x30, 0x60), S::ssSquare, 9};
+    case EventKind::Ubsan:
+        return {QColor(0xd0, 0x60, 0x20), S::ssSquare, 9};
+    case EventKind::MemoryLeak:
+        return {QColor(0x60, 0x80, 0x20), S::ssTriangle, 9};
+    case EventKind::Oom:
+        return {QColor(0x90, 0x40, 0x00), S::ssStar, 11};
     case EventKind::NmiBacktrace:
         return {QColor(0x1f, 0x77, 0xb4), S::ssPlusCircle, 9};
     case EventKind::Sysrq:

@@ -1,0 +1,198 @@
+// Crash reports: real report layouts as the kernels print them (x86 and arm64, 4.9 to
+// 6.12, with and without caller ids, interleaved lines), their exact titles, kinds, extents
+// and completeness; clean logs and the bundled captures.
+#include "crashes.h"
+#include "crashreport.h"
+#include "report.h"
+#include "runloader.h"
+#include "tst_helpers.h"
+
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+const QString kFixtures = QStringLiteral(TTYSCOPE_SAMPLES "/../crashes/");
+
+// "kind|title|first line|last line|complete" per crash, lines 1-based.
+QStringList describe(const Run &run)
+{
+    QStringList out;
+    for (const Crash &c : findCrashes(run)) {
+        out << QStringLiteral("%1|%2|%3|%4|%5")
+                   .arg(QLatin1String(eventKindName(c.kind)), c.title)
+                   .arg(c.line + 1)
+                   .arg(c.endLine + 1)
+                   .arg(c.traceComplete ? QStringLiteral("complete")
+                                        : QStringLiteral("incomplete"));
+    }
+    return out;
+}
+
+std::unique_ptr<Run> loadFixture(const QString &name)
+{
+    QString error;
+    auto run = loadRun(kFixtures + name, LoadOptions{}, &error);
+    if (!run) {
+        qWarning("%s: %s", qPrintable(name), qPrintable(error));
+    }
+    return run;
+}
+} // namespace
+
+class TstCrashes : public QObject
+{
+    Q_OBJECT
+private slots:
+    void reports_data();
+    void reports();
+    void samples_data();
+    void samples();
+    void comparison();
+};
+
+void TstCrashes::reports_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("expected");
+    auto row = [](const char *file, const QStringList &crashes) {
+        QTest::newRow(file) << QString::fromLatin1(file) << crashes;
+    };
+    row("clean.log", {});
+    row("gpf_612.log", {"oops|general protection fault in qux_free|1|19|complete"});
+    row("hung_task_61.log", {"hung_task|INFO: task hung in baz_wait|1|17|complete",
+                             "hung_task|INFO: task hung in blkdev_read_iter|18|29|complete",
+                             "hung_task|INFO: task can't die in fuse_flush|30|39|complete"});
+    row("kasan_54_memcpy.log", {"kasan|BUG: KASAN: use-after-free in bar_copy|2|17|complete"});
+    row("kasan_61_caller.log",
+        {"kasan|BUG: KASAN: slab-use-after-free in foo_release|2|33|complete"});
+    row("kcsan_kfence_kmsan.log",
+        {"kcsan|BUG: KCSAN: data-race in foo_read / foo_write|2|14|complete",
+         "kfence|BUG: KFENCE: use-after-free read in frob_get|16|26|complete",
+         "kmsan|BUG: KMSAN: uninit-value in zap_parse|28|34|complete"});
+    row("kernel_bug_refcount_cut.log",
+        {"bug|kernel BUG in __slab_free|1|12|complete",
+         "warning|refcount_t: underflow in widget_put|13|23|complete"});
+    row("kmemleak.log", {"memory_leak|memory leak in leaky_init|1|9|complete",
+                         "memory_leak|kmemleak: new suspected memory leaks|10|10|complete"});
+    row("lockdep_circular_49.log", {"lockdep|possible deadlock in bar_lock|2|20|complete"});
+    row("lockdep_circular_61.log", {"lockdep|possible deadlock in bar_lock|2|49|complete"});
+    row("lockdep_rcu_nonstatic.log",
+        {"lockdep|suspicious RCU usage in qux_lookup|2|17|complete",
+         "lockdep|INFO: trying to register non-static key in quux_start|18|31|complete"});
+    row("lockdep_unlock_balance.log", {"lockdep|bad unlock balance in baz_unlock|2|20|complete"});
+    row("nullderef_arm64_61.log",
+        {"bug|Unable to handle kernel NULL pointer dereference in baz_work_fn|1|26|complete"});
+    row("nullderef_x86_510_panic.log",
+        {"bug|BUG: kernel NULL pointer dereference in bar_ioctl|1|23|complete"});
+    row("oom.log", {"oom|out of memory in filemap_fault|1|20|complete"});
+    row("rcu_stall_61.log", {"rcu_stall|INFO: rcu detected stall in looper_write|1|31|complete"});
+    row("softlockup.log", {"soft_lockup|BUG: soft lockup in spin_thread|1|12|complete",
+                           "soft_lockup|BUG: soft lockup in spin_work_fn|14|25|complete"});
+    row("truncated_panic.log",
+        {"bug|BUG: unable to handle page fault in widget_poke|2|9|incomplete",
+         "warning|WARNING in widget_init|12|18|incomplete"});
+    row("ubsan.log", {"ubsan|UBSAN: shift-out-of-bounds in qux_compute|2|14|complete",
+                      "ubsan|UBSAN: Undefined behaviour in qux_index|16|25|complete"});
+    row("warn_arm64_612_caller.log", {"warning|WARNING in foo_probe|1|20|complete"});
+    row("warn_x86_510.log", {"warning|WARNING in foo_probe|2|20|complete"});
+    // Every fixture has a row.
+    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 21);
+}
+
+void TstCrashes::reports()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, expected);
+    auto run = loadFixture(file);
+    QVERIFY(run);
+    QCOMPARE(describe(*run), expected);
+}
+
+void TstCrashes::samples_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("expected");
+    const QDir dir(QStringLiteral(TTYSCOPE_SAMPLES));
+    for (const QString &f : dir.entryList({QStringLiteral("*.zst")}, QDir::Files, QDir::Name)) {
+        QStringList crashes;
+        if (f.startsWith(QLatin1String("blast_crash"))) {
+            crashes << QStringLiteral("panic|kernel panic: sysrq triggered crash in "
+                                      "sysrq_handle_crash|8763|8803|complete");
+        } else if (f.startsWith(QLatin1String("panic_noroot"))) {
+            crashes << QStringLiteral("panic|kernel panic: VFS: Unable to mount root fs on "
+                                      "unknown-block(0,0) in mount_block_root|355|370|complete");
+        }
+        QTest::newRow(qPrintable(f)) << dir.filePath(f) << crashes;
+    }
+}
+
+void TstCrashes::samples()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, expected);
+    QString error;
+    auto run = loadRun(file, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(describe(*run), expected);
+    if (file.contains(QLatin1String("blast_crash"))) {
+        // The panic's own stack, `?` frames left out.
+        const Crash c = findCrashes(*run).front();
+        QCOMPARE(c.frames.mid(0, 4), (QStringList{"dump_stack_lvl", "panic", "sysrq_handle_crash",
+                                                  "__handle_sysrq.cold"}));
+        QCOMPARE(c.frames.size(), 10);
+    }
+}
+
+// Two columns: which crash titles are in A only, in B only, in both, with counts.
+void TstCrashes::comparison()
+{
+    auto a1 = loadFixture(QStringLiteral("hung_task_61.log"));
+    auto a2 = loadFixture(QStringLiteral("warn_x86_510.log"));
+    auto b1 = loadFixture(QStringLiteral("warn_arm64_612_caller.log"));
+    QVERIFY(a1 && a2 && b1);
+    const MetricOptions o;
+    ReportColumn a{QStringLiteral("A"),
+                   {a1.get(), a2.get()},
+                   {-1, -1},
+                   {computeMetrics(*a1, o), computeMetrics(*a2, o)},
+                   {"a1", "a2"}};
+    ReportColumn b{QStringLiteral("B"), {b1.get()}, {-1}, {computeMetrics(*b1, o)}, {"b1"}};
+    const Report report({a, b}, o);
+    const QJsonArray cmp = report.json().value(QStringLiteral("crash_comparison")).toArray();
+    QCOMPARE(cmp.size(), 4);
+    const QJsonObject warn = cmp[3].toObject();
+    QCOMPARE(warn.value(QStringLiteral("title")).toString(),
+             QStringLiteral("WARNING in foo_probe"));
+    QCOMPARE(warn.value(QStringLiteral("in")).toString(), QStringLiteral("both"));
+    QCOMPARE(warn.value(QStringLiteral("counts")).toArray(),
+             (QJsonArray{QJsonArray{0, 1}, QJsonArray{1}}));
+    QCOMPARE(cmp[0].toObject().value(QStringLiteral("in")).toString(), QStringLiteral("only-in-A"));
+    const QString text = report.text();
+    QString hungRow;
+    for (const QString &l : text.split(QLatin1Char('\n'))) {
+        if (l.startsWith(QLatin1String("INFO: task hung in baz_wait"))) {
+            hungRow = l.simplified();
+        }
+    }
+    QCOMPARE(hungRow, QStringLiteral("INFO: task hung in baz_wait hung_task 1/0 0 only-in-A"));
+    QVERIFY2(text.contains(QLatin1String("WARNING in foo_probe")), qPrintable(text));
+    const QJsonArray runCrashes = report.json()
+                                      .value(QStringLiteral("runs"))
+                                      .toArray()[2]
+                                      .toObject()
+                                      .value(QStringLiteral("crashes"))
+                                      .toArray();
+    QCOMPARE(runCrashes.size(), 1);
+    const QJsonObject c = runCrashes[0].toObject();
+    QCOMPARE(c.value(QStringLiteral("line")).toInt(), 1);
+    QCOMPARE(c.value(QStringLiteral("end_line")).toInt(), 20);
+    QCOMPARE(c.value(QStringLiteral("kernel_time")).toDouble(), 12.345678);
+    QCOMPARE(c.value(QStringLiteral("trace_complete")).toBool(), true);
+    QCOMPARE(c.value(QStringLiteral("frames")).toArray().first().toString(),
+             QStringLiteral("foo_probe"));
+}
+
+QTEST_GUILESS_MAIN(TstCrashes)
+#include "tst_crashes.moc"
