@@ -1,5 +1,6 @@
 #include "eventlist.h"
 
+#include "crashes.h"
 #include "logmodel.h"
 #include "palette.h"
 
@@ -10,6 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tty {
@@ -21,12 +23,36 @@ void EventModel::setRuns(const QVector<TimelineRun> &runs)
     beginResetModel();
     m_runs = runs;
     m_rows.clear();
+    m_titles.clear();
     for (int r = 0; r < runs.size(); ++r) {
         for (int e = 0; e < int(runs[r].run->events.size()); ++e) {
             m_rows.append({r, e});
         }
+        QHash<int, QString> titles;
+        for (const Crash &c : findCrashes(*runs[r].run)) {
+            titles.insert(int(c.event), c.title);
+        }
+        m_titles.append(titles);
     }
     endResetModel();
+}
+
+QVector<QPair<QString, int>> EventModel::crashTitles() const
+{
+    QHash<QString, int> counts;
+    for (const QHash<int, QString> &titles : m_titles) {
+        for (const QString &t : titles) {
+            ++counts[t];
+        }
+    }
+    QVector<QPair<QString, int>> out;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        out.append({it.key(), it.value()});
+    }
+    std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    return out;
 }
 
 int EventModel::rowCount(const QModelIndex &parent) const
@@ -54,6 +80,12 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
         return ei;
     case KindRole:
         return QLatin1String(eventKindName(e.kind));
+    case TitleRole:
+        return m_titles.value(ri).value(ei);
+    case Qt::ToolTipRole: {
+        const QString title = m_titles.value(ri).value(ei);
+        return title.isEmpty() ? QVariant() : QVariant(title);
+    }
     case Qt::DecorationRole:
         if (index.column() == Kind) {
             QPixmap pm(10, 10);
@@ -142,7 +174,11 @@ protected:
         if (kind.isEmpty()) {
             return true;
         }
-        return sourceModel()->index(row, 0, parent).data(EventModel::KindRole).toString() == kind;
+        const QModelIndex i = sourceModel()->index(row, 0, parent);
+        if (kind.startsWith(QLatin1String("title:"))) {
+            return i.data(EventModel::TitleRole).toString() == QStringView(kind).mid(6);
+        }
+        return i.data(EventModel::KindRole).toString() == kind;
     }
 };
 } // namespace
@@ -204,6 +240,16 @@ void EventList::setRuns(const QVector<TimelineRun> &runs)
                                  .arg(QLatin1String(eventKindName(EventKind(k))))
                                  .arg(counts[k]),
                              QLatin1String(eventKindName(EventKind(k))));
+        }
+    }
+    // Crashes grouped by title: one entry per title with its count over the runs shown.
+    const QVector<QPair<QString, int>> titles = m_model->crashTitles();
+    if (!titles.isEmpty()) {
+        m_kinds->insertSeparator(m_kinds->count());
+        for (const auto &[title, count] : titles) {
+            m_kinds->addItem(tr("crash: %1 (%2)").arg(title).arg(count),
+                             QStringLiteral("title:") + title);
+            m_kinds->setItemData(m_kinds->count() - 1, title, Qt::ToolTipRole);
         }
     }
     m_kinds->blockSignals(false);

@@ -5,6 +5,7 @@
 #include "timelineview.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QSortFilterProxyModel>
 #include <QWidget>
 
@@ -18,7 +19,7 @@ class EventModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { RunCol, Kind, Arrival, Kernel, Text, ColumnCount };
-    enum Roles { RunRole = Qt::UserRole + 1, EventRole, KindRole };
+    enum Roles { RunRole = Qt::UserRole + 1, EventRole, KindRole, TitleRole };
     explicit EventModel(QObject *parent = nullptr);
     void setRuns(const QVector<TimelineRun> &runs);
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -28,7 +29,12 @@ public:
 
 private:
     QVector<TimelineRun> m_runs;
-    QVector<QPair<int, int>> m_rows; // (run, event index)
+    QVector<QPair<int, int>> m_rows;       // (run, event index)
+    QVector<QHash<int, QString>> m_titles; // per run: crash title by headline event
+
+public:
+    // Crash titles with their count over all runs, most frequent first.
+    QVector<QPair<QString, int>> crashTitles() const;
 };
 
 class EventList : public QWidget
@@ -37,7 +43,8 @@ class EventList : public QWidget
 public:
     explicit EventList(QWidget *parent = nullptr);
     void setRuns(const QVector<TimelineRun> &runs);
-    // Shows only this kind ("" = all).
+    // Shows only this kind ("" = all), or with "title:TITLE" the crashes of one title
+    // (the "is it the same crash?" view of a comparison).
     void setKindFilter(const QString &kindName);
     QTableView *table() const { return m_table; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }

@@ -1,5 +1,6 @@
 #include "timelineview.h"
 
+#include "crashes.h"
 #include "lanedata.h"
 #include "palette.h"
 
@@ -1038,6 +1039,20 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
                                  .toHtmlEscaped());
                 if (e.kind == EventKind::Drop) {
                     tip += QStringLiteral("<br>%1 message(s) dropped").arg(e.count);
+                }
+                if (isCrashKind(e.kind)) {
+                    // The report around this headline only (a WARN opens at its `cut here`
+                    // line just before), not the whole run.
+                    for (const Crash &c :
+                         findCrashes(r, std::max<LineIndex>(0, e.line - 2), e.line + 1)) {
+                        if (c.event == std::size_t(ev)) {
+                            tip +=
+                                QStringLiteral("<br><b>crash:</b> %1%2")
+                                    .arg(c.title.toHtmlEscaped(),
+                                         c.traceComplete ? QString()
+                                                         : QStringLiteral(" (report cut short)"));
+                        }
+                    }
                 }
                 QToolTip::showText(me->globalPosition().toPoint(), tip, m_plot);
             } else {

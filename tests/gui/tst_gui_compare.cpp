@@ -175,7 +175,11 @@ private slots:
         QVERIFY(r.diffCell(*drops).startsWith(u'+'));
         QCOMPARE(r.better(*drops), -1); // fewer drops: A (6.1) is better
         const ReportRow *printed = row(r, QStringLiteral("window.lines"));
-        QCOMPARE(r.better(*printed), 1); // more lines got out in the window on 6.12-rt
+        // 6.12-rt printed 4 % more in the window, but with sd ~280 over 3 trials that is
+        // within the noise: no winner, and the cell says so.
+        QCOMPARE(r.better(*printed), 0);
+        QVERIFY2(r.diffCell(*printed).endsWith(QLatin1String("n.s.")),
+                 qPrintable(r.diffCell(*printed)));
         QVERIFY(r.cell(*drops, 1).contains(QStringLiteral("±")));
     }
 

@@ -11,6 +11,7 @@
 #include "palette.h"
 #include "runloader.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
@@ -156,6 +157,29 @@ private slots:
         const QModelIndex cur = w->eventList()->table()->currentIndex();
         QVERIFY(cur.isValid());
         QCOMPARE(cur.data(EventModel::KindRole).toString(), QStringLiteral("panic"));
+    }
+
+    void eventListGroupsCrashesByTitle()
+    {
+        EventList *list = w->eventList();
+        QComboBox *kinds = list->findChild<QComboBox *>();
+        QVERIFY(kinds);
+        const QString title =
+            QStringLiteral("kernel panic: sysrq triggered crash in sysrq_handle_crash");
+        const int i = kinds->findData(QStringLiteral("title:") + title);
+        QVERIFY2(i >= 0, "no entry for the crash title");
+        QCOMPARE(kinds->itemText(i), QStringLiteral("crash: %1 (1)").arg(title));
+        kinds->setCurrentIndex(i);
+        QCOMPARE(list->proxy()->rowCount(), 1);
+        const QModelIndex row = list->proxy()->index(0, EventModel::Kind);
+        QCOMPARE(row.data(EventModel::KindRole).toString(), QStringLiteral("panic"));
+        QCOMPARE(row.data(EventModel::TitleRole).toString(), title);
+        QCOMPARE(row.data(EventModel::RunRole).toInt(), 0);
+        const Event &e = run()->events[std::size_t(row.data(EventModel::EventRole).toInt())];
+        QVERIFY(run()->lines.text(e.line).find("Kernel panic - not syncing: sysrq triggered "
+                                               "crash") != std::string_view::npos);
+        kinds->setCurrentIndex(0);
+        QCOMPARE(list->proxy()->rowCount(), int(run()->events.size()));
     }
 
     void clickingTheTimelineMovesTheLog()

@@ -328,7 +328,8 @@ void TstRules::everyRuleCovered()
         "[ 1.0] reboot: Power down",
         "[ 1.0] Rebooting in 1 seconds",
         "[ 1.0] printk: console [ttyS0] enabled",
-        QStringLiteral("\x1b" "c"),
+        QStringLiteral("\x1b"
+                       "c"),
         "SeaBIOS (version 1)",
         "Booting from ROM..",
         "iPXE (http://ipxe.org)",
@@ -344,9 +345,12 @@ void TstRules::everyRuleCovered()
                     [&](const RuleSet::Match &m) { hit[std::size_t(m.rule)] = true; });
     }
     for (std::size_t r = 0; r < hit.size(); ++r) {
-        // Speed: a rule without a leading literal would run its regex on every line.
+        // Speed: a rule without a leading literal would run its regex on every line. (The
+        // terminal reset ESC c is two bytes, but only lines starting with ESC try it.)
         const RuleSet::Rule &rule = rules.rules()[r];
-        QVERIFY2(rule.anchor == RuleSet::Anchor::Anywhere || rule.literal.size() >= 3,
+        QVERIFY2(rule.anchor == RuleSet::Anchor::Anywhere || rule.literal.size() >= 3 ||
+                     (rule.anchor == RuleSet::Anchor::Line && rule.literal == "\x1b"
+                                                                              "c"),
                  qPrintable(rule.name));
         QVERIFY2(
             hit[r],
