@@ -26,7 +26,7 @@ QString laneTitle(TimelineView::Lane lane)
 {
     switch (lane) {
     case TimelineView::Produced:
-        return QStringLiteral("produced\n(+dropped)/s");
+        return QStringLiteral("produced+\ndropped/s");
     case TimelineView::Printed:
         return QStringLiteral("printed\nlines/s");
     case TimelineView::Wire:

@@ -7,12 +7,14 @@
 #include "logview.h"
 #include "mainwindow.h"
 #include "metrics.h"
+#include "metricspanel.h"
 #include "noticebar.h"
 #include "palette.h"
 #include "runloader.h"
 
 #include <QComboBox>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -406,6 +408,61 @@ private slots:
         v.showLine(580000);
         QCOMPARE(v.currentLine(), LineIndex(580000));
         QTRY_COMPARE_WITH_TIMEOUT(v.model()->rowCount(), n, 20000);
+    }
+
+    void compareBootsOfOneCapture()
+    {
+        // Two real captures in a row, as a console server logs across a reboot: the boot
+        // row of the metrics dock makes them sides A and B.
+        QByteArray both;
+        for (const char *name :
+             {"panic_noroot-smp2-115200-t1.raw.zst", "boot_login-default-smp2-115200-t1.raw.zst"}) {
+            QProcess z;
+            z.start(QStringLiteral("zstd"), {QStringLiteral("-dc"), sample(name)});
+            QVERIFY(z.waitForFinished(10000));
+            both += z.readAllStandardOutput();
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("lab.log"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(both) == both.size());
+        f.close();
+        MainWindow w2;
+        w2.resize(1366, 768);
+        w2.show();
+        w2.openFiles({path});
+        QVERIFY(w2.waitForLoaded());
+        QCOMPARE(int(w2.session().sides[0].trials[0].run->boots.size()), 2);
+        MetricsPanel *panel = w2.metricsPanel();
+        QVERIFY(panel->bootsA()->isVisibleTo(&w2));
+        auto compare = [&](const QString &a, const QString &b) {
+            panel->bootsA()->setText(a);
+            panel->bootsB()->setText(b);
+            emit panel->bootsB()->returnPressed();
+        };
+        compare(QStringLiteral("/Kernel panic/"), QStringLiteral("!/Kernel panic/"));
+        QCOMPARE(w2.session().sides.size(), 2);
+        QCOMPARE(w2.session().sides[0].trials.size(), 1);
+        QCOMPARE(w2.session().sides[0].trials[0].boot, 0);
+        QCOMPARE(w2.session().sides[1].trials[0].boot, 1);
+        QCOMPARE(w2.session().sides[0].label, QStringLiteral("boots /Kernel panic/"));
+        const Report r = w2.session().report();
+        QCOMPARE(r.rows().front().key, QStringLiteral("lines"));
+        QCOMPARE(r.rows().front().values[0], std::vector<double>{370}); // panic_noroot truth
+        QCOMPARE(r.rows().front().values[1], std::vector<double>{371}); // boot_login truth
+        // Still offered: the capture is the same one.
+        QVERIFY(panel->bootsA()->isVisibleTo(&w2));
+        if (qEnvironmentVariableIsSet("TTYSCOPE_SHOTS")) {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+            QApplication::processEvents();
+            w2.grab().save(qEnvironmentVariable("TTYSCOPE_SHOTS") + QStringLiteral("/boots.png"));
+        }
+        compare(QStringLiteral("1-2"), QStringLiteral("9"));
+        QCOMPARE(w2.session().sides.size(), 2); // a selector choosing no boot changes nothing
+        QVERIFY(w2.notices()->text().contains(QStringLiteral("none of the 2 boots")));
+        compare(QString(), QString());
+        QCOMPARE(w2.session().sides.size(), 1);
+        QCOMPARE(w2.session().sides[0].trials[0].boot, -1);
     }
 
     void cleanupTestCase() { w.reset(); }
