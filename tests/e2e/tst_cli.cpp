@@ -51,10 +51,116 @@ class TstCli : public QObject
     Q_OBJECT
 private slots:
     void reportJson();
+    void reportRawAgainstHostts();
+    void reportBootsOfOneCapture();
     void reportUnreadable();
     void catRecordingExact();
     void catTimes();
 };
+
+// The same capture in both formats: every figure of the raw one equals the hostts one or
+// is null; none is a number from another clock.
+void TstCli::reportRawAgainstHostts()
+{
+    const Result r = ttyscope({QStringLiteral("report"), QStringLiteral("-o"),
+                               QStringLiteral("json"), QStringLiteral("--window-start"),
+                               QStringLiteral("harness: insmod"), QStringLiteral("--window-match"),
+                               QStringLiteral("noise: worker"), QStringLiteral("--span"),
+                               QStringLiteral("harness: rmmod=>noise: all workers stopped"),
+                               sample("spam_rmmod-k612rt-smp4-115200-t1.raw.zst"),
+                               sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+    QCOMPARE(r.code, 0);
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject groups0 = j[QLatin1String("groups")][0][QLatin1String("metrics")].toObject();
+    const QJsonObject groups1 = j[QLatin1String("groups")][1][QLatin1String("metrics")].toObject();
+    const QJsonObject diff = j[QLatin1String("diff")].toObject();
+    int same = 0, absent = 0;
+    for (auto it = groups0.begin(); it != groups0.end(); ++it) {
+        const QJsonValue raw = it.value()[QLatin1String("mean")];
+        const QJsonValue hostts = groups1[it.key()][QLatin1String("mean")];
+        if (raw.isNull()) {
+            ++absent;
+            QVERIFY2(!diff.contains(it.key()), qPrintable(it.key())); // no B - A, no better
+            continue;
+        }
+        // Only bytes (and the wire time from them) may differ: hostts does not keep line
+        // ends, so its figure is marked as an estimate.
+        if (it.key() == QLatin1String("bytes") || it.key() == QLatin1String("wire_s")) {
+            QVERIFY(std::fabs(raw.toDouble() - hostts.toDouble()) < 1e-4 * raw.toDouble());
+            continue;
+        }
+        QVERIFY2(raw == hostts, qPrintable(QStringLiteral("%1: raw %2, hostts %3")
+                                               .arg(it.key())
+                                               .arg(raw.toDouble())
+                                               .arg(hostts.toDouble())));
+        ++same;
+    }
+    QVERIFY(same >= 12);
+    QVERIFY(absent >= 8);
+    for (const char *key :
+         {"duration_s", "lag.max_s", "window.lines", "spans.0.seconds", "window.wire_s"}) {
+        QVERIFY2(groups0[QLatin1String(key)][QLatin1String("mean")].isNull(), key);
+        QVERIFY2(!groups1[QLatin1String(key)][QLatin1String("mean")].isNull(), key);
+    }
+    QCOMPARE(groups0[QLatin1String("window.produced")][QLatin1String("mean")].toInt(), 13258);
+    QCOMPARE(groups0[QLatin1String("spans.0.kernel_seconds")][QLatin1String("mean")].toDouble(),
+             34.34076 - 34.329956);
+    const QJsonObject run0 = j[QLatin1String("runs")][0].toObject();
+    QCOMPARE(run0[QLatin1String("bytes")].toInt(), 458892); // truth: bytes_total
+    QCOMPARE(run0[QLatin1String("bytes_exact")].toBool(), true);
+    QCOMPARE(j[QLatin1String("runs")][1][QLatin1String("bytes_exact")].toBool(), false);
+
+    // The text says why, and a pattern that matches nothing is named.
+    const Result t = ttyscope({QStringLiteral("report"), QStringLiteral("--window-start"),
+                               QStringLiteral("no such line"),
+                               sample("spam_rmmod-k612rt-smp4-115200-t1.raw.zst")});
+    QCOMPARE(t.code, 0);
+    QByteArray lagRow;
+    for (const QByteArray &l : t.out.split('\n')) {
+        lagRow = l.startsWith("console lag max") ? l.simplified() : lagRow;
+    }
+    QCOMPARE(lagRow, QByteArray("console lag max (s) n/a (no host times)"));
+    QVERIFY2(t.err.contains("warning: --window-start 'no such line' matched no line"), t.err);
+}
+
+// Boots of one capture as the two columns, chosen by number and by regex.
+void TstCli::reportBootsOfOneCapture()
+{
+    QTemporaryDir dir;
+    const QString lab = dir.filePath(QStringLiteral("lab.log"));
+    {
+        QProcess z;
+        z.setStandardOutputFile(lab);
+        z.start(QStringLiteral("zstd"),
+                {QStringLiteral("-dc"), sample("panic_noroot-smp2-115200-t1.raw.zst"),
+                 sample("boot_login-default-smp2-115200-t1.raw.zst")});
+        QVERIFY(z.waitForFinished(10000) && z.exitCode() == 0);
+    }
+    for (const QStringList &sel :
+         {QStringList{QStringLiteral("1"), QStringLiteral("2")},
+          QStringList{QStringLiteral("/Kernel panic/"), QStringLiteral("!/Kernel panic/")}}) {
+        const Result r = ttyscope({QStringLiteral("report"), QStringLiteral("-o"),
+                                   QStringLiteral("json"), QStringLiteral("--events"),
+                                   QStringLiteral("crash"), QStringLiteral("--boots"), sel[0],
+                                   QStringLiteral("--boots"), sel[1], lab, lab});
+        QCOMPARE(r.code, 0);
+        const QJsonArray runs = QJsonDocument::fromJson(r.out)[QLatin1String("runs")].toArray();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0][QLatin1String("boot")].toInt(), 1);
+        QCOMPARE(runs[0][QLatin1String("lines")].toInt(), 370); // panic_noroot truth
+        QCOMPARE(runs[1][QLatin1String("boot")].toInt(), 2);
+        QCOMPARE(runs[1][QLatin1String("lines")].toInt(), 371); // boot_login-default truth
+        // --events crash: the panic only; the others are counted as left out.
+        const QJsonArray events = runs[0][QLatin1String("events")].toArray();
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events[0][QLatin1String("kind")].toString(), QStringLiteral("panic"));
+        QVERIFY(runs[0][QLatin1String("events_omitted")].toInt() > 0);
+    }
+    const Result bad =
+        ttyscope({QStringLiteral("report"), QStringLiteral("--boots"), QStringLiteral("3-1"), lab});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains("boot selector '3-1'"), bad.err);
+}
 
 void TstCli::reportJson()
 {
