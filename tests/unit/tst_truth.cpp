@@ -222,8 +222,18 @@ void TstTruth::captures()
             QVERIFY2(std::fabs(m.bootTime - expected) < tolerance,
                      qPrintable(QString::number(m.bootTime, 'f', 6)));
             QVERIFY(m.bootTime < truth.value(QLatin1String("qemu_start_to_login_s")).toDouble());
+            QCOMPARE(m.bootTimeFirstByte, m.bootTime);
+            // From the kernel's start: its time 0 on the host clock is the truth's offset.
+            const double fromKernel =
+                login.value(QLatin1String("host_time")).toDouble() -
+                truth.value(QLatin1String("kernel_to_host_offset_s")).toDouble();
+            QVERIFY2(std::fabs(m.bootTimeKernel - fromKernel) < tolerance,
+                     qPrintable(QString::number(m.bootTimeKernel, 'f', 6)));
+            QVERIFY(m.bootWireSeconds > 0 && m.bootWireSeconds < m.bootTimeFirstByte);
         } else {
             QVERIFY(std::isnan(m.bootTime));
+            QVERIFY(std::isnan(m.bootTimeKernel));
+            QVERIFY(std::isnan(m.bootWireSeconds));
         }
     } else {
         QVERIFY(std::isnan(m.bootTime));
