@@ -30,8 +30,9 @@ int runReport(const QStringList &args)
                         "complete."),
          QStringLiteral("WHICH"), QStringLiteral("all")});
     p.addOption({QStringLiteral("max-events"),
-                 QStringLiteral("At most N events per run in the JSON (events_omitted says how "
-                                "many were left out)."),
+                 QStringLiteral("At most N events and N crashes per run in the JSON "
+                                "(events_omitted and crashes_omitted say how many were left "
+                                "out; --events none lists no crashes either)."),
                  QStringLiteral("N")});
     addLoadOptions(p);
     addMetricOptions(p);

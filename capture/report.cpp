@@ -595,7 +595,17 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     }
     j[QStringLiteral("events")] = events;
     j[QStringLiteral("events_omitted")] = double(omitted);
-    j[QStringLiteral("crashes")] = crashesToJson(run, m);
+    // The crash list follows the event list's limits (a flood of WARN splats gives 10^5).
+    const QJsonArray crashes = crashesToJson(run, m);
+    const qsizetype keep = eo.which == EventOutput::Which::None ? 0
+                           : eo.max >= 0 ? std::min<qsizetype>(crashes.size(), eo.max)
+                                         : crashes.size();
+    QJsonArray kept;
+    for (qsizetype i = 0; i < keep; ++i) {
+        kept.append(crashes[i]);
+    }
+    j[QStringLiteral("crashes")] = kept;
+    j[QStringLiteral("crashes_omitted")] = double(crashes.size() - keep);
     QJsonArray intervals;
     for (const IntervalStats &s : m.intervals) {
         intervals.append(QJsonObject{{QStringLiteral("pattern"), s.pattern},

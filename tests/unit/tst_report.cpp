@@ -336,6 +336,11 @@ void TstReport::eventsInJson()
     QCOMPARE(omitted, 4.0);
     QCOMPARE(kindsOf({EventOutput::Which::None, -1}, &omitted), QString());
     QCOMPARE(omitted, 5.0);
+    // The crash list follows: one panic here, listed unless none are asked for.
+    QCOMPARE(runToJson(*run, m, MetricOptions{}, {})[QLatin1String("crashes")].toArray().size(), 1);
+    const QJsonObject none = runToJson(*run, m, MetricOptions{}, {EventOutput::Which::None, -1});
+    QCOMPARE(none[QLatin1String("crashes")].toArray().size(), 0);
+    QCOMPARE(none[QLatin1String("crashes_omitted")].toInt(), 1);
     QCOMPARE(kindsOf({EventOutput::Which::All, 2}, &omitted), QStringLiteral("boot drop"));
     QCOMPARE(omitted, 3.0);
 }
