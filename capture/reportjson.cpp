@@ -1,0 +1,249 @@
+// The JSON of a report (docs/report.md documents every key): per run, per group, and the
+// differences of two columns.
+#include "crashreport.h"
+#include "report.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace tty {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+QJsonValue num(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+} // namespace
+
+bool eventOutputFromName(const QString &name, EventOutput::Which *out)
+{
+    if (name == QLatin1String("all")) {
+        *out = EventOutput::Which::All;
+    } else if (name == QLatin1String("crash")) {
+        *out = EventOutput::Which::Crash;
+    } else if (name == QLatin1String("none")) {
+        *out = EventOutput::Which::None;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
+                      const EventOutput &eo)
+{
+    QJsonObject j;
+    j[QStringLiteral("source")] = run.meta.source;
+    j[QStringLiteral("format")] = run.meta.format;
+    j[QStringLiteral("label")] = run.meta.label;
+    j[QStringLiteral("baud")] = run.meta.baud;
+    j[QStringLiteral("host_times")] = run.hasArrival;
+    j[QStringLiteral("lines")] = double(m.lines);
+    j[QStringLiteral("kernel_lines")] = double(m.kernelLines);
+    j[QStringLiteral("bytes")] = double(m.bytes);
+    j[QStringLiteral("bytes_exact")] = bytesAreExact(run);
+    j[QStringLiteral("bits_per_char")] = m.bitsPerChar;
+    j[QStringLiteral("wire_s")] = num(m.wireSeconds);
+    j[QStringLiteral("duration_s")] = num(m.duration);
+    j[QStringLiteral("kernel_duration_s")] = num(m.kernelDuration);
+    j[QStringLiteral("boots")] = m.boots;
+    j[QStringLiteral("drops")] =
+        QJsonObject{{QStringLiteral("notices"), double(m.dropNotices)},
+                    {QStringLiteral("messages"), double(m.droppedMessages)}};
+    QJsonObject panic{{QStringLiteral("detected"), m.panic.detected},
+                      {QStringLiteral("trace_complete"), m.panic.complete},
+                      {QStringLiteral("missing"), QJsonArray::fromStringList(m.panic.missing)}};
+    if (m.panic.detected) {
+        panic[QStringLiteral("line")] = double(m.panic.line + 1);
+        panic[QStringLiteral("reason")] = m.panic.reason;
+    }
+    j[QStringLiteral("panic")] = panic;
+    QJsonObject lag{{QStringLiteral("max_s"), m.hasLag ? num(m.lagMax) : QJsonValue()},
+                    {QStringLiteral("p50_s"), m.hasLag ? num(m.lagP50) : QJsonValue()},
+                    {QStringLiteral("p99_s"), m.hasLag ? num(m.lagP99) : QJsonValue()}};
+    if (!run.hasArrival) {
+        lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
+    }
+    j[QStringLiteral("lag")] = lag;
+    QJsonObject win{
+        {QStringLiteral("start"),
+         o.windowStart.isEmpty() ? QStringLiteral("first line") : o.windowStart},
+        {QStringLiteral("seconds"), o.windowSeconds},
+        {QStringLiteral("found"), m.window.found},
+        {QStringLiteral("lines"), m.window.found && m.window.printedKnown
+                                      ? QJsonValue(double(m.window.lines))
+                                      : QJsonValue()},
+        {QStringLiteral("produced"), m.window.found && m.window.producedKnown
+                                         ? QJsonValue(double(m.window.produced))
+                                         : QJsonValue()},
+        {QStringLiteral("produced_dropped"), m.window.found && m.window.producedKnown
+                                                 ? QJsonValue(double(m.window.producedDropped))
+                                                 : QJsonValue()},
+        {QStringLiteral("wire_s"), num(m.window.wireSeconds)}};
+    if (m.window.found && !m.window.printedKnown) {
+        win[QStringLiteral("note")] = QStringLiteral(
+            "the format has no host arrival times: lines printed in the window are unknown");
+    }
+    if (!o.windowMatch.isEmpty()) {
+        win[QStringLiteral("match")] = o.windowMatch;
+    }
+    if (m.window.found) {
+        win[QStringLiteral("start_line")] = double(m.window.startLine + 1);
+        win[QStringLiteral("start_s")] = num(m.window.start);
+    }
+    j[QStringLiteral("window")] = win;
+    QJsonArray spans;
+    for (const SpanResult &s : m.spans) {
+        QJsonObject so{{QStringLiteral("from"), s.from},
+                       {QStringLiteral("to"), s.to},
+                       {QStringLiteral("seconds"), num(s.seconds)},
+                       {QStringLiteral("kernel_seconds"), num(s.kernelSeconds)}};
+        if (!s.missing.isEmpty()) {
+            so[QStringLiteral("missing")] = s.missing;
+        }
+        spans.append(so);
+    }
+    j[QStringLiteral("spans")] = spans;
+    j[QStringLiteral("boot_time_s")] = num(m.bootTime);
+    j[QStringLiteral("boot_start")] = o.bootStart;
+    j[QStringLiteral("boot_time_first_byte_s")] = num(m.bootTimeFirstByte);
+    j[QStringLiteral("boot_time_kernel_s")] = num(m.bootTimeKernel);
+    j[QStringLiteral("boot_wire_s")] = num(m.bootWireSeconds);
+    j[QStringLiteral("boot_wire_share")] =
+        std::isfinite(m.bootTimeFirstByte) && m.bootTimeFirstByte > 0
+            ? num(m.bootWireSeconds / m.bootTimeFirstByte)
+            : QJsonValue();
+    if (!run.hasArrival) {
+        j[QStringLiteral("boot_time_note")] =
+            QStringLiteral("the format has no host arrival times");
+    }
+    QJsonObject counts;
+    for (int k = 0; k < kEventKindCount; ++k) {
+        counts[QLatin1String(eventKindName(EventKind(k)))] = double(m.eventCounts[std::size_t(k)]);
+    }
+    j[QStringLiteral("event_counts")] = counts;
+    QJsonArray events;
+    qint64 omitted = 0;
+    for (const Event &e : run.events) {
+        if (e.line < m.first || (e.line >= m.end && m.end < run.lines.size())) {
+            continue;
+        }
+        const bool wanted = eo.which == EventOutput::Which::All ||
+                            (eo.which == EventOutput::Which::Crash && isCrashKind(e.kind));
+        if (!wanted || (eo.max >= 0 && events.size() >= eo.max)) {
+            ++omitted;
+            continue;
+        }
+        const std::string_view t = run.eventText(e);
+        QJsonObject eo{{QStringLiteral("kind"), QLatin1String(eventKindName(e.kind))},
+                       {QStringLiteral("line"), double(e.line + 1)},
+                       {QStringLiteral("text"), QString::fromUtf8(t.data(), qsizetype(t.size()))}};
+        const HostNs a = run.eventArrival(e);
+        eo[QStringLiteral("arrival")] =
+            run.hasArrival && hasHostTime(a) ? num(double(a) * 1e-9) : QJsonValue();
+        const KernelUs k =
+            e.note < 0 && e.line < run.lines.size() ? run.lines.kernelTime(e.line) : kNoKernelTime;
+        eo[QStringLiteral("kernel_time")] =
+            hasKernelTime(k) ? QJsonValue(double(k) * 1e-6) : QJsonValue();
+        if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
+            eo[QStringLiteral("count")] = double(e.count);
+        }
+        events.append(eo);
+    }
+    j[QStringLiteral("events")] = events;
+    j[QStringLiteral("events_omitted")] = double(omitted);
+    // The crash list follows the event list's limits (a flood of WARN splats gives 10^5).
+    const QJsonArray crashes = crashesToJson(run, m);
+    const qsizetype keep = eo.which == EventOutput::Which::None ? 0
+                           : eo.max >= 0 ? std::min<qsizetype>(crashes.size(), eo.max)
+                                         : crashes.size();
+    QJsonArray kept;
+    for (qsizetype i = 0; i < keep; ++i) {
+        kept.append(crashes[i]);
+    }
+    j[QStringLiteral("crashes")] = kept;
+    j[QStringLiteral("crashes_omitted")] = double(crashes.size() - keep);
+    QJsonArray intervals;
+    for (const IntervalStats &s : m.intervals) {
+        intervals.append(QJsonObject{{QStringLiteral("pattern"), s.pattern},
+                                     {QStringLiteral("matches"), double(s.matches)},
+                                     {QStringLiteral("mean_s"), num(s.mean)},
+                                     {QStringLiteral("p50_s"), num(s.p50)},
+                                     {QStringLiteral("p99_s"), num(s.p99)},
+                                     {QStringLiteral("kernel_mean_s"), num(s.kernelMean)},
+                                     {QStringLiteral("kernel_p50_s"), num(s.kernelP50)},
+                                     {QStringLiteral("kernel_p99_s"), num(s.kernelP99)}});
+    }
+    j[QStringLiteral("intervals")] = intervals;
+    j[QStringLiteral("warnings")] = QJsonArray::fromStringList(run.warnings + m.warnings);
+    if (!run.error.isEmpty()) {
+        j[QStringLiteral("error")] = run.error;
+    }
+    return j;
+}
+
+QJsonObject Report::json() const
+{
+    QJsonArray runs;
+    QJsonArray groups;
+    for (const ReportColumn &c : m_columns) {
+        QJsonArray members;
+        for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+            QJsonObject o = runToJson(*c.runs[i], c.metrics[i], m_options, m_events);
+            o[QStringLiteral("group")] = c.label;
+            if (i < c.boots.size() && c.boots[i] >= 0) {
+                o[QStringLiteral("boot")] = c.boots[i] + 1;
+            }
+            runs.append(o);
+        }
+        QJsonObject g{{QStringLiteral("label"), c.label},
+                      {QStringLiteral("n"), int(c.metrics.size())},
+                      {QStringLiteral("sources"), QJsonArray::fromStringList(c.sources)}};
+        QJsonObject stats;
+        for (const ReportRow &row : m_rows) {
+            const std::size_t ci = std::size_t(&c - m_columns.data());
+            const Summary s = summarize(row.values[ci]);
+            QJsonArray vals;
+            for (double v : row.values[ci]) {
+                vals.append(num(v));
+            }
+            stats[row.key] = QJsonObject{{QStringLiteral("mean"), num(s.n ? s.mean : kNaN)},
+                                         {QStringLiteral("sd"), num(s.n > 1 ? s.sd : kNaN)},
+                                         {QStringLiteral("n"), s.n},
+                                         {QStringLiteral("values"), vals}};
+        }
+        g[QStringLiteral("metrics")] = stats;
+        groups.append(g);
+    }
+    QJsonObject top{{QStringLiteral("runs"), runs}, {QStringLiteral("groups"), groups}};
+    if (hasDiff()) {
+        QJsonObject diff;
+        for (const ReportRow &row : m_rows) {
+            const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
+            if (a.n == 0 || b.n == 0) {
+                continue;
+            }
+            const double d = b.mean - a.mean;
+            const int w = better(row);
+            const Difference wd = difference(row);
+            diff[row.key] = QJsonObject{
+                {QStringLiteral("b_minus_a"), num(d)},
+                {QStringLiteral("percent"),
+                 a.mean != 0 ? num(100.0 * d / std::fabs(a.mean)) : QJsonValue()},
+                {QStringLiteral("ci95"),
+                 wd.valid ? QJsonValue(QJsonArray{num(wd.ciLow), num(wd.ciHigh)}) : QJsonValue()},
+                {QStringLiteral("p"), wd.valid ? num(wd.p) : QJsonValue()},
+                {QStringLiteral("significant"),
+                 wd.valid ? QJsonValue(wd.significant()) : QJsonValue()},
+                {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
+        }
+        top[QStringLiteral("diff")] = diff;
+        top[QStringLiteral("crash_comparison")] = crashComparison(m_columns);
+    }
+    return top;
+}
+
+} // namespace tty
