@@ -56,10 +56,14 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
         return lines.join(u'\n');
     };
     QStringList headers{tr("metric")};
+    // Run labels are often long file names without spaces: elided in the middle (the
+    // trial counter and the end of the name stay readable), whole in the tooltip.
+    const QFontMetrics fm(horizontalHeader()->font());
     for (const ReportColumn &c : cols) {
+        const QString label = fm.elidedText(c.label, Qt::ElideMiddle, fm.averageCharWidth() * 22);
         headers << wrap(c.metrics.size() > 1
-                            ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
-                            : c.label);
+                            ? QStringLiteral("%1 (n=%2)").arg(label).arg(c.metrics.size())
+                            : label);
     }
     if (report.hasDiff()) {
         headers << tr("B − A");
@@ -71,7 +75,8 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
             QFont f = h->font();
             f.setBold(true);
             h->setFont(f);
-            h->setToolTip(cols[std::size_t(c)].sources.join(QLatin1Char('\n')));
+            h->setToolTip(cols[std::size_t(c)].label + QLatin1Char('\n') +
+                          cols[std::size_t(c)].sources.join(QLatin1Char('\n')));
         }
     }
     int r = 0;
