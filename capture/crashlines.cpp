@@ -1,0 +1,188 @@
+#include "crashlines.h"
+
+#include "crashes.h"
+#include "kernelprefix.h"
+
+#include <algorithm>
+#include <array>
+
+namespace tty {
+
+namespace crash {
+
+namespace {
+
+bool isIdentChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '$';
+}
+
+bool isHex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// Skips "[<ffffffff81234567>]" / "[c000000000012345]" groups and the spaces after them.
+std::size_t skipAddresses(std::string_view s, std::size_t p)
+{
+    p = skipSpaces(s, p);
+    while (p < s.size() && s[p] == '[') {
+        std::size_t q = p + 1;
+        if (q < s.size() && s[q] == '<') {
+            ++q;
+        }
+        const std::size_t digits = q;
+        while (q < s.size() && isHex(s[q])) {
+            ++q;
+        }
+        if (q == digits) {
+            return p;
+        }
+        if (q < s.size() && s[q] == '>') {
+            ++q;
+        }
+        if (q >= s.size() || s[q] != ']') {
+            return p;
+        }
+        p = skipSpaces(s, q + 1);
+    }
+    return p;
+}
+
+// "foo+0x12/0x40" at p: the symbol, else empty.
+std::string_view symbolAt(std::string_view s, std::size_t p)
+{
+    const std::size_t start = p;
+    while (p < s.size() && isIdentChar(s[p])) {
+        ++p;
+    }
+    if (p == start || !startsWith(s.substr(p), "+0x")) {
+        return {};
+    }
+    std::size_t q = p + 3;
+    const std::size_t hex = q;
+    while (q < s.size() && isHex(s[q])) {
+        ++q;
+    }
+    if (q == hex || !startsWith(s.substr(q), "/0x")) {
+        return {};
+    }
+    return s.substr(start, p - start);
+}
+
+} // namespace
+
+// A symbol as a title shows it: compiler suffixes (.isra.0, .cold, .constprop.3) dropped.
+QString baseName(const QString &sym)
+{
+    const qsizetype dot = sym.indexOf(u'.', 1);
+    return dot > 0 ? sym.left(dot) : sym;
+}
+
+// The function of an instruction-pointer line: x86 `RIP: 0010:foo+0x1/0x2` (and the
+// 4.x `RIP: 0010:[<addr>]  [<addr>] foo+...`, `IP: foo+...`), i386 `EIP:`, arm64
+// `pc : foo+...`, arm `PC is at foo+...`, riscv `epc : `, powerpc `NIP [addr] foo+...`.
+QString ipFunction(std::string_view m)
+{
+    static constexpr std::array<std::string_view, 7> kPrefixes{
+        "RIP: ", "IP: ", "EIP: ", "pc : ", "PC is at ", "epc : ", "NIP "};
+    for (std::string_view p : kPrefixes) {
+        if (!startsWith(m, p)) {
+            continue;
+        }
+        std::size_t q = p.size();
+        // The code segment of RIP/EIP lines: "0010:".
+        if (q + 5 <= m.size() && isHex(m[q]) && isHex(m[q + 1]) && isHex(m[q + 2]) &&
+            isHex(m[q + 3]) && m[q + 4] == ':') {
+            q += 5;
+        }
+        q = skipAddresses(m, q);
+        return toQ(symbolAt(m, q));
+    }
+    return {};
+}
+
+// The function after "at:" of a lockdep lock line ("..., at: foo+0x1/0x2").
+QString atFunction(std::string_view m)
+{
+    const std::size_t at = m.find("at: ");
+    if (at == std::string_view::npos) {
+        return {};
+    }
+    return toQ(symbolAt(m, skipAddresses(m, at + 4)));
+}
+
+bool isSeparator(std::string_view m)
+{
+    // KASAN, KCSAN, KFENCE, KMSAN, UBSAN and slab reports are framed by lines of '='.
+    return m.size() >= 20 && m.find_first_not_of('=') == std::string_view::npos;
+}
+
+// Lines that may stand inside a stack without ending it.
+bool isTraceFiller(std::string_view m)
+{
+    m = m.substr(std::min(m.size(), skipSpaces(m, 0)));
+    if (m.empty() || m[0] == '<') { // <TASK> </TASK> <IRQ> </IRQ> <NMI> <EOI>
+        return true;
+    }
+    static constexpr std::array<std::string_view, 16> kFill{
+        "RIP: ", "RSP: ", "RAX: ", "RDX: ", "RBP: ", "R10: ", "R13: ", "Code: ",
+        "FS: ",  "CS: ",  "CR2: ", "DR0: ", "DR3: ", "DR6: ", "EIP: ", "---"};
+    for (std::string_view f : kFill) {
+        if (startsWith(m, f)) {
+            return true;
+        }
+    }
+    return startsWith(m, "Call Trace:") || startsWith(m, "Call trace:") ||
+           startsWith(m, "Exception stack") || startsWith(m, "irq event stamp") ||
+           startsWith(m, "hardirqs ") || startsWith(m, "softirqs ") || m.find("... ") == 0;
+}
+
+LineInfo infoOf(std::string_view text)
+{
+    while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) {
+        text.remove_suffix(1);
+    }
+    const KernelPrefix p = parseKernelPrefix(text);
+    LineInfo li;
+    li.msg = text.substr(std::min(p.message, text.size()));
+    li.callerKind = p.callerKind;
+    li.callerId = p.callerId;
+    return li;
+}
+
+} // namespace crash
+
+using crash::isIdentChar;
+using crash::skipAddresses;
+using crash::symbolAt;
+using crash::toQ;
+
+QString frameFunction(std::string_view m, bool *unreliable)
+{
+    std::size_t p = skipAddresses(m, 0);
+    bool q = false;
+    if (p + 1 < m.size() && m[p] == '?' && m[p + 1] == ' ') {
+        q = true;
+        p = skipAddresses(m, p + 2);
+    }
+    if (unreliable) {
+        *unreliable = q;
+    }
+    std::string_view sym = symbolAt(m, p);
+    if (sym.empty()) {
+        // Symbolized inline frames: " foo mm/bar.c:12 [inline]".
+        std::size_t e = p;
+        while (e < m.size() && isIdentChar(m[e])) {
+            ++e;
+        }
+        if (e > p && e < m.size() && m[e] == ' ' &&
+            m.find(" [inline]", e) != std::string_view::npos) {
+            sym = m.substr(p, e - p);
+        }
+    }
+    return toQ(sym);
+}
+
+} // namespace tty
