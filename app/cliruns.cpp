@@ -1,6 +1,7 @@
 #include "cliruns.h"
 
 #include "bootselect.h"
+#include "interrupt.h"
 #include "runloader.h"
 #include "session.h"
 
@@ -169,6 +170,7 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
     lo.format = p.value(QStringLiteral("format"));
     lo.baud = p.value(QStringLiteral("baud")).toInt();
     lo.rules = &rules;
+    lo.cancel = interruptFlag();
     for (int a = 0; a < args.size(); ++a) {
         const QStringList files = args[a].split(QLatin1Char(','), Qt::SkipEmptyParts);
         ReportColumn col;
@@ -197,6 +199,12 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
             }
             if (!run->error.isEmpty()) {
                 std::fprintf(stderr, "ttyscope: %s: %s\n", qPrintable(f), qPrintable(run->error));
+            }
+            if (interrupted()) {
+                std::fprintf(stderr,
+                             "ttyscope: %s: interrupted: what was read so far is "
+                             "reported\n",
+                             qPrintable(f));
             }
             if (!run->error.isEmpty() || run->truncated) {
                 ++out.damaged; // read only in part: the exit status says so

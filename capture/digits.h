@@ -34,9 +34,13 @@ inline bool parseEightDigits(const char *p, std::uint64_t *value)
     return true;
 }
 
+// The most whole seconds a time in int64 nanoseconds can hold (year 2262 as Unix time):
+// a number above it is not a timestamp, and scaling it would overflow.
+constexpr std::int64_t kMaxSecondsInNs = INT64_MAX / 1000000000 - 1;
+
 // "<seconds>[.<fraction>]" at s[p] with at least minIntDigits integer digits, as
-// nanoseconds in *ns; returns the position after it, or npos. Inline: it runs once per
-// line of every timed format.
+// nanoseconds in *ns; returns the position after it, or npos (also for more seconds than
+// nanoseconds in int64 can hold). Inline: it runs once per line of every timed format.
 inline std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t *ns,
                                 int minIntDigits)
 {
@@ -58,7 +62,7 @@ inline std::size_t parseSeconds(std::string_view s, std::size_t p, std::int64_t 
             return std::string_view::npos;
         }
     }
-    if (c - intStart < minIntDigits) {
+    if (c - intStart < minIntDigits || sec > kMaxSecondsInNs) {
         return std::string_view::npos;
     }
     std::int64_t frac = 0;

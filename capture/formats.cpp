@@ -60,14 +60,21 @@ private:
                 if (!dt.isValid()) {
                     return std::string_view::npos;
                 }
+                // A date outside 1678-2262 has no time in int64 nanoseconds: the line is
+                // untimed rather than given a wrapped time.
+                std::int64_t minuteNs = 0;
+                if (__builtin_mul_overflow(dt.toMSecsSinceEpoch(), std::int64_t(1000000),
+                                           &minuteNs)) {
+                    return std::string_view::npos;
+                }
                 m_minuteKey = std::string(minute);
-                m_minuteNs = dt.toMSecsSinceEpoch() * 1000000;
+                m_minuteNs = minuteNs;
             }
             std::int64_t secNs = 0;
-            if (iso.size() < 19 || parseSeconds(iso, 17, &secNs, 2) != iso.size()) {
+            if (iso.size() < 19 || parseSeconds(iso, 17, &secNs, 2) != iso.size() ||
+                __builtin_add_overflow(m_minuteNs, secNs, &ns)) {
                 return std::string_view::npos;
             }
-            ns = m_minuteNs + secNs;
             m_run.arrivalIsWallClock = true;
             p = sp;
         } else {
@@ -214,6 +221,7 @@ public:
         m_framer.finish([this](const LineFramer::Line &l) { line(l); });
         if (!m_decoder.warning().isEmpty()) {
             m_run.warnings << m_decoder.warning();
+            m_run.truncated = true; // cut inside a record: read in part, as a cut zstd frame
         }
         if (!m_decoder.error().isEmpty() && m_run.error.isEmpty()) {
             m_run.error = m_decoder.error();

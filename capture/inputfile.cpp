@@ -73,17 +73,39 @@ bool InputFile::open(const QString &path, QString *error)
     m_size = fi.size();
     struct stat st = {};
     m_regular = ::fstat(fileno(m_file), &st) != 0 || S_ISREG(st.st_mode);
-    // Enough to tell the compression and, later, the format: a pipe may deliver less than
-    // that per read.
+    return sniff(error);
+}
+
+bool InputFile::openBytes(std::string_view bytes, const QString &name, QString *error)
+{
+    m_path = name;
+    m_memory = true;
+    m_bytes = bytes;
+    m_size = std::int64_t(bytes.size());
+    return sniff(error);
+}
+
+bool InputFile::sniff(QString *error)
+{
+    const QString &path = m_path;
+    // Enough to tell the compression and, later, the format. A pipe may deliver less than
+    // that per read, and its writer may stay open: once something came, a pause ends the
+    // sniff, so that what was written so far is shown rather than held back.
     constexpr std::size_t kSniff = 64u << 10;
+    constexpr int kPauseMs = 50;
     m_pending.resize(kBlock);
     std::size_t n = 0;
     bool end = false;
     do {
-        n += readBytes(m_pending.data() + n, kBlock - n, &end);
+        const std::size_t got =
+            readBytes(m_pending.data() + n, kBlock - n, &end, n > 0 ? kPauseMs : -1);
+        n += got;
+        if (got == 0 && !end) {
+            break; // a pause
+        }
     } while (!m_regular && !end && n < kSniff);
     m_pending.resize(n);
-    if (std::ferror(m_file) || !m_error.isEmpty()) {
+    if ((m_file && std::ferror(m_file)) || !m_error.isEmpty()) {
         *error = QStringLiteral("%1: read error").arg(path);
         return false;
     }
@@ -110,6 +132,12 @@ bool InputFile::open(const QString &path, QString *error)
 
 std::size_t InputFile::readInto(char *dst)
 {
+    if (!m_putBack.empty()) {
+        const std::size_t n = std::min(m_putBack.size(), kBlock);
+        std::memcpy(dst, m_putBack.data(), n);
+        m_putBack.erase(0, n);
+        return n;
+    }
     if (m_done) {
         return 0;
     }
@@ -134,11 +162,18 @@ std::size_t InputFile::readRaw(char *dst)
     return n;
 }
 
-std::size_t InputFile::readBytes(char *dst, std::size_t n, bool *atEnd)
+std::size_t InputFile::readBytes(char *dst, std::size_t n, bool *atEnd, int quietMs)
 {
     if (cancelled()) {
         *atEnd = true; // what was read before is still decoded and delivered
         return 0;
+    }
+    if (m_memory) {
+        const std::size_t at = std::size_t(std::min<std::int64_t>(m_pos, m_size));
+        const std::size_t got = std::min(n, m_bytes.size() - at);
+        std::memcpy(dst, m_bytes.data() + at, got);
+        *atEnd = got < n;
+        return got;
     }
     if (m_regular) {
         const std::size_t got = std::fread(dst, 1, n, m_file);
@@ -157,7 +192,12 @@ std::size_t InputFile::readBytes(char *dst, std::size_t n, bool *atEnd)
         }
         // In slices, so that a pipe gone quiet does not keep Cancel waiting.
         pollfd pfd{fd, POLLIN, 0};
-        const int r = ::poll(&pfd, 1, 100);
+        const int slice = quietMs >= 0 ? std::min(quietMs, 100) : 100;
+        const int r = ::poll(&pfd, 1, slice);
+        if (r == 0 && quietMs >= 0 && (quietMs -= slice) <= 0) {
+            *atEnd = false;
+            return 0;
+        }
         if (r == 0 || (r < 0 && errno == EINTR)) {
             continue;
         }
@@ -202,6 +242,9 @@ std::size_t InputFile::readZstd(char *dst)
     ZSTD_outBuffer output{dst, kBlock, 0};
     while (output.pos < output.size) {
         if (z.input.pos == z.input.size) {
+            if (!m_regular && output.pos > 0) {
+                break; // a pipe: deliver what its writer sent so far before waiting for more
+            }
             fillInput();
         }
         // With no input left, one more call still drains output the decoder holds back.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tty {
@@ -28,8 +29,17 @@ public:
     // Cancel does not wait with it. Set it before open().
     void setCancel(const std::atomic<bool> *cancel) { m_cancel = cancel; }
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
-    // Opens the file; false with a message when it cannot be read at all.
+    // Opens the file; false with a message when it cannot be read at all. A pipe or FIFO
+    // is read once, so the bytes read to tell the compression stay here for readInto().
     bool open(const QString &path, QString *error);
+    // The same on bytes in memory (kept by the caller until the end), named `name` in
+    // messages: fuzzing and tests load without a file.
+    bool openBytes(std::string_view bytes, const QString &name, QString *error);
+    // Makes the next readInto() deliver `bytes` (decompressed data already read, at most
+    // kBlockBytes) before anything else: one reader can sniff a pipe and hand it on.
+    void putBack(std::string bytes) { m_putBack = std::move(bytes); }
+    // A regular file (or memory) rather than a pipe, FIFO or device.
+    bool isRegular() const { return m_regular; }
     Compression compression() const { return m_compression; }
     std::int64_t compressedSize() const { return m_size; }
     // Bytes of the file consumed so far (for progress).
@@ -63,7 +73,10 @@ private:
     bool fillInput();
     // Reads up to n bytes of the file. A regular file: a short count means its end. A pipe
     // or a device: what is there once something is (0 at its end, or once cancelled).
-    std::size_t readBytes(char *dst, std::size_t n, bool *atEnd);
+    // A pipe waits for data without end (until cancelled), or at most `quietMs` when given:
+    // then 0 with *atEnd false.
+    std::size_t readBytes(char *dst, std::size_t n, bool *atEnd, int quietMs = -1);
+    bool sniff(QString *error);
 
     std::FILE *m_file = nullptr;
     bool m_regular = true;
@@ -73,6 +86,9 @@ private:
     std::int64_t m_size = 0;
     std::int64_t m_pos = 0;
     std::string m_pending; // bytes read for sniffing, not yet delivered
+    std::string m_putBack; // decompressed bytes given back by putBack()
+    bool m_memory = false; // openBytes(): m_bytes instead of m_file
+    std::string_view m_bytes;
     // zstd state
     struct ZstdState;
     ZstdState *m_z = nullptr;

@@ -33,7 +33,9 @@ std::size_t parseTime(std::string_view s, std::size_t p, KernelUs *out, bool str
             return std::string_view::npos;
         }
     }
-    if (c == intStart || c >= e || *c != '.') {
+    // Bounded like host seconds (kMaxSecondsInNs): the boot offsets scale kernel time to
+    // nanoseconds, and no kernel has been up for 292 years.
+    if (c == intStart || c >= e || *c != '.' || sec > kMaxSecondsInNs) {
         return std::string_view::npos;
     }
     const char *const fracStart = ++c;

@@ -220,6 +220,7 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
     BlockMerger merger(format, builder, run);
     LoadProgress progress;
     progress.bytesTotal = input.compressedSize();
+    progress.run = &run;
     // Cancel ends the input (InputFile::setCancel): what was read by then is still merged.
     while (std::unique_ptr<ParsedBlock> b = merge.next()) {
         merger.merge(*b);

@@ -7,28 +7,30 @@ namespace tty {
 namespace {
 constexpr std::size_t kMaxHeader = 128;
 
+// A decimal int64; false for anything else, including a number out of its range (a
+// corrupt header must be reported, not read as a wrapped time or length).
 bool parseInt(std::string_view s, std::int64_t *out)
 {
-    if (s.empty() || s.size() > 19) {
+    const bool neg = !s.empty() && s[0] == '-';
+    const std::size_t first = neg ? 1 : 0;
+    if (s.size() <= first || s.size() - first > 19) {
         return false;
     }
     std::int64_t v = 0;
-    bool neg = false;
-    std::size_t i = 0;
-    if (s[0] == '-') {
-        neg = true;
-        i = 1;
-    }
-    if (i >= s.size()) {
-        return false;
-    }
-    for (; i < s.size(); ++i) {
+    for (std::size_t i = first; i < s.size(); ++i) {
         if (s[i] < '0' || s[i] > '9') {
             return false;
         }
-        v = v * 10 + (s[i] - '0');
+        // Accumulated negatively, so that INT64_MIN is representable too.
+        if (__builtin_mul_overflow(v, std::int64_t(10), &v) ||
+            __builtin_sub_overflow(v, std::int64_t(s[i] - '0'), &v)) {
+            return false;
+        }
     }
-    *out = neg ? -v : v;
+    if (!neg && v == INT64_MIN) {
+        return false;
+    }
+    *out = neg ? v : -v;
     return true;
 }
 } // namespace

@@ -31,7 +31,12 @@ public:
             m_wall0 = wall;
             m_mono0 = mono;
         }
-        return m_wall0 + (mono - m_mono0);
+        // Clocks far apart (a corrupt record) would wrap: such a record keeps its wall time.
+        HostNs t = 0;
+        if (__builtin_sub_overflow(mono, m_mono0, &t) || __builtin_add_overflow(m_wall0, t, &t)) {
+            return wall;
+        }
+        return t;
     }
 
 private:

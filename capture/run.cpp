@@ -19,6 +19,30 @@ constexpr KernelUs kAlwaysNewBootDropUs = 30000000;
 // After a reboot/power-off/panic line or a silence, a fall of this much is a new boot.
 constexpr KernelUs kRestartAfterCueUs = 100000;
 constexpr HostNs kSilenceNs = 3000000000LL;
+
+// The release named by a "Linux version <release> ..." banner; the banner may end right
+// after it (a line cut short), and a line's text is not NUL-terminated.
+QString bannerVersion(std::string_view line)
+{
+    constexpr std::string_view kBanner = "Linux version ";
+    const std::size_t p = line.find(kBanner);
+    if (p == std::string_view::npos) {
+        return {};
+    }
+    const std::string_view rest = line.substr(p + kBanner.size());
+    const std::string_view release = rest.substr(0, rest.find(' '));
+    return QString::fromUtf8(release.data(), qsizetype(release.size()));
+}
+
+// Bins of the series' finest level: setting up a million bins cost a small log most of its
+// load time. A few per line resolve any burst the lines can make, and the floor keeps a
+// short log's lanes at about one bin per pixel on any screen (lanedata.cpp picks the level
+// with at most one bin per pixel, falling back to the finest).
+std::size_t seriesBins(LineIndex lines)
+{
+    constexpr std::size_t kFloor = 16384, kCeiling = std::size_t(1) << 20;
+    return std::clamp(std::size_t(lines) * 16, kFloor, kCeiling);
+}
 } // namespace
 
 double Run::timeOf(LineIndex i) const
@@ -215,12 +239,7 @@ void Run::splitBoots(std::vector<BootScan> *scans)
         if (e.kind == EventKind::Boot && e.note < 0 && e.line >= 0) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
             if (b.version.isEmpty()) {
-                const std::string_view t = lines.text(e.line);
-                const auto p = t.find("Linux version ");
-                if (p != std::string_view::npos) {
-                    const std::string_view rest = t.substr(p + 14);
-                    b.version = QString::fromUtf8(rest.data(), qsizetype(rest.find(' ')));
-                }
+                b.version = bannerVersion(lines.text(e.line));
             }
         }
     }
@@ -410,7 +429,7 @@ void Run::finalize()
             hi = std::max(hi, base + double(scans[bi].maxKernel) * 1e-6);
         }
     }
-    series.reset(lo, hi);
+    series.reset(lo, hi, seriesBins(lines.size()));
     series.setPresent(Channel::Produced, kernelLines > 0);
     for (Channel c :
          {Channel::Printed, Channel::Bytes, Channel::LagMax, Channel::LagSum, Channel::LagCount}) {

@@ -29,10 +29,20 @@ HostNs RunBuilder::repairArrival(HostNs arrival, LineIndex line)
     }
     // The timeline needs arrival times that never go back: a host clock stepped back
     // (NTP, a user setting the date) is folded out and reported.
-    arrival += m_clockCorrection;
+    // A time so far from the others that the correction would wrap is corrupt, not a
+    // clock step: the line keeps the time of the line before, like an untimed line.
+    HostNs step = 0, correction = m_clockCorrection;
+    if (__builtin_add_overflow(arrival, m_clockCorrection, &arrival) ||
+        (hasHostTime(m_lastArrival) && arrival < m_lastArrival &&
+         (__builtin_sub_overflow(m_lastArrival, arrival, &step) ||
+          __builtin_add_overflow(m_clockCorrection, step, &correction)))) {
+        if (m_outOfRange++ == 0) {
+            m_firstOutOfRangeLine = line;
+        }
+        return m_lastArrival;
+    }
     if (hasHostTime(m_lastArrival) && arrival < m_lastArrival) {
-        const HostNs step = m_lastArrival - arrival;
-        m_clockCorrection += step;
+        m_clockCorrection = correction;
         if (step > kReportedStepNs) {
             ++m_clockSteps;
             m_largestStep = std::max(m_largestStep, step);
@@ -101,6 +111,13 @@ void RunBuilder::finish()
                               .arg(m_clockSteps)
                               .arg(double(m_largestStep) * 1e-9, 0, 'f', 3)
                               .arg(m_firstStepLine + 1);
+    }
+    if (m_outOfRange > 0) {
+        m_run.warnings << QStringLiteral("%1 line(s) had an arrival time too far from the others "
+                                         "to be corrected (first: line %2); they were kept with "
+                                         "the time of the line before")
+                              .arg(m_outOfRange)
+                              .arg(m_firstOutOfRangeLine + 1);
     }
     m_run.finalize();
 }

@@ -46,6 +46,8 @@ private:
     LineIndex m_firstSplitLine = -1;
     HostNs m_largestStep = 0;
     LineIndex m_firstStepLine = -1;
+    std::int64_t m_outOfRange = 0; // arrivals the correction would have wrapped
+    LineIndex m_firstOutOfRangeLine = -1;
 };
 
 } // namespace tty

@@ -4,6 +4,7 @@
 #include "inputfile.h"
 #include "lineloader.h"
 #include "runbuilder.h"
+#include "textcheck.h"
 #include "workqueue.h"
 
 #include <QFileInfo>
@@ -38,6 +39,7 @@ void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
 
     LoadProgress progress;
     progress.bytesTotal = input.compressedSize();
+    progress.run = &run;
     bool broken = false;
     Chunk cur;
     // Cancel ends the input (InputFile::setCancel): what was read by then is still parsed.
@@ -66,6 +68,23 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
     if (!input.open(path, error)) {
         return nullptr;
     }
+    return loadRun(input, path, options, error);
+}
+
+std::unique_ptr<Run> loadRunFromBytes(std::string_view bytes, const QString &name,
+                                      const LoadOptions &options, QString *error)
+{
+    InputFile input;
+    input.setCancel(options.cancel);
+    if (!input.openBytes(bytes, name, error)) {
+        return nullptr;
+    }
+    return loadRun(input, name, options, error);
+}
+
+std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOptions &options,
+                             QString *error)
+{
     auto run = std::make_unique<Run>();
     run->meta.source = path;
     run->meta.label = QFileInfo(path).fileName();
@@ -127,6 +146,10 @@ std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QS
     }
     if (run->lines.empty() && run->error.isEmpty()) {
         run->warnings << QStringLiteral("the file holds no console lines");
+    }
+    const QString shape = textShapeWarning(textShape(run->lines));
+    if (!shape.isEmpty()) {
+        run->warnings << shape;
     }
     builder.finish();
     return run;

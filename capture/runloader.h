@@ -11,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <string_view>
 
 namespace tty {
 
@@ -19,6 +20,9 @@ struct LoadProgress
     std::int64_t bytesDone = 0; // of the file (compressed bytes for zstd)
     std::int64_t bytesTotal = 0;
     std::int64_t lines = 0;
+    // The run being loaded (the callback runs on the loading thread): its lines so far
+    // will not change any more, so they can be shown as they come (`ttyscope cat`).
+    const Run *run = nullptr;
 };
 
 struct LoadOptions
@@ -33,7 +37,17 @@ struct LoadOptions
 
 constexpr int kDefaultBaud = 115200;
 
+class InputFile;
+
 // Returns null only when the file cannot be read at all (message in *error).
 std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QString *error);
+// The same on an input already opened (a pipe can be read only once), named `path`.
+// Set options.cancel on the input before opening it (InputFile::setCancel).
+std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOptions &options,
+                             QString *error);
+// The same on bytes in memory (plain or zstd, any format), named `name`: no file, so that
+// fuzzing runs fast and tests need no temporary files.
+std::unique_ptr<Run> loadRunFromBytes(std::string_view bytes, const QString &name,
+                                      const LoadOptions &options, QString *error);
 
 } // namespace tty

@@ -1,0 +1,55 @@
+// Shared by the libFuzzer targets: a Qt core application for the process (QRegularExpression
+// and the resource system want one), and a full pass over a loaded run so that every
+// derived value (boots, series, metrics, report) is computed from the fuzzed input.
+#pragma once
+
+#include "metrics.h"
+#include "report.h"
+#include "run.h"
+#include "runloader.h"
+
+#include <QCoreApplication>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+namespace fuzz {
+
+inline void initQt()
+{
+    static int argc = 1;
+    static char name[] = "fuzz";
+    static char *argv[] = {name, nullptr};
+    static QCoreApplication *app = new QCoreApplication(argc, argv);
+    (void)app;
+}
+
+// Everything a user sees of a run: its lines, boots and times, the metrics and the report.
+inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {})
+{
+    volatile double sink = 0;
+    for (tty::LineIndex i = 0; i < run.lines.size(); ++i) {
+        sink = sink + double(run.lines.text(i).size()) + run.timeOf(i) + run.lagOf(i);
+    }
+    for (const tty::Event &e : run.events) {
+        sink = sink + double(run.eventText(e).size()) + run.eventTime(e);
+    }
+    const tty::Metrics m = tty::computeMetrics(run, metrics);
+    tty::ReportColumn col;
+    col.label = QStringLiteral("fuzz");
+    col.runs.push_back(&run);
+    col.boots.push_back(-1);
+    col.metrics.push_back(m);
+    col.sources << QStringLiteral("fuzz");
+    const tty::Report report({col}, metrics);
+    sink = sink + double(report.text().size());
+    (void)sink;
+}
+
+inline std::string_view bytes(const std::uint8_t *data, std::size_t size)
+{
+    return {reinterpret_cast<const char *>(data), size};
+}
+
+} // namespace fuzz

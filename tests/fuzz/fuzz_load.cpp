@@ -1,0 +1,23 @@
+// Every format through loadRun on plain bytes: the first byte picks the format (detection
+// or one forced), the rest is the log.
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    fuzz::initQt();
+    static const char *const kFormats[] = {"auto", "hostts", "grabserial",
+                                           "kmsg", "raw",    "ttyscope"};
+    if (size < 1) {
+        return 0;
+    }
+    tty::LoadOptions o;
+    o.format = QString::fromLatin1(kFormats[data[0] % 6]);
+    QString error;
+    const auto run = tty::loadRunFromBytes(fuzz::bytes(data + 1, size - 1),
+                                           QStringLiteral("fuzz.log"), o, &error);
+    if (!run) {
+        std::abort(); // only an unreadable file may give no run, and memory is readable
+    }
+    fuzz::exercise(*run);
+    return 0;
+}

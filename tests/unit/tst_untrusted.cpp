@@ -1,0 +1,234 @@
+// Untrusted input (issue 12): the defects a first fuzzing run found, each pinned by the input
+// that showed it. A console log from a crashed kernel may hold anything: every byte that can
+// be read is kept, numbers out of range are not times, and garbage is loaded with a warning.
+#include "tst_helpers.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+QByteArray record(char type, const QByteArray &wall, const QByteArray &mono,
+                  const QByteArray &payload)
+{
+    return QByteArray(1, type) + ' ' + wall + ' ' + mono + ' ' +
+           QByteArray::number(payload.size()) + '\n' + payload + '\n';
+}
+
+QString allWarnings(const Run &run)
+{
+    return run.warnings.join(QLatin1Char('\n'));
+}
+
+const QString kNotText = QStringLiteral("this does not look like console text");
+} // namespace
+
+class TstUntrusted : public QObject
+{
+    Q_OBJECT
+private slots:
+    void bannerWithoutBuild();
+    void hostSecondsOutOfRange();
+    void grabserialDateOutOfRange();
+    void clockCorrectionOutOfRange();
+    void recordingNumberOutOfRange();
+    void recordingCutInsideRecordIsPartial();
+    void randomBytesWarn();
+    void nulsWarn();
+    void crOnlyLineEndsWarn();
+    void consoleTextDoesNotWarn();
+    void seriesSizedToInput();
+    void loadFromMemory();
+};
+
+// Defect 1: "Linux version <release>" with nothing after the release. The release was
+// read with length npos, i.e. up to a NUL somewhere past the line.
+void TstUntrusted::bannerWithoutBuild()
+{
+    const auto run = loadBytes("[    0.000000] Linux version 6.1.0-57-amd64\n"
+                               "[    0.100000] Command line: console=ttyS0\n");
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(1));
+    QCOMPARE(run->boots[0].version, QStringLiteral("6.1.0-57-amd64"));
+}
+
+// Defect 5: 11-12 digit host seconds overflowed int64 nanoseconds.
+void TstUntrusted::hostSecondsOutOfRange()
+{
+    const auto run = loadBytes("1700000000.000000\t[    0.000000] a\n"
+                               "99999999999.000000\t[    0.100000] b\n"
+                               "1700000001.000000\t[    1.000000] c\n",
+                               withFormat(QStringLiteral("hostts")));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(lineText(*run, 1), QByteArray("99999999999.000000\t[    0.100000] b"));
+    QCOMPARE(run->lines.arrival(1), HostNs(1700000000000000000));
+    QCOMPARE(run->lines.arrival(2), HostNs(1700000001000000000));
+    QVERIFY2(allWarnings(*run).contains(
+                 QLatin1String("1 line(s) had no host timestamp (first: line 2)")),
+             qPrintable(allWarnings(*run)));
+}
+
+// Defect 5: a -T date outside 1678-2262 overflowed milliseconds to nanoseconds.
+void TstUntrusted::grabserialDateOutOfRange()
+{
+    const auto run = loadBytes("[2026-11-30T05:00:14.000000 0.000001] a\n"
+                               "[9999-12-31T23:59:00.000000 0.000001] b\n"
+                               "[2026-11-30T05:00:15.000000 1.000000] c\n",
+                               withFormat(QStringLiteral("grabserial")));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(run->lines.arrival(0), HostNs(1796014814000000000));
+    QCOMPARE(run->lines.arrival(1), HostNs(1796014814000000000));
+    QCOMPARE(run->lines.arrival(2), HostNs(1796014815000000000));
+    QVERIFY2(allWarnings(*run).contains(QLatin1String("1 line(s) had no grabserial timestamp")),
+             qPrintable(allWarnings(*run)));
+}
+
+// Defect 5: a step back of the host clock is folded out by adding a correction; a corrupt
+// time made the correction plus the next arrival overflow.
+void TstUntrusted::clockCorrectionOutOfRange()
+{
+    const auto run = loadBytes("1700000000.000000\ta\n"
+                               "9000000000.000000\tb\n"
+                               "1.000000\tc\n"
+                               "1700000001.000000\td\n",
+                               withFormat(QStringLiteral("hostts")));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(4));
+    QCOMPARE(run->lines.arrival(1), HostNs(9000000000000000000));
+    QCOMPARE(run->lines.arrival(2), HostNs(9000000000000000000)); // folded: a step back
+    QCOMPARE(run->lines.arrival(3), HostNs(9000000000000000000)); // would wrap: kept as before
+    QVERIFY2(allWarnings(*run).contains(QLatin1String(
+                 "1 line(s) had an arrival time too far from the others to be corrected "
+                 "(first: line 4)")),
+             qPrintable(allWarnings(*run)));
+}
+
+// Defect 5: a 19-digit header number above INT64_MAX was accepted, wrapped.
+void TstUntrusted::recordingNumberOutOfRange()
+{
+    QByteArray rec("TTYSCOPE-REC 1\n");
+    rec += record('H', "1700000000000000000", "1", R"({"tool":"ttyscope"})");
+    rec += record('D', "1700000000000000001", "2", "first\n");
+    const qsizetype bad = rec.size();
+    rec += record('D', "9999999999999999999", "3", "second\n");
+    const auto run = loadBytes(rec);
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(1));
+    QCOMPARE(lineText(*run, 0), QByteArray("first"));
+    QCOMPARE(run->error,
+             QStringLiteral("unreadable record header at byte %1 of the decompressed recording; "
+                            "everything before it was kept")
+                 .arg(bad));
+
+    // The extremes of int64 are numbers like any other.
+    QByteArray edge("TTYSCOPE-REC 1\n");
+    edge += record('D', "9223372036854775807", "-9223372036854775808", "x\n");
+    const auto ok = loadBytes(edge);
+    QVERIFY(ok);
+    QVERIFY2(ok->error.isEmpty(), qPrintable(ok->error));
+    QCOMPARE(ok->lines.size(), LineIndex(1));
+}
+
+// Defect 4: an uncompressed recording cut inside a D record is read in part, as a cut
+// zstd frame is (report/export then exit 3).
+void TstUntrusted::recordingCutInsideRecordIsPartial()
+{
+    QByteArray rec("TTYSCOPE-REC 1\n");
+    rec += record('D', "1700000000000000001", "2", "first\nsecond\n");
+    const auto run = loadBytes(rec.left(rec.size() - 4));
+    QVERIFY(run);
+    QVERIFY(run->truncated);
+    QCOMPARE(run->lines.size(), LineIndex(2));
+    QCOMPARE(lineText(*run, 1), QByteArray("seco"));
+}
+
+// Defect 6: garbage is loaded whole, with a warning.
+void TstUntrusted::randomBytesWarn()
+{
+    std::mt19937 gen(12);
+    QByteArray bytes(10 << 20, Qt::Uninitialized);
+    for (char &c : bytes) {
+        c = char(gen() & 0xff);
+    }
+    const auto run = loadBytes(bytes, withFormat(QStringLiteral("raw")));
+    QVERIFY(run);
+    QCOMPARE(run->bytes, qint64(bytes.size()));
+    const QString w = allWarnings(*run);
+    QVERIFY2(w.contains(kNotText) && w.contains(QLatin1String("of the first 4194304 bytes")),
+             qPrintable(w));
+}
+
+void TstUntrusted::nulsWarn()
+{
+    const QByteArray nuls(10 << 20, '\0');
+    const auto run = loadBytes(nuls);
+    QVERIFY(run);
+    QCOMPARE(run->bytes, qint64(nuls.size()));
+    QVERIFY2(allWarnings(*run).contains(
+                 kNotText + QStringLiteral(": 100.0% of the first 4194304 bytes are not text, and "
+                                           "the longest line is 10485760 bytes")),
+             qPrintable(allWarnings(*run)));
+}
+
+void TstUntrusted::crOnlyLineEndsWarn()
+{
+    QByteArray cr;
+    for (int i = 0; cr.size() < 500000; ++i) {
+        cr += "[    " + QByteArray::number(i) + ".000000] a console line\r";
+    }
+    const auto run = loadBytes(cr);
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(1)); // one line, kept whole
+    QVERIFY2(allWarnings(*run).contains(
+                 kNotText + QStringLiteral(": 0.0% of the first %1 bytes are not text, and the "
+                                           "longest line is %1 bytes")
+                                .arg(cr.size())),
+             qPrintable(allWarnings(*run)));
+}
+
+// Real console output, escape sequences and all, gives no such warning.
+void TstUntrusted::consoleTextDoesNotWarn()
+{
+    for (const char *name :
+         {"boot_login-quiet-smp2-115200-t1.hostts.log.zst", "blast_crash-smp2-115200-t1.raw.zst",
+          "spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst"}) {
+        QString error;
+        const auto run = loadRun(QStringLiteral(TTYSCOPE_SAMPLES "/") + name, {}, &error);
+        QVERIFY2(run, qPrintable(error));
+        QVERIFY2(!allWarnings(*run).contains(kNotText), qPrintable(allWarnings(*run)));
+    }
+}
+
+// Defect 7: the series had a million bins whatever the input; now a few per line, with a
+// floor. Two lines an hour apart: 3600 s / 16384 bins -> 0.5 s bins -> 7201 bins.
+void TstUntrusted::seriesSizedToInput()
+{
+    const auto run = loadBytes("1700000000.000000\t[    0.000000] a\n"
+                               "1700003600.000000\t[ 3600.000000] b\n");
+    QVERIFY(run);
+    QCOMPARE(run->series.level(0).width, 0.5);
+    QCOMPARE(run->series.level(0).bins(), std::size_t(7201));
+    QCOMPARE(run->series.sum(Channel::Printed, 0, 3601), 2.0);
+}
+
+// The in-memory entry point (fuzzing) loads what the file loader loads.
+void TstUntrusted::loadFromMemory()
+{
+    const QByteArray z = zstdCompress("1700000000.000000\t[    0.000000] a\n"
+                                      "1700000001.000000\t[    1.000000] b\n");
+    QString error;
+    const auto run = loadRunFromBytes(std::string_view(z.constData(), std::size_t(z.size())),
+                                      QStringLiteral("mem.log.zst"), {}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(run->lines.size(), LineIndex(2));
+    QCOMPARE(run->lines.arrival(1), HostNs(1700000001000000000));
+}
+
+QTEST_GUILESS_MAIN(TstUntrusted)
+#include "tst_untrusted.moc"
