@@ -43,6 +43,7 @@ private slots:
     void panicIncomplete();
     void report();
     void welchStatistics();
+    void bitsPerCharacterFromSettings();
     void groupsBetterOnlyWhenSignificant();
     void eventsInJson();
 };
@@ -62,6 +63,10 @@ void TstReport::metrics()
     QCOMPARE(m.lines, qint64(10));
     QCOMPARE(m.kernelLines, qint64(8));
     QCOMPARE(m.bytes, qint64(run->bytes));
+    // Time on the wire: 10 bits a byte (8N1) at the default 115200 baud.
+    QCOMPARE(m.bitsPerChar, 10);
+    QCOMPARE(m.baud, 115200);
+    QCOMPARE(m.wireSeconds, double(m.bytes) * 10 / 115200);
     QCOMPARE(m.boots, 1);
     QVERIFY(std::fabs(m.duration - 3.0) < 1e-6);
     QCOMPARE(m.dropNotices, qint64(1));
@@ -242,6 +247,29 @@ void TstReport::report()
     QVERIFY(!single.hasDiff());
     QVERIFY(!single.text().contains(QStringLiteral("B − A")));
     QVERIFY(!single.json().contains(QLatin1String("diff")));
+}
+
+void TstReport::bitsPerCharacterFromSettings()
+{
+    RunMeta meta;
+    QCOMPARE(bitsPerCharacter(meta), 10); // unknown: 8N1
+    meta.extra = QJsonObject{{QStringLiteral("data_bits"), 7},
+                             {QStringLiteral("parity"), QStringLiteral("even")},
+                             {QStringLiteral("stop_bits"), 2}};
+    QCOMPARE(bitsPerCharacter(meta), 11); // start + 7 + parity + 2 stop
+    meta.extra = QJsonObject{{QStringLiteral("data_bits"), 8},
+                             {QStringLiteral("parity"), QStringLiteral("none")},
+                             {QStringLiteral("stop_bits"), 1}};
+    QCOMPARE(bitsPerCharacter(meta), 10);
+    // --baud changes the wire time of the same bytes.
+    LoadOptions slow;
+    slow.baud = 9600;
+    QByteArray log = "1700000000.000000\t[    0.000000] Linux version 6.1.0 (x)\n";
+    const auto run = loadBytes(log, slow);
+    QVERIFY(run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.baud, 9600);
+    QCOMPARE(m.wireSeconds, double(m.bytes) * 10 / 9600);
 }
 
 void TstReport::welchStatistics()
