@@ -31,6 +31,10 @@ struct LoadedColumns
     int damaged = 0;    // files read only in part
 };
 
+// Prints the regexes that were given up for running past PCRE2's match limit
+// (regexlimit.h), as errors of `command`; true if there were any (exit status 2).
+bool printRegexesOverLimit(const char *command);
+
 LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
                           const RuleSet &rules, const MetricOptions &metrics);
 
