@@ -2,6 +2,7 @@
 
 #include "bootselect.h"
 #include "interrupt.h"
+#include "regexlimit.h"
 #include "runloader.h"
 #include "session.h"
 
@@ -146,6 +147,15 @@ bool readMetricOptions(const QCommandLineParser &p, MetricOptions *o, QString *e
         }
     }
     return true;
+}
+
+bool printRegexesOverLimit(const char *command)
+{
+    const QStringList patterns = takeRegexesOverLimit();
+    for (const QString &p : patterns) {
+        std::fprintf(stderr, "ttyscope %s: %s\n", command, qPrintable(regexOverLimitMessage(p)));
+    }
+    return !patterns.isEmpty();
 }
 
 namespace {

@@ -32,6 +32,10 @@ struct LoadedColumns
     int badOptions = 0; // a per-column option was malformed (the columns are incomplete)
 };
 
+// Prints the regexes that were given up for running past PCRE2's match limit
+// (regexlimit.h), as errors of `command`; true if there were any (exit status 2).
+bool printRegexesOverLimit(const char *command);
+
 LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
                           const RuleSet &rules, const MetricOptions &metrics);
 

@@ -146,6 +146,9 @@ int runExport(const QStringList &args)
         std::fprintf(stderr, "ttyscope export: %s\n", qPrintable(error));
         rc = 1;
     }
+    if (printRegexesOverLimit("export")) {
+        return 2;
+    }
     if (rc == 0 && loaded.unreadable > 0) {
         rc = 1;
     }

@@ -47,9 +47,12 @@ bool LiveController::stop(QString *error)
     m_timer.stop();
     const bool ok = m_session->stop(error);
     m_running = false;
-    m_live->add(m_session->takeLive());
-    m_live->finish();
-    m_live->run().finalize();
+    {
+        const std::unique_lock<GrowLock> growing(*m_live->run().growLock);
+        m_live->add(m_session->takeLive());
+        m_live->finish();
+        m_live->run().finalize();
+    }
     emit updated();
     return ok;
 }
@@ -61,9 +64,13 @@ std::shared_ptr<const Run> LiveController::run() const
 
 void LiveController::poll()
 {
+    Run &r = m_live->run();
+    // Workers may be reading the run (pattern lanes, log search): it changes only while
+    // none is (Run::growLock); reading it here, on the thread that changes it, needs none.
+    std::unique_lock<GrowLock> growing(*r.growLock);
     m_live->add(m_session->takeLive());
     m_live->idle(monoNow());
-    Run &r = m_live->run();
+    growing.unlock();
     const CaptureSession::Status st = m_session->status();
     QString text = QStringLiteral("%1 — %2 lines, %3 bytes")
                        .arg(st.message)
@@ -86,8 +93,10 @@ void LiveController::poll()
     m_lastEvents = r.events.size();
     // All lines but the last (a partial line may still grow) are final: the boot split
     // need not go over them again, which keeps an update cheap hours into a capture.
+    growing.lock();
     r.splitBootsSoFar(r.lines.size() - 1);
     r.finalize();
+    growing.unlock();
     m_lastFinalizeMono = monoNow();
     m_finalizeNs = m_lastFinalizeMono - now;
     for (; m_seenEvents < r.events.size(); ++m_seenEvents) {

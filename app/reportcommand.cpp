@@ -86,6 +86,9 @@ int runReport(const QStringList &args)
         }
         std::fwrite(out.constData(), 1, std::size_t(out.size()), stdout);
     }
+    if (printRegexesOverLimit("report")) {
+        return 2;
+    }
     if (loaded.unreadable > 0) {
         return 1;
     }

@@ -80,6 +80,7 @@ QVector<PatternSeries> Session::patternSeries() const
             for (const Trial &t : side.trials) {
                 std::vector<double> times;
                 const Run &r = *t.run;
+                const auto lock = r.readLock(); // on a worker: a live run waits meanwhile
                 for (LineIndex i = 0; i < r.lines.size(); ++i) {
                     if (m.matches(r.lines.text(i))) {
                         times.push_back(r.timeOf(i));

@@ -163,8 +163,11 @@ private:
             std::int64_t v = 0;
             while (p < s.size() && isDigit(s[p])) {
                 v = v * 10 + (s[p++] - '0');
+                if (p - start > 18) {
+                    break; // more than int64 holds: not a kmsg record (fuzz_load found it)
+                }
             }
-            ok = p > start && p < s.size() && s[p] == ',';
+            ok = p > start && p - start <= 18 && p < s.size() && s[p] == ',';
             f[i] = v;
             ++p;
         }

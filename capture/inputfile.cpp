@@ -93,12 +93,17 @@ bool InputFile::sniff(QString *error)
     // sniff, so that what was written so far is shown rather than held back.
     constexpr std::size_t kSniff = 64u << 10;
     constexpr int kPauseMs = 50;
-    m_pending.resize(kBlock);
+    // A file of known size needs one byte more than it has to see its end (but a file may
+    // claim a size of 0, as those in /proc do).
+    const std::size_t want =
+        m_regular ? std::clamp(std::size_t(std::max<std::int64_t>(m_size, 0)) + 1, kSniff, kBlock)
+                  : kBlock;
+    m_pending.resize(want);
     std::size_t n = 0;
     bool end = false;
     do {
         const std::size_t got =
-            readBytes(m_pending.data() + n, kBlock - n, &end, n > 0 ? kPauseMs : -1);
+            readBytes(m_pending.data() + n, want - n, &end, n > 0 ? kPauseMs : -1);
         n += got;
         if (got == 0 && !end) {
             break; // a pause
@@ -130,10 +135,30 @@ bool InputFile::sniff(QString *error)
     return true;
 }
 
-std::size_t InputFile::readInto(char *dst)
+std::size_t InputFile::nextBlockBytes() const
 {
+    constexpr std::size_t kSmall = 64u << 10;
     if (!m_putBack.empty()) {
-        const std::size_t n = std::min(m_putBack.size(), kBlock);
+        return std::min(m_putBack.size(), kBlock);
+    }
+    if (!m_pending.empty()) {
+        return m_pending.size();
+    }
+    if (!m_regular) {
+        return kBlock;
+    }
+    // What is left of the file (it may still grow: then it takes more reads), or for zstd
+    // a generous guess from the compressed size; either way a block at most.
+    const std::int64_t left = std::max<std::int64_t>(m_size - m_pos, 0);
+    const std::int64_t guess = m_compression == Compression::Zstd ? 8 * m_size : left + 1;
+    return std::size_t(std::clamp<std::int64_t>(guess, kSmall, std::int64_t(kBlock)));
+}
+
+std::size_t InputFile::readInto(char *dst, std::size_t capacity)
+{
+    capacity = std::min(capacity, kBlock);
+    if (!m_putBack.empty()) {
+        const std::size_t n = std::min(m_putBack.size(), capacity);
         std::memcpy(dst, m_putBack.data(), n);
         m_putBack.erase(0, n);
         return n;
@@ -141,23 +166,24 @@ std::size_t InputFile::readInto(char *dst)
     if (m_done) {
         return 0;
     }
-    const std::size_t n = m_compression == Compression::Zstd ? readZstd(dst) : readRaw(dst);
+    const std::size_t n =
+        m_compression == Compression::Zstd ? readZstd(dst, capacity) : readRaw(dst, capacity);
     if (n == 0) {
         m_done = true;
     }
     return n;
 }
 
-std::size_t InputFile::readRaw(char *dst)
+std::size_t InputFile::readRaw(char *dst, std::size_t capacity)
 {
     if (!m_pending.empty()) {
-        const std::size_t n = m_pending.size(); // at most kBlockBytes, read by open()
+        const std::size_t n = std::min(m_pending.size(), capacity); // read by open()
         std::memcpy(dst, m_pending.data(), n);
-        m_pending = std::string();
+        m_pending.erase(0, n);
         return n;
     }
     bool end = false;
-    const std::size_t n = readBytes(dst, kBlock, &end);
+    const std::size_t n = readBytes(dst, capacity, &end);
     m_pos += std::int64_t(n);
     return n;
 }
@@ -226,9 +252,12 @@ bool InputFile::fillInput()
     const std::size_t left = z.input.size - z.input.pos;
     std::memmove(z.in.data(), z.in.data() + z.input.pos, left);
     z.inputBase += std::int64_t(z.input.pos);
-    z.in.resize(left + kBlock);
+    const std::size_t want =
+        m_regular ? std::min(kBlock, std::size_t(std::max<std::int64_t>(m_size - m_pos, 0)) + 1)
+                  : kBlock;
+    z.in.resize(left + want);
     bool end = false;
-    const std::size_t n = readBytes(z.in.data() + left, kBlock, &end);
+    const std::size_t n = readBytes(z.in.data() + left, want, &end);
     z.in.resize(left + n);
     m_pos += std::int64_t(n);
     z.input = ZSTD_inBuffer{z.in.data(), z.in.size(), 0};
@@ -236,10 +265,10 @@ bool InputFile::fillInput()
     return n > 0;
 }
 
-std::size_t InputFile::readZstd(char *dst)
+std::size_t InputFile::readZstd(char *dst, std::size_t capacity)
 {
     ZstdState &z = *m_z;
-    ZSTD_outBuffer output{dst, kBlock, 0};
+    ZSTD_outBuffer output{dst, capacity, 0};
     while (output.pos < output.size) {
         if (z.input.pos == z.input.size) {
             if (!m_regular && output.pos > 0) {

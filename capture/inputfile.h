@@ -49,14 +49,18 @@ public:
 
     // Decompresses the next block (at most kBlockBytes) to dst; returns its size, 0 at the
     // end of the stream; then warning()/error() tell why if the end was not a clean one.
-    std::size_t readInto(char *dst);
+    std::size_t readInto(char *dst, std::size_t capacity = kBlockBytes);
+    // How much the next read() asks for: a block, or less when the input is known to be
+    // small (setting up and clearing megabyte buffers dominated small loads).
+    std::size_t nextBlockBytes() const;
     // The same into a buffer (std::string, ByteBuffer), after its first `keep` bytes; at
     // the end, false with the buffer cut to `keep` bytes.
     template <typename Buffer> bool read(Buffer &out, std::size_t keep = 0)
     {
         keep = keep < out.size() ? keep : out.size();
-        out.resize(keep + kBlockBytes);
-        const std::size_t n = readInto(out.data() + keep);
+        const std::size_t capacity = nextBlockBytes();
+        out.resize(keep + capacity);
+        const std::size_t n = readInto(out.data() + keep, capacity);
         out.resize(keep + n);
         return n > 0;
     }
@@ -68,8 +72,8 @@ public:
     std::int64_t errorOffset() const { return m_errorOffset; }
 
 private:
-    std::size_t readRaw(char *dst);
-    std::size_t readZstd(char *dst);
+    std::size_t readRaw(char *dst, std::size_t capacity);
+    std::size_t readZstd(char *dst, std::size_t capacity);
     bool fillInput();
     // Reads up to n bytes of the file. A regular file: a short count means its end. A pipe
     // or a device: what is there once something is (0 at its end, or once cancelled).

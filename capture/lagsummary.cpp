@@ -31,9 +31,11 @@ struct Slice
     std::array<std::vector<float>, 2> members; // the values in the buckets of the ranks
 };
 
-void scan(const Run &run, LineIndex from, LineIndex to, Slice *s)
+void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram = true)
 {
-    s->histogram.assign(std::size_t(1) << 16, 0);
+    if (histogram) {
+        s->histogram.assign(std::size_t(1) << 16, 0);
+    }
     s->lags.reserve(std::size_t(to - from));
     // Boot by boot: no boot lookup per line.
     for (const Boot &b : run.boots) {
@@ -49,7 +51,9 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s)
                 const double lag =
                     double(run.lines.arrival(i) - b.kernelZero) * 1e-9 - double(k) * 1e-6;
                 s->lags.push_back(float(lag));
-                ++s->histogram[bucketOf(float(lag))];
+                if (histogram) {
+                    ++s->histogram[bucketOf(float(lag))];
+                }
                 s->max = std::max(s->max, lag);
             }
         }
@@ -65,6 +69,29 @@ std::size_t rankOf(std::size_t n, double p)
 
 LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
 {
+    // A small range: its lags are ranked directly. Setting up the histogram (64 Ki
+    // buckets, per slice and merged) cost more than the whole pass over a small log.
+    if (end - first <= (LineIndex(1) << 16)) {
+        Slice s;
+        scan(run, first, end, &s, false);
+        LagSummary r;
+        r.kernelLines = s.kernelLines;
+        r.count = std::int64_t(s.lags.size());
+        if (r.count == 0) {
+            return r;
+        }
+        r.max = s.max;
+        std::array<double, 2> value{};
+        const std::array<double, 2> p = {0.5, 0.99};
+        for (std::size_t q = 0; q < 2; ++q) {
+            const std::size_t rank = rankOf(s.lags.size(), p[q]);
+            std::nth_element(s.lags.begin(), s.lags.begin() + std::ptrdiff_t(rank), s.lags.end());
+            value[q] = double(s.lags[rank]);
+        }
+        r.p50 = value[0];
+        r.p99 = value[1];
+        return r;
+    }
     const int slices = sliceCount(end - first);
     std::vector<Slice> parts(static_cast<std::size_t>(slices));
     forEachSlice(first, end, slices, [&](int s, LineIndex from, LineIndex to) {

@@ -200,8 +200,8 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
     for (int w = 0; w < workers; ++w) {
         parsers.emplace_back([&] {
             lowerThreadPriority(4);
-            const RuleSet ownRules = rules.detachedCopy();
-            BlockParser parser(format, ownRules);
+            const std::shared_ptr<const RuleSet> ownRules = rules.lendCopy();
+            BlockParser parser(format, *ownRules);
             RawBlock raw;
             while (work.pop(&raw)) {
                 std::unique_ptr<ParsedBlock> b = parsedPool.take();

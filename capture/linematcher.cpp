@@ -1,5 +1,7 @@
 #include "linematcher.h"
 
+#include "regexlimit.h"
+
 #include "bytesearch.h"
 
 #include <cstring>
@@ -164,7 +166,9 @@ std::string LineMatcher::leadingLiteral(const QString &regex, bool *wholePattern
     return runs.front();
 }
 
-LineMatcher::LineMatcher(const QString &pattern) : m_pattern(pattern), m_re(pattern)
+LineMatcher::LineMatcher(const QString &pattern)
+    : m_pattern(pattern), m_re(limitedPattern(pattern)),
+      m_overLimit(std::make_shared<std::atomic<bool>>(false))
 {
     m_re.optimize();
     m_valid = m_re.isValid();
@@ -177,7 +181,7 @@ QString LineMatcher::errorString() const
 {
     return QStringLiteral("invalid regular expression '%1': %2 (at offset %3)")
         .arg(m_pattern, m_re.errorString())
-        .arg(m_re.patternErrorOffset());
+        .arg(std::max<qsizetype>(0, m_re.patternErrorOffset() - limitedPattern({}).size()));
 }
 
 bool LineMatcher::matches(std::string_view line) const
@@ -191,7 +195,16 @@ bool LineMatcher::matches(std::string_view line) const
     if (m_literalOnly) {
         return true;
     }
-    return m_re.match(QString::fromUtf8(line.data(), qsizetype(line.size()))).hasMatch();
+    if (m_overLimit->load(std::memory_order_relaxed)) {
+        return false; // given up: see regexlimit.h
+    }
+    const QRegularExpressionMatch m =
+        m_re.match(QString::fromUtf8(line.data(), qsizetype(line.size())));
+    if (!m.isValid()) {
+        m_overLimit->store(true, std::memory_order_relaxed);
+        noteRegexOverLimit(m_pattern);
+    }
+    return m.hasMatch();
 }
 
 QRegularExpressionMatch LineMatcher::match(std::string_view line) const

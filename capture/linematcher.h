@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QString>
 
+#include <atomic>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -39,6 +41,8 @@ private:
     QString m_pattern;
     QRegularExpression m_re;
     bool m_valid = false; // cached: QRegularExpression::isValid() takes a lock every call
+    // Set once a line ran past the match limit (regexlimit.h); shared by copies.
+    std::shared_ptr<std::atomic<bool>> m_overLimit;
     std::string m_literal;
     bool m_literalOnly = false;
 };

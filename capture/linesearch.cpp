@@ -8,6 +8,7 @@ namespace tty {
 std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const QString &pattern,
                                                           const std::atomic<bool> *cancel)
 {
+    const auto lock = run.readLock(); // a live run does not grow meanwhile
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
     const int slices = sliceCount(run.lines.size());
     std::vector<std::vector<LineIndex>> found(static_cast<std::size_t>(slices));

@@ -1,5 +1,7 @@
 #include "rules.h"
 
+#include "regexlimit.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -69,7 +71,7 @@ bool RuleSet::loadJson(const QByteArray &json, QString *error)
             return false;
         }
         r.name = o.value(QStringLiteral("regex")).toString();
-        r.regex = QRegularExpression(r.name);
+        r.regex = QRegularExpression(limitedPattern(r.name));
         if (r.name.isEmpty() || !r.regex.isValid()) {
             *error = QStringLiteral("rule %1 (%2): bad regex: %3")
                          .arg(i + 1)
@@ -81,7 +83,7 @@ bool RuleSet::loadJson(const QByteArray &json, QString *error)
         } else {
             if (!r.name.startsWith(u'^')) {
                 r.name.prepend(u'^');
-                r.regex.setPattern(r.name);
+                r.regex.setPattern(limitedPattern(r.name));
             }
             r.literal = LineMatcher::leadingLiteral(r.name, &r.literalOnly);
         }
@@ -101,7 +103,7 @@ bool RuleSet::addMarker(const QString &regex, QString *error)
     r.kind = EventKind::Marker;
     r.anchor = Anchor::Anywhere;
     r.name = regex;
-    r.regex = QRegularExpression(regex);
+    r.regex = QRegularExpression(limitedPattern(regex));
     if (!r.regex.isValid()) {
         *error = LineMatcher(regex).errorString();
         return false;
@@ -132,6 +134,7 @@ void RuleSet::addRule(Rule rule)
 
 void RuleSet::index()
 {
+    m_pool = std::make_shared<CopyPool>(); // the spare copies hold the old rules
     for (auto &v : m_byFirstByte) {
         v.clear();
     }
@@ -166,8 +169,17 @@ bool RuleSet::ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *c
     if (rule.literalOnly) {
         return true;
     }
+    if (rule.overLimit && rule.overLimit->load(std::memory_order_relaxed)) {
+        return false; // given up: see regexlimit.h
+    }
     const QRegularExpressionMatch m =
         rule.regex.match(QString::fromUtf8(s.data(), qsizetype(s.size())));
+    if (!m.isValid()) {
+        if (rule.overLimit) {
+            rule.overLimit->store(true, std::memory_order_relaxed);
+        }
+        noteRegexOverLimit(rule.name);
+    }
     if (!m.hasMatch()) {
         return false;
     }
@@ -179,9 +191,30 @@ bool RuleSet::ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *c
     return true;
 }
 
+std::shared_ptr<const RuleSet> RuleSet::lendCopy() const
+{
+    std::unique_ptr<RuleSet> copy;
+    {
+        const std::lock_guard<std::mutex> lock(m_pool->mutex);
+        if (!m_pool->spare.empty()) {
+            copy = std::move(m_pool->spare.back());
+            m_pool->spare.pop_back();
+        }
+    }
+    if (!copy) {
+        copy = std::make_unique<RuleSet>(detachedCopy());
+    }
+    // The pool outlives this rule set if a copy is still lent when it goes.
+    return std::shared_ptr<const RuleSet>(copy.release(), [pool = m_pool](const RuleSet *r) {
+        const std::lock_guard<std::mutex> lock(pool->mutex);
+        pool->spare.emplace_back(const_cast<RuleSet *>(r));
+    });
+}
+
 RuleSet RuleSet::detachedCopy() const
 {
     RuleSet copy = *this;
+    copy.m_pool = std::make_shared<CopyPool>(); // a pool of its own: no cycle through spares
     for (Rule &r : copy.m_rules) {
         r.regex = QRegularExpression(r.regex.pattern(), r.regex.patternOptions());
     }

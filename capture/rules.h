@@ -9,6 +9,9 @@
 #include <QStringList>
 
 #include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +32,9 @@ public:
         bool literalOnly = false; // the regex is just the literal: no need to run it
         QRegularExpression regex;
         int countGroup = -1; // capture group with the count N, -1 if none
+        // Set once a line ran past the match limit (regexlimit.h); shared by the copies
+        // each parsing thread matches with.
+        std::shared_ptr<std::atomic<bool>> overLimit = std::make_shared<std::atomic<bool>>(false);
     };
 
     struct Match
@@ -51,6 +57,11 @@ public:
     // A copy whose regexes share nothing with this one's: QRegularExpression is only
     // reentrant, so each thread that matches gets its own.
     RuleSet detachedCopy() const;
+    // A detached copy for one thread for a while, returned to a pool kept with this rule
+    // set when released: each load's parsing threads need one, and compiling (JIT) every
+    // regex of the table again for each was most of a small file's load time. A copy is
+    // made only when no spare one is free; changing the rules empties the pool.
+    std::shared_ptr<const RuleSet> lendCopy() const;
 
     // Calls onMatch(Match) for each rule matching; one match per kind per line.
     template <typename F> void match(std::string_view line, std::size_t message, F &&onMatch) const
@@ -97,6 +108,13 @@ private:
     std::array<std::vector<int>, 256> m_byFirstByte;
     std::array<std::vector<int>, 256> m_lineByFirstByte;
     std::vector<int> m_anywhere;
+    struct CopyPool
+    {
+        std::mutex mutex;
+        std::vector<std::unique_ptr<RuleSet>> spare;
+    };
+    // Shared by copies of this rule set that have the same rules (index() replaces it).
+    std::shared_ptr<CopyPool> m_pool = std::make_shared<CopyPool>();
 };
 
 } // namespace tty

@@ -40,7 +40,7 @@ QString bannerVersion(std::string_view line)
 // with at most one bin per pixel, falling back to the finest).
 std::size_t seriesBins(LineIndex lines)
 {
-    constexpr std::size_t kFloor = 16384, kCeiling = std::size_t(1) << 20;
+    constexpr std::size_t kFloor = 4096, kCeiling = std::size_t(1) << 20;
     return std::clamp(std::size_t(lines) * 16, kFloor, kCeiling);
 }
 } // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "event.h"
+#include "growlock.h"
 #include "linetable.h"
 #include "series.h"
 #include "types.h"
@@ -12,6 +13,9 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <shared_mutex> // std::shared_lock
 #include <string>
 #include <vector>
 
@@ -65,6 +69,16 @@ public:
     std::vector<Boot> boots;
     std::vector<DropSpan> drops; // one per drop event, in line order (finalize fills it)
     SeriesPyramid series;
+    // A run that grows while other threads read it (a live capture: pattern lanes and the
+    // log search run on workers while the GUI thread appends) has this lock. Readers on
+    // other threads hold it shared (readLock()); the thread that changes the run holds it
+    // alone meanwhile, so no reader sees a LineTable being grown. Null for a loaded run,
+    // which no longer changes.
+    std::shared_ptr<GrowLock> growLock;
+    std::shared_lock<GrowLock> readLock() const
+    {
+        return growLock ? std::shared_lock<GrowLock>(*growLock) : std::shared_lock<GrowLock>();
+    }
 
     bool hasArrival = false;         // the format carries host arrival times
     bool arrivalIsWallClock = false; // ...and they are Unix times (not elapsed)

@@ -12,6 +12,7 @@ LiveRun::LiveRun(const RuleSet *rules, std::int64_t idleNs)
     m_run.meta.format = QStringLiteral("ttyscope");
     m_run.hasArrival = true;
     m_run.arrivalIsWallClock = true;
+    m_run.growLock = std::make_shared<GrowLock>(); // it grows while it is shown
 }
 
 void LiveRun::add(const std::vector<LiveRecord> &records)

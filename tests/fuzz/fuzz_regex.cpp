@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const QList<QByteArray> parts =
         QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)).split('\0');
     auto part = [&](int i) { return i < parts.size() ? QString::fromUtf8(parts[i]) : QString(); };
-    tty::RuleSet rules = tty::RuleSet::builtin();
+    static const tty::RuleSet kBuiltin = tty::RuleSet::builtin();
+    tty::RuleSet rules = kBuiltin;
     QString error;
     if (!part(0).isEmpty() && !rules.addMarker(part(0), &error)) {
         return 0;

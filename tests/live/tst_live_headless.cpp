@@ -10,6 +10,7 @@
 
 #include <csignal>
 #include <random>
+#include <sys/resource.h>
 
 using namespace tty;
 using livetest::waitFor;
@@ -152,6 +153,64 @@ private slots:
         QVERIFY2(r, qPrintable(error));
         QVERIFY2(r->error.isEmpty(), qPrintable(r->error));
         QVERIFY(r->lines.size() > 1000);
+    }
+
+    // The disk fills during a capture (a file size limit makes write() fail with EFBIG, as a
+    // full disk fails with ENOSPC): the capture says so, goes on, keeps what reached the
+    // file readable, and says at the end that bytes could not be recorded (exit 1).
+    void diskFullWhileRecording()
+    {
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        const QString out = m_dir.filePath(QStringLiteral("full.ttyrec.zst"));
+        constexpr rlim_t kLimit = 64 << 10;
+        QProcess p;
+        p.setChildProcessModifier([] {
+            std::signal(SIGXFSZ, SIG_IGN); // else the first write past the limit kills it
+            rlimit lim{kLimit, kLimit};
+            ::setrlimit(RLIMIT_FSIZE, &lim);
+        });
+        QVERIFY(startCapture(p, pty.name, out));
+        pty.releaseSlave();
+        // 512 KiB of lines that compress to about half: far past the limit.
+        std::mt19937 rng(7);
+        std::string sent;
+        for (int seq = 0; sent.size() < (512u << 10); ++seq) {
+            char line[128];
+            const int n = std::snprintf(line, sizeof line, "[%5d.%06d] %08x%08x%08x%08x\r\n",
+                                        seq / 1000, seq % 1000 * 1000, unsigned(rng()),
+                                        unsigned(rng()), unsigned(rng()), unsigned(rng()));
+            QVERIFY(pty.write(std::string_view(line, std::size_t(n))));
+            sent.append(line, std::size_t(n));
+        }
+        QByteArray err;
+        QVERIFY(waitFor(
+            [&] {
+                p.waitForReadyRead(20);
+                err += p.readAllStandardError();
+                return err.contains("keeping the data in memory");
+            },
+            10000));
+        QVERIFY2(err.contains("ttyscope capture: writing " + QFile::encodeName(out) +
+                              " failed: File too large"),
+                 err.constData());
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(10000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QCOMPARE(QFileInfo(out).size(), qint64(kLimit));
+        // What reached the file is an exact prefix of what was sent, and loads.
+        const livetest::Decoded d = livetest::decode(out);
+        QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
+        QVERIFY(d.data.size() > 0 && d.data.size() < sent.size());
+        QVERIFY(sent.compare(0, d.data.size(), d.data) == 0);
+        QString error;
+        std::unique_ptr<Run> r = loadRun(out, {}, &error);
+        QVERIFY2(r, qPrintable(error));
+        QVERIFY(r->lines.size() > 0);
+        const std::string_view first = r->lines.text(0);
+        QCOMPARE(std::string(first), sent.substr(0, sent.find('\r')));
     }
 };
 

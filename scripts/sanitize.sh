@@ -1,0 +1,32 @@
+#!/bin/sh
+# Sanitizer builds and their tests (docs/testing.md), each in a build directory of its own:
+# - build-asan (clang, ASan + UBSan, also the fuzz targets): unit, end-to-end and fuzz-replay
+#   tests, then every fuzz target for FUZZ_SECONDS (default 30) as a smoke test;
+# - build-tsan (clang, TSan): live capture and GUI tests, the code with threads.
+# Only the targets those tests need are built. Any sanitizer report fails the run.
+set -e
+cd "$(dirname "$0")/.."
+./scripts/deps.sh
+top=$(pwd)
+[ -f build-asan/CMakeCache.txt ] ||
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+        -DTTYSCOPE_SANITIZE=address,undefined -DTTYSCOPE_FUZZ=ON
+cmake --build build-asan -j2 --target sanitize_asan
+(
+    cd build-asan
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:suppressions=$top/tests/sanitizers/asan.supp"
+    export LSAN_OPTIONS="suppressions=$top/tests/sanitizers/lsan.supp:print_suppressions=0"
+    export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$top/tests/sanitizers/ubsan.supp"
+    QT_QPA_PLATFORM=offscreen ctest -L '^(unit|e2e|fuzz)$' -LE kernel -j2 --output-on-failure
+)
+./scripts/fuzz.sh smoke "${FUZZ_SECONDS:-30}"
+
+[ -f build-tsan/CMakeCache.txt ] ||
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+        -DTTYSCOPE_SANITIZE=thread
+cmake --build build-tsan -j2 --target sanitize_tsan
+(
+    cd build-tsan
+    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$top/tests/sanitizers/tsan.supp"
+    QT_QPA_PLATFORM=offscreen ctest -L '^(live|gui)$' --output-on-failure
+)
