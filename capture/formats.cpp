@@ -162,12 +162,13 @@ private:
             const std::size_t start = p;
             std::int64_t v = 0;
             while (p < s.size() && isDigit(s[p])) {
-                v = v * 10 + (s[p++] - '0');
-                if (p - start > 18) {
-                    break; // more than int64 holds: not a kmsg record (fuzz_load found it)
+                if (p - start == 18) {
+                    p = start; // more digits than int64 holds: not a kmsg record (fuzz_load)
+                    break;
                 }
+                v = v * 10 + (s[p++] - '0');
             }
-            ok = p > start && p - start <= 18 && p < s.size() && s[p] == ',';
+            ok = p > start && p < s.size() && s[p] == ',';
             f[i] = v;
             ++p;
         }

@@ -148,6 +148,8 @@ private slots:
     void catEndsOnSignal();
     void catCutZstdIsPartial();
     void reportCutRecordingIsPartial();
+    void catastrophicRegexEnds_data();
+    void catastrophicRegexEnds();
 };
 
 void TstCliInput::catFifoKeepsEverything_data()
@@ -314,6 +316,42 @@ void TstCliInput::reportCutRecordingIsPartial()
         QCOMPARE(finish(p), 3);
         QVERIFY(p.readAllStandardError().contains("ends inside a 'D' record: 21 of its 24 bytes"));
     }
+}
+
+void TstCliInput::catastrophicRegexEnds_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("regex");
+    QTest::newRow("mark") << QStringLiteral("--mark") << QStringLiteral("(a+)+$");
+    QTest::newRow("window-start") << QStringLiteral("--window-start") << QStringLiteral("(a|aa)+$");
+    QTest::newRow("span") << QStringLiteral("--span") << QStringLiteral("(a|aa)+$=>login");
+}
+
+// A regex that backtracks without end on the log's lines (2000 lines of 40 a's and a '!':
+// 85 s before, with no message) ends with a clear error, not a hang.
+void TstCliInput::catastrophicRegexEnds()
+{
+    QFETCH(QString, option);
+    QFETCH(QString, regex);
+    QByteArray log;
+    for (int i = 0; i < 2000; ++i) {
+        log += "[" + QByteArray::number(i).rightJustified(5) + ".000000] " + QByteArray(40, 'a') +
+               "!\n";
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("a.log"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(log);
+    f.close();
+    QProcess p;
+    startTtyscope(p, {QStringLiteral("report"), option, regex, path});
+    QCOMPARE(finish(p), 2);
+    const QByteArray err = p.readAllStandardError();
+    const QString pattern = option == QLatin1String("--span") ? QStringLiteral("(a|aa)+$") : regex;
+    QVERIFY2(err.contains("the regex '" + pattern.toUtf8() +
+                          "' is too costly: on a line it ran past PCRE2's match limit"),
+             err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstCliInput)

@@ -35,6 +35,7 @@ private slots:
     void grabserialDateOutOfRange();
     void clockCorrectionOutOfRange();
     void recordingNumberOutOfRange();
+    void kmsgNumberOutOfRange();
     void recordingCutInsideRecordIsPartial();
     void randomBytesWarn();
     void nulsWarn();
@@ -132,6 +133,23 @@ void TstUntrusted::recordingNumberOutOfRange()
     QVERIFY(ok);
     QVERIFY2(ok->error.isEmpty(), qPrintable(ok->error));
     QCOMPARE(ok->lines.size(), LineIndex(1));
+}
+
+// Found by fuzz_load (tests/fuzz/regressions/load/kmsg_field_*): a kmsg field of 19 or
+// more digits overflowed int64.
+void TstUntrusted::kmsgNumberOutOfRange()
+{
+    const auto run = loadBytes("6,1,100,-;first\n"
+                               "6,9999999999999999999,200,-;second\n"
+                               "6,2,300,-;third\n",
+                               withFormat(QStringLiteral("kmsg")));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(lineText(*run, 1), QByteArray("6,9999999999999999999,200,-;second"));
+    QCOMPARE(lineText(*run, 2), QByteArray("third"));
+    QVERIFY2(allWarnings(*run).contains(
+                 QLatin1String("1 line(s) were not /dev/kmsg records; kept as console lines")),
+             qPrintable(allWarnings(*run)));
 }
 
 // Defect 4: an uncompressed recording cut inside a D record is read in part, as a cut
