@@ -120,7 +120,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
     buildDocks();
     buildActions();
 
-    connect(m_timeline, &TimelineView::eventActivated, this, &MainWindow::showEvent);
+    connect(m_timeline, &TimelineView::eventActivated, this, &MainWindow::showEventAt);
     connect(m_timeline, &TimelineView::timeActivated, this, &MainWindow::showTime);
     connect(m_timeline, &TimelineView::userMovedView, this,
             [this] { m_liveBar->setFollowing(false); });
@@ -142,7 +142,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
         }
     });
     connect(m_events, &EventList::eventActivated, this, [this](int run, int ev) {
-        showEvent(run, ev);
+        showEventAt(run, ev);
         const Run &r = *m_session.timelineRuns()[run].run;
         const double x = r.eventTime(r.events[std::size_t(ev)]) - m_timeline->runs()[run].shift;
         const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;
@@ -903,7 +903,7 @@ void MainWindow::alignOnCurrentLine()
     }
 }
 
-void MainWindow::showEvent(int timelineRun, int eventIndex)
+void MainWindow::showEventAt(int timelineRun, int eventIndex)
 {
     if (timelineRun < 0 || timelineRun >= m_runIndex.size()) {
         return;
@@ -966,7 +966,7 @@ void MainWindow::stepEvent(int direction, bool ofSelectedKind)
     }
     const auto [run, ev] = m_timeline->stepEvent(direction, kind);
     if (run >= 0) {
-        showEvent(run, ev);
+        showEventAt(run, ev);
     }
 }
 

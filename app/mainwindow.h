@@ -77,7 +77,8 @@ public:
     void setAlignment(const Alignment &a);
     // A lane of matches per second for a regex; computed in the background.
     void setPatterns(const QStringList &regexes, bool wait = false);
-    void showEvent(int timelineRun, int eventIndex);
+    // Moves the log and the timeline to an event (not QWidget::showEvent).
+    void showEventAt(int timelineRun, int eventIndex);
     void showTime(double x);
 
 protected:

@@ -43,7 +43,6 @@ private:
     HostNs m_clockCorrection = 0;
     std::int64_t m_clockSteps = 0;
     std::int64_t m_splitPieces = 0;
-    LineIndex m_firstSplitLine = -1;
     HostNs m_largestStep = 0;
     LineIndex m_firstStepLine = -1;
     std::int64_t m_outOfRange = 0; // arrivals the correction would have wrapped
