@@ -2,7 +2,8 @@
 # Sanitizer builds and their tests (docs/testing.md), each in a build directory of its own:
 # - build-asan (clang, ASan + UBSan, also the fuzz targets): unit, end-to-end and fuzz-replay
 #   tests, then every fuzz target for FUZZ_SECONDS (default 30) as a smoke test;
-# - build-tsan (clang, TSan): live capture and GUI tests, the code with threads.
+# - build-tsan (clang, TSan): live capture and GUI tests, the code with threads; only with
+#   SANITIZE_TSAN=1 (see below).
 # Only the targets those tests need are built. Any sanitizer report fails the run.
 set -e
 cd "$(dirname "$0")/.."
@@ -21,6 +22,10 @@ cmake --build build-asan -j2 --target sanitize_asan
 )
 ./scripts/fuzz.sh smoke "${FUZZ_SECONDS:-30}"
 
+# TSan is opt-in (SANITIZE_TSAN=1) until it runs clean here: with Debian's clang 14 the
+# TSan runtime aborts in fork() (tests that start processes through QProcess), and Qt is not
+# TSan-built (tests/sanitizers/tsan.supp). docs/testing.md says what is left.
+[ "${SANITIZE_TSAN:-0}" = 1 ] || exit 0
 [ -f build-tsan/CMakeCache.txt ] ||
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
         -DTTYSCOPE_SANITIZE=thread
