@@ -5,6 +5,7 @@
 
 #include "metrics.h"
 #include "report.h"
+#include "rules.h"
 #include "run.h"
 #include "runloader.h"
 
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string_view>
 
 namespace fuzz {
@@ -45,6 +47,21 @@ inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {}
     const tty::Report report({col}, metrics);
     sink = sink + double(report.text().size());
     (void)sink;
+}
+
+// A fixed log loaded with the fuzzed rules (or user markers): it always loads, so a null
+// run is a defect the fuzzer must report.
+inline std::unique_ptr<tty::Run> loadWithRules(const QByteArray &log, const tty::RuleSet &rules)
+{
+    tty::LoadOptions o;
+    o.rules = &rules;
+    QString error;
+    auto run = tty::loadRunFromBytes(std::string_view(log.constData(), std::size_t(log.size())),
+                                     QStringLiteral("fuzz.log"), o, &error);
+    if (!run) {
+        std::abort();
+    }
+    return run;
 }
 
 inline std::string_view bytes(const std::uint8_t *data, std::size_t size)

@@ -35,14 +35,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             return 0; // the command line rejects it before loading (readMetricOptions)
         }
     }
-    tty::LoadOptions o;
-    o.rules = &rules;
-    const auto run =
-        tty::loadRunFromBytes(std::string_view(kLog.constData(), std::size_t(kLog.size())),
-                              QStringLiteral("fuzz.log"), o, &error);
-    if (!run) {
-        std::abort();
-    }
-    fuzz::exercise(*run, m);
+    fuzz::exercise(*fuzz::loadWithRules(kLog, rules), m);
     return 0;
 }

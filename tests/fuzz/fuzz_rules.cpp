@@ -21,14 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         }
         return 0;
     }
-    tty::LoadOptions o;
-    o.rules = &rules;
-    const auto run =
-        tty::loadRunFromBytes(std::string_view(kLog.constData(), std::size_t(kLog.size())),
-                              QStringLiteral("fuzz.log"), o, &error);
-    if (!run) {
-        std::abort();
-    }
-    fuzz::exercise(*run);
+    fuzz::exercise(*fuzz::loadWithRules(kLog, rules));
     return 0;
 }
