@@ -6,6 +6,7 @@
 #include "live/capturesession.h"
 #include "live/liverun.h"
 #include "live/recordingwriter.h"
+#include "livepump.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -226,18 +227,19 @@ int runCapture(const QStringList &args)
     }
 
     LiveRun live;
-    std::size_t printed = 0;
+    LivePump pump(session, live, LivePump::Mode::EventsOnly);
+    auto print = [&](const LivePump::Turn &t) {
+        for (std::size_t e = t.eventsFrom; e < t.eventsTo; ++e) {
+            printEvent(live.run(), live.run().events[e]);
+        }
+    };
     QString lastMessage, lastWriteError;
     const std::int64_t startMono = monoNowNs();
     int signal = 0;
     for (;;) {
-        timespec wait{0, 100 * 1000 * 1000};
+        timespec wait{0, LivePump::kHeadlessIntervalMs * 1000 * 1000};
         signal = sigtimedwait(&stopSignals, nullptr, &wait);
-        live.add(session.takeLive());
-        live.idle(monoNowNs());
-        for (const std::size_t n = live.stableEvents(); printed < n; ++printed) {
-            printEvent(live.run(), live.run().events[printed]);
-        }
+        print(pump.turn(monoNowNs()));
         const CaptureSession::Status st = session.status();
         if (st.recording.error != lastWriteError) {
             lastWriteError = st.recording.error;
@@ -255,11 +257,7 @@ int runCapture(const QStringList &args)
     }
     QString stopError;
     const bool stopped = session.stop(&stopError);
-    live.add(session.takeLive());
-    live.finish();
-    for (; printed < live.run().events.size(); ++printed) {
-        printEvent(live.run(), live.run().events[printed]);
-    }
+    print(pump.finish());
     const CaptureSession::Status st = session.status();
     std::printf("ttyscope capture: %s after %.1f s: %" PRId64 " bytes, %" PRId64
                 " lines, %zu events, %d gap(s); recording %s (%" PRId64 " bytes)\n",

@@ -2,13 +2,15 @@
 
 #include "bootselect.h"
 #include "interrupt.h"
+#include "labels.h"
 #include "regexlimit.h"
 #include "runloader.h"
-#include "session.h"
+#include "trials.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tty {
@@ -158,21 +160,11 @@ bool printRegexesOverLimit(const char *command)
     return !patterns.isEmpty();
 }
 
-namespace {
-QString groupLabel(const QStringList &files)
-{
-    QStringList names;
-    for (const QString &f : files) {
-        names << QFileInfo(f).fileName();
-    }
-    return commonLabel(names);
-}
-} // namespace
-
-LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
+LoadedSession loadSession(const QCommandLineParser &p, const QStringList &args,
                           const RuleSet &rules, const MetricOptions &metrics)
 {
-    LoadedColumns out;
+    LoadedSession out;
+    out.session.metrics = metrics;
     const QStringList labels = p.values(QStringLiteral("label"));
     const QStringList selectors = p.values(QStringLiteral("boots"));
     const bool bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
@@ -183,22 +175,23 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
     lo.cancel = interruptFlag();
     for (int a = 0; a < args.size(); ++a) {
         const QStringList files = args[a].split(QLatin1Char(','), Qt::SkipEmptyParts);
-        ReportColumn col;
-        col.label = a < labels.size() ? labels[a] : QString();
         // Whole runs, unless the column's boots are chosen (or every boot is a trial).
-        BootSelector selector;
-        const bool byBoot = a < selectors.size() || bootsAsTrials;
+        BootChoice choice;
         if (a < selectors.size()) {
+            choice.mode = BootChoice::Mode::Selected;
             QString error;
-            if (!BootSelector::parse(selectors[a], &selector, &error)) {
+            if (!BootSelector::parse(selectors[a], &choice.selector, &error)) {
                 std::fprintf(stderr, "ttyscope: --boots: %s\n", qPrintable(error));
                 ++out.badOptions;
                 return out;
             }
+        } else if (bootsAsTrials) {
+            choice.mode = BootChoice::Mode::EveryBoot;
         }
+        Side side;
         for (const QString &f : files) {
             QString error;
-            std::unique_ptr<Run> run = loadRun(f, lo, &error);
+            std::shared_ptr<Run> run = loadRun(f, lo, &error);
             if (!run) {
                 std::fprintf(stderr, "ttyscope: %s\n", qPrintable(error));
                 ++out.unreadable;
@@ -219,46 +212,48 @@ LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
             if (!run->error.isEmpty() || run->truncated) {
                 ++out.damaged; // read only in part: the exit status says so
             }
-            QStringList warnings;
-            if (byBoot && (run->boots.size() > 1 || a < selectors.size())) {
-                const std::vector<int> chosen = selector.select(*run);
-                if (chosen.empty()) {
-                    std::fprintf(
-                        stderr, "ttyscope: %s: --boots '%s' chose none of its %d boot(s)\n",
-                        qPrintable(f), qPrintable(selectors.value(a)), int(run->boots.size()));
-                }
-                for (const int b : chosen) {
-                    const Boot &boot = run->boots[std::size_t(b)];
-                    col.runs.push_back(run.get());
-                    col.boots.push_back(b);
-                    col.metrics.push_back(computeMetrics(*run, metrics, boot.first, boot.end));
-                    col.sources << QStringLiteral("%1 (boot %2)").arg(f).arg(b + 1);
-                    warnings << col.metrics.back().warnings;
-                }
-            } else {
-                col.runs.push_back(run.get());
-                col.boots.push_back(-1);
-                col.metrics.push_back(computeMetrics(*run, metrics));
-                col.sources << f;
-                warnings << col.metrics.back().warnings;
+            const QVector<Trial> trials = trialsOf(run, f, choice);
+            if (trials.isEmpty()) {
+                std::fprintf(stderr, "ttyscope: %s: --boots '%s' chose none of its %d boot(s)\n",
+                             qPrintable(f), qPrintable(selectors.value(a)), int(run->boots.size()));
             }
-            warnings.removeDuplicates();
-            for (const QString &w : warnings) {
-                std::fprintf(stderr, "ttyscope: %s: warning: %s\n", qPrintable(f), qPrintable(w));
-            }
-            out.runs.push_back(std::move(run));
+            side.trials += trials;
+            out.files[run.get()] = f;
         }
-        if (col.runs.empty()) {
+        if (side.trials.isEmpty()) {
             continue;
         }
-        if (col.label.isEmpty()) {
-            col.label = files.size() == 1 && !col.runs.front()->meta.label.isEmpty()
-                            ? col.runs.front()->meta.label
-                            : groupLabel(files);
-        }
-        out.columns.push_back(std::move(col));
+        side.label =
+            a < labels.size() && !labels[a].isEmpty() ? labels[a] : defaultLabel(side.trials);
+        out.session.sides.append(side);
     }
     return out;
+}
+
+void printMetricWarnings(const LoadedSession &loaded, const Report &report)
+{
+    // Per file, once, whichever of its boots or trials the warning came from.
+    for (const ReportColumn &col : report.columns()) {
+        std::map<const Run *, QStringList> byRun;
+        std::vector<const Run *> order;
+        for (std::size_t t = 0; t < col.runs.size(); ++t) {
+            QStringList &w = byRun[col.runs[t]];
+            if (w.isEmpty() && std::find(order.begin(), order.end(), col.runs[t]) == order.end()) {
+                order.push_back(col.runs[t]);
+            }
+            w << col.metrics[t].warnings;
+        }
+        for (const Run *r : order) {
+            QStringList w = byRun[r];
+            w.removeDuplicates();
+            const auto file = loaded.files.find(r);
+            for (const QString &text : w) {
+                std::fprintf(stderr, "ttyscope: %s: warning: %s\n",
+                             qPrintable(file != loaded.files.end() ? file->second : r->meta.label),
+                             qPrintable(text));
+            }
+        }
+    }
 }
 
 } // namespace tty

@@ -1,16 +1,16 @@
 // Command-line plumbing shared by `report` and `export`: metric options, loading the
-// files named on the command line into columns (single runs or groups of trials).
+// files named on the command line into the sides of a Session (model/).
 #pragma once
 
 #include "metrics.h"
 #include "report.h"
 #include "rules.h"
 #include "run.h"
+#include "session.h"
 
 #include <QCommandLineParser>
 
-#include <memory>
-#include <vector>
+#include <map>
 
 namespace tty {
 
@@ -21,14 +21,15 @@ bool readMetricOptions(const QCommandLineParser &p, MetricOptions *o, QString *e
 void addLoadOptions(QCommandLineParser &p);
 bool readRuleSet(const QCommandLineParser &p, RuleSet *rules, QString *error);
 
-// The runs behind the report columns. Each positional argument is one column; commas
-// join files into a group of trials ("a1.log,a2.log,a3.log b1.log,b2.log").
-struct LoadedColumns
+// The comparison the files named on the command line make. Each positional argument is one
+// side; commas join files into a group of trials ("a1.log,a2.log,a3.log b1.log,b2.log");
+// --boots and --boots-as-trials make boots of a capture its trials.
+struct LoadedSession
 {
-    std::vector<std::shared_ptr<Run>> runs; // owns every run
-    std::vector<ReportColumn> columns;
-    int unreadable = 0; // files that could not be read at all
-    int damaged = 0;    // files read only in part
+    Session session;
+    std::map<const Run *, QString> files; // the file each run was read from
+    int unreadable = 0;                   // files that could not be read at all
+    int damaged = 0;                      // files read only in part
     int badOptions = 0; // a per-column option was malformed (the columns are incomplete)
 };
 
@@ -36,7 +37,10 @@ struct LoadedColumns
 // (regexlimit.h), as errors of `command`; true if there were any (exit status 2).
 bool printRegexesOverLimit(const char *command);
 
-LoadedColumns loadColumns(const QCommandLineParser &p, const QStringList &args,
+// Loads the files, printing on stderr what could not be read or was read in part.
+LoadedSession loadSession(const QCommandLineParser &p, const QStringList &args,
                           const RuleSet &rules, const MetricOptions &metrics);
+// Prints the warnings of the metrics (a pattern that matched nothing, ...) once per file.
+void printMetricWarnings(const LoadedSession &loaded, const Report &report);
 
 } // namespace tty

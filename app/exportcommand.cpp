@@ -12,31 +12,6 @@
 
 namespace tty {
 
-Session sessionFromColumns(const LoadedColumns &loaded, const Alignment &alignment,
-                           const MetricOptions &metrics)
-{
-    Session s;
-    s.alignment = alignment;
-    s.metrics = metrics;
-    for (std::size_t c = 0; c < loaded.columns.size(); ++c) {
-        const ReportColumn &col = loaded.columns[c];
-        Side side;
-        side.label = col.label;
-        side.color = runColor(int(c));
-        for (std::size_t t = 0; t < col.runs.size(); ++t) {
-            std::shared_ptr<const Run> run;
-            for (const auto &owned : loaded.runs) {
-                if (owned.get() == col.runs[t]) {
-                    run = owned;
-                }
-            }
-            side.trials.append(Trial{run, col.boots[t], col.sources.value(int(t))});
-        }
-        s.sides.append(side);
-    }
-    return s;
-}
-
 int runExport(const QStringList &args)
 {
     QCommandLineParser p;
@@ -99,14 +74,15 @@ int runExport(const QStringList &args)
                      "ttyscope export: --width/--height must be at least 200, --scale in (0, 8]\n");
         return 2;
     }
-    LoadedColumns loaded = loadColumns(p, files, rules, mo);
+    LoadedSession loaded = loadSession(p, files, rules, mo);
     if (loaded.badOptions > 0) {
         return 2;
     }
-    if (loaded.columns.empty()) {
+    if (loaded.session.isEmpty()) {
         return 1;
     }
-    Session session = sessionFromColumns(loaded, alignment, mo);
+    Session &session = loaded.session;
+    session.alignment = alignment;
     session.patterns = p.values(QStringLiteral("pattern-lane"));
     for (const QString &re : session.patterns) {
         if (!QRegularExpression(re).isValid()) {
@@ -132,8 +108,10 @@ int runExport(const QStringList &args)
     for (const QString &w : warnings) {
         std::fprintf(stderr, "ttyscope export: warning: %s\n", qPrintable(w));
     }
-    const Report report = session.report();
-    FigureTable table{p.isSet(QStringLiteral("no-table")) ? nullptr : &report, session.colors()};
+    const Report report = session.report(); // the metrics, computed once for the table
+    printMetricWarnings(loaded, report);
+    FigureTable table{p.isSet(QStringLiteral("no-table")) ? nullptr : &report,
+                      runColors(int(session.sides.size()))};
     int rc = 0;
     if (p.isSet(QStringLiteral("png")) &&
         !saveFigurePng(&view, table, p.value(QStringLiteral("png")), width, height, scale,

@@ -1,25 +1,14 @@
 #include "livecontroller.h"
 
-#include <ctime>
+#include "live/recordingwriter.h"
 
 namespace tty {
 
-namespace {
-constexpr int kPollMs = 200; // 5 updates a second: the view never lags more than that
-
-std::int64_t monoNow()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-} // namespace
-
 LiveController::LiveController(const CaptureOptions &options, QObject *parent)
     : QObject(parent), m_session(std::make_unique<CaptureSession>(options)),
-      m_live(std::make_shared<LiveRun>())
+      m_live(std::make_shared<LiveRun>()), m_pump(*m_session, *m_live, LivePump::Mode::Views)
 {
-    m_timer.setInterval(kPollMs);
+    m_timer.setInterval(LivePump::kViewIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, &LiveController::poll);
 }
 
@@ -47,13 +36,7 @@ bool LiveController::stop(QString *error)
     m_timer.stop();
     const bool ok = m_session->stop(error);
     m_running = false;
-    {
-        const std::unique_lock<GrowLock> growing(*m_live->run().growLock);
-        m_live->add(m_session->takeLive());
-        m_live->finish();
-        m_live->run().finalize();
-    }
-    emit updated();
+    report(m_pump.finish());
     return ok;
 }
 
@@ -64,13 +47,8 @@ std::shared_ptr<const Run> LiveController::run() const
 
 void LiveController::poll()
 {
-    Run &r = m_live->run();
-    // Workers may be reading the run (pattern lanes, log search): it changes only while
-    // none is (Run::growLock); reading it here, on the thread that changes it, needs none.
-    std::unique_lock<GrowLock> growing(*r.growLock);
-    m_live->add(m_session->takeLive());
-    m_live->idle(monoNow());
-    growing.unlock();
+    const LivePump::Turn t = m_pump.turn(monoNowNs());
+    const Run &r = m_live->run(); // read on the thread that changes it: no lock needed
     const CaptureSession::Status st = m_session->status();
     QString text = QStringLiteral("%1 — %2 lines, %3 bytes")
                        .arg(st.message)
@@ -80,39 +58,22 @@ void LiveController::poll()
         text += QStringLiteral(" — recording %1").arg(st.path);
     }
     emit statusChanged(text);
-    if (r.lines.size() == m_lastLines && r.events.size() == m_lastEvents) {
-        return;
-    }
-    // finalize() goes over every line (the series): hours into a fast capture it takes
-    // tens of milliseconds, so it runs at most a fifth of the time on this thread.
-    const std::int64_t now = monoNow();
-    if (now - m_lastFinalizeMono < 4 * m_finalizeNs) {
-        return;
-    }
-    m_lastLines = r.lines.size();
-    m_lastEvents = r.events.size();
-    // All lines but the last (a partial line may still grow) are final: the boot split
-    // need not go over them again, which keeps an update cheap hours into a capture.
-    growing.lock();
-    r.splitBootsSoFar(r.lines.size() - 1);
-    r.finalize();
-    growing.unlock();
-    m_lastFinalizeMono = monoNow();
-    m_finalizeNs = m_lastFinalizeMono - now;
-    for (; m_seenEvents < r.events.size(); ++m_seenEvents) {
-        const Event &e = r.events[m_seenEvents];
-        const std::string_view t = r.eventText(e);
-        const QString s = QString::fromUtf8(t.data(), qsizetype(t.size()));
-        if (e.kind == EventKind::Panic || e.kind == EventKind::Oops || e.kind == EventKind::Bug ||
-            e.kind == EventKind::HardLockup || e.kind == EventKind::SoftLockup ||
-            e.kind == EventKind::RcuStall || e.kind == EventKind::HungTask) {
-            emit alert(e.kind, s);
-        } else if (e.kind == EventKind::Drop && !m_droppedAlerted) {
-            m_droppedAlerted = true; // the first drop alerts; the lane shows the rest
-            emit alert(e.kind, s);
+    report(t);
+}
+
+void LiveController::report(const LivePump::Turn &t)
+{
+    const Run &r = m_live->run();
+    for (std::size_t i = t.eventsFrom; i < t.eventsTo; ++i) {
+        const Event &e = r.events[i];
+        if (m_pump.alerts(e)) {
+            const std::string_view text = r.eventText(e);
+            emit alert(e.kind, QString::fromUtf8(text.data(), qsizetype(text.size())));
         }
     }
-    emit updated();
+    if (t.changed) {
+        emit updated();
+    }
 }
 
 } // namespace tty

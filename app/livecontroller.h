@@ -1,10 +1,11 @@
 // Drives a live capture for the GUI: the session reads and records on its own threads;
-// this object, on the GUI thread, takes its records a few times a second, grows the live
-// Run and tells the window what changed (new lines, alerts, status).
+// this object, on the GUI thread, turns the live pump (model/livepump.h) a few times a
+// second and tells the window what changed (new lines, alerts, status).
 #pragma once
 
 #include "live/capturesession.h"
 #include "live/liverun.h"
+#include "livepump.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -48,12 +49,9 @@ private:
     std::shared_ptr<LiveRun> m_live;
     QTimer m_timer;
     bool m_running = false;
-    std::size_t m_seenEvents = 0;
-    std::int64_t m_lastLines = -1;
-    std::size_t m_lastEvents = 0;
-    std::int64_t m_lastFinalizeMono = 0; // when the run was last finalized
-    std::int64_t m_finalizeNs = 0;       // and how long that took
-    bool m_droppedAlerted = false;
+    LivePump m_pump;
+
+    void report(const LivePump::Turn &t);
 };
 
 } // namespace tty

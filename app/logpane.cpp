@@ -1,5 +1,7 @@
 #include "logpane.h"
 
+#include "palette.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -32,12 +34,12 @@ LogPane::LogPane(QWidget *parent) : QWidget(parent)
     });
 }
 
-void LogPane::setSide(const Side &side, int firstTimelineRun)
+void LogPane::setSide(const Side &side, int sideIndex, int firstTimelineRun)
 {
     m_side = side;
     m_firstRun = firstTimelineRun;
     m_header->setText(QStringLiteral("<b style='color:%1'>■ %2</b>")
-                          .arg(side.color.name(), side.label.toHtmlEscaped()));
+                          .arg(runColor(sideIndex).name(), side.label.toHtmlEscaped()));
     m_trials->blockSignals(true);
     m_trials->clear();
     for (const Trial &t : side.trials) {

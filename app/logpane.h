@@ -17,7 +17,7 @@ class LogPane : public QWidget
     Q_OBJECT
 public:
     explicit LogPane(QWidget *parent = nullptr);
-    void setSide(const Side &side, int firstTimelineRun);
+    void setSide(const Side &side, int sideIndex, int firstTimelineRun);
     LogView *view() const { return m_view; }
     int trial() const;
     void setTrial(int trial);

@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
 #include "bootselect.h"
+#include "labels.h"
+#include "trials.h"
 
 #include "capturedialog.h"
 #include "eventlist.h"
@@ -61,12 +63,6 @@ namespace tty {
 
 namespace {
 constexpr int kMaxRecent = 10;
-
-QString trialSource(const QString &path, int boot)
-{
-    const QString name = QFileInfo(path).fileName();
-    return boot >= 0 ? QStringLiteral("%1 boot %2").arg(name).arg(boot + 1) : name;
-}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoadJob(this))
@@ -154,7 +150,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
             &MainWindow::refreshPatternLanes);
     connect(&m_metricsWatcher, &QFutureWatcherBase::finished, this, [this] {
         if (m_metricsWatcher.future().resultCount() > 0 && !m_session.isEmpty()) {
-            m_metrics->setReport(*m_metricsWatcher.future().result(), m_session.colors());
+            m_report = m_metricsWatcher.future().result();
+            m_metrics->setReport(*m_report, runColors(int(m_session.sides.size())));
         }
     });
     restoreSettings();
@@ -327,9 +324,6 @@ void MainWindow::buildActions()
                 QSettings().setValue(i == 0 ? QStringLiteral("colors/runA")
                                             : QStringLiteral("colors/runB"),
                                      c.name());
-                for (int s = 0; s < m_session.sides.size(); ++s) {
-                    m_session.sides[s].color = runColor(s);
-                }
                 setSession(m_session);
             }
         });
@@ -337,9 +331,6 @@ void MainWindow::buildActions()
     QAction *resetColors = colors->addAction(tr("Default colours"));
     connect(resetColors, &QAction::triggered, this, [this] {
         QSettings().remove(QStringLiteral("colors"));
-        for (int s = 0; s < m_session.sides.size(); ++s) {
-            m_session.sides[s].color = runColor(s);
-        }
         setSession(m_session);
     });
     view->addAction(m_eventDock->toggleViewAction());
@@ -501,7 +492,6 @@ void MainWindow::onLoaded(const LoadResult &result)
     QStringList opened;
     for (int si = 0; si < result.sides.size(); ++si) {
         Side side;
-        side.color = runColor(si);
         for (const LoadedFile &f : result.sides[si]) {
             if (!f.run) {
                 problems << f.error.toHtmlEscaped();
@@ -518,13 +508,11 @@ void MainWindow::onLoaded(const LoadResult &result)
                                 .arg(QFileInfo(f.path).fileName(), f.run->error)
                                 .toHtmlEscaped();
             }
-            if (m_pending.bootsAsTrials && f.run->boots.size() > 1) {
-                for (int b = 0; b < int(f.run->boots.size()); ++b) {
-                    side.trials.append(Trial{f.run, b, trialSource(f.path, b)});
-                }
-            } else {
-                side.trials.append(Trial{f.run, -1, trialSource(f.path, -1)});
+            BootChoice choice;
+            if (m_pending.bootsAsTrials) {
+                choice.mode = BootChoice::Mode::EveryBoot;
             }
+            side.trials += trialsOf(f.run, QFileInfo(f.path).fileName(), choice);
         }
         if (side.trials.isEmpty()) {
             continue;
@@ -569,19 +557,16 @@ void MainWindow::compareBoots(const QString &a, const QString &b)
     s.metrics = m_session.metrics;
     s.alignment.kind = Alignment::Kind::FirstKernelLine; // boots line up on their kernels
     QStringList problems;
-    int side = 0;
     for (const QString &spec : {a, b}) {
-        BootSelector selector;
+        BootChoice choice;
+        choice.mode = BootChoice::Mode::Selected;
         QString error;
-        if (!BootSelector::parse(spec, &selector, &error)) {
+        if (!BootSelector::parse(spec, &choice.selector, &error)) {
             problems << error;
             continue;
         }
         Side sd;
-        sd.color = runColor(side++);
-        for (const int boot : selector.select(*base.run)) {
-            sd.trials.append(Trial{base.run, boot, trialSource(base.source, boot)});
-        }
+        sd.trials = trialsOf(base.run, base.source, choice);
         if (sd.trials.isEmpty()) {
             problems
                 << tr("boots '%1': none of the %2 boots").arg(spec).arg(base.run->boots.size());
@@ -628,7 +613,7 @@ void MainWindow::setSession(Session session)
     int first = 0;
     for (int s = 0; s < m_session.sides.size(); ++s) {
         auto *pane = new LogPane(m_logs);
-        pane->setSide(m_session.sides[s], first);
+        pane->setSide(m_session.sides[s], s, first);
         first += m_session.sides[s].trials.size();
         m_logs->addWidget(pane);
         m_panes.append(pane);
@@ -696,12 +681,14 @@ void MainWindow::refreshTimelineRuns()
 
 void MainWindow::refreshMetrics()
 {
+    m_report.reset(); // the figures of the session before: exports must not use them
     if (m_session.isEmpty()) {
         return;
     }
     if (m_live) {
         // A live run grows on this thread: its metrics are taken here, between updates.
-        m_metrics->setReport(m_session.report(), m_session.colors());
+        m_report = std::make_shared<const Report>(m_session.report());
+        m_metrics->setReport(*m_report, runColors(int(m_session.sides.size())));
         return;
     }
     // Metrics scan every line: off the GUI thread, so a big log never freezes the window.
@@ -709,6 +696,16 @@ void MainWindow::refreshMetrics()
     m_metricsWatcher.setFuture(QtConcurrent::run([snapshot]() -> std::shared_ptr<const Report> {
         return std::make_shared<Report>(snapshot.report());
     }));
+}
+
+std::shared_ptr<const Report> MainWindow::currentReport()
+{
+    // The metrics are computed once per session: by the worker refreshMetrics() started,
+    // or here when an export comes first.
+    if (!m_report) {
+        m_report = std::make_shared<const Report>(m_session.report());
+    }
+    return m_report;
 }
 
 void MainWindow::setAlignment(const Alignment &a)
@@ -779,13 +776,11 @@ bool MainWindow::startCapture(const CaptureOptions &options, bool withReference,
     s.metrics = m_session.metrics;
     Side side;
     side.label = options.label.isEmpty() ? options.port : options.label;
-    side.color = runColor(0);
     side.trials.append(Trial{live->run(), -1, options.port});
     s.sides.append(side);
     if (withReference && !m_session.isEmpty()) {
         Side ref = m_session.sides.front();
         ref.label += tr(" (reference)");
-        ref.color = runColor(1);
         s.sides.append(ref);
         s.alignment = m_session.alignment;
     }
@@ -973,8 +968,8 @@ void MainWindow::stepEvent(int direction, bool ofSelectedKind)
 bool MainWindow::exportFigure(const QString &path, int width, int height, double scale,
                               QString *error)
 {
-    const Report report = m_session.report();
-    FigureTable table{&report, m_session.colors()};
+    const std::shared_ptr<const Report> report = currentReport();
+    FigureTable table{report.get(), runColors(int(m_session.sides.size()))};
     if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
         return saveFigurePdf(m_timeline, table, path, width, height, error);
     }
@@ -1027,8 +1022,8 @@ void MainWindow::exportDialog()
 
 void MainWindow::copyImage()
 {
-    const Report report = m_session.report();
-    FigureTable table{&report, m_session.colors()};
+    const std::shared_ptr<const Report> report = currentReport();
+    FigureTable table{report.get(), runColors(int(m_session.sides.size()))};
     QApplication::clipboard()->setImage(
         renderFigure(m_timeline, table, 1600, 1100, devicePixelRatioF()));
     m_statusText->setText(tr("Image copied to the clipboard"));

@@ -94,6 +94,8 @@ private:
     // Two selections of the boots of the single capture on screen as sides A and B.
     void compareBoots(const QString &a, const QString &b);
     void refreshMetrics();
+    // The session's metrics, computed once (exports reuse what the metrics dock shows).
+    std::shared_ptr<const Report> currentReport();
     void refreshTimelineRuns();
     void onLogLineChanged(int side, LineIndex line);
     void stepEvent(int direction, bool ofSelectedKind);
@@ -143,6 +145,7 @@ private:
     QElapsedTimer m_metricsClock;
     QFutureWatcher<QVector<PatternSeries>> m_patternWatcher;
     QFutureWatcher<std::shared_ptr<const Report>> m_metricsWatcher;
+    std::shared_ptr<const Report> m_report; // of m_session; null until computed
 };
 
 } // namespace tty

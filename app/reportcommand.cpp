@@ -69,12 +69,13 @@ int runReport(const QStringList &args)
         std::fprintf(stderr, "ttyscope report: %s\n", qPrintable(error));
         return 2;
     }
-    LoadedColumns loaded = loadColumns(p, files, rules, mo);
+    const LoadedSession loaded = loadSession(p, files, rules, mo);
     if (loaded.badOptions > 0) {
         return 2;
     }
-    if (!loaded.columns.empty()) {
-        Report report(loaded.columns, mo);
+    if (!loaded.session.isEmpty()) {
+        Report report = loaded.session.report();
+        printMetricWarnings(loaded, report);
         report.setEventOutput(events);
         QByteArray out;
         if (style == QLatin1String("json")) {

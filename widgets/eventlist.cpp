@@ -94,7 +94,7 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
         }
         if (index.column() == RunCol) {
             QPixmap pm(10, 10);
-            pm.fill(tr.color);
+            pm.fill(runColor(tr.group));
             return pm;
         }
         return {};

@@ -24,6 +24,15 @@ QColor runColor(int i)
     return defaults[std::size_t(i) % (sizeof defaults / sizeof defaults[0])];
 }
 
+QVector<QColor> runColors(int n)
+{
+    QVector<QColor> out;
+    for (int i = 0; i < n; ++i) {
+        out << runColor(i);
+    }
+    return out;
+}
+
 KindStyle kindStyle(EventKind k)
 {
     using S = QCPScatterStyle;

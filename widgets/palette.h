@@ -5,6 +5,7 @@
 #include "event.h"
 
 #include <QColor>
+#include <QVector>
 
 #include <qcustomplot.h>
 
@@ -20,6 +21,8 @@ struct KindStyle
 // Colour of run / group i (A, B, ...): chosen to stay apart in light and dark themes and
 // for the common colour-vision deficiencies (blue / orange first).
 QColor runColor(int i);
+// The colours of sides 0 .. n-1.
+QVector<QColor> runColors(int n);
 KindStyle kindStyle(EventKind k);
 // True when the application palette is dark (text lighter than the window).
 bool darkTheme();

@@ -334,7 +334,7 @@ void TimelineView::buildGraphs()
         const bool grouped = std::count_if(m_runs.begin(), m_runs.end(), [&](const TimelineRun &o) {
                                  return o.group == tr.group;
                              }) > 1;
-        QColor c = tr.color;
+        QColor c = runColor(tr.group);
         if (grouped) {
             c.setAlpha(150);
         }
@@ -418,7 +418,7 @@ void TimelineView::buildGraphs()
                 g->setAdaptiveSampling(false); // every marker is drawn, however dense
                 // Cosmetic pens take the raster engine's fast path: a wide or fractional pen
                 // goes through the stroker, ~50 µs per symbol.
-                QPen pen(m_runs.size() > 1 ? tr.color : ks.color.darker(130),
+                QPen pen(m_runs.size() > 1 ? runColor(tr.group) : ks.color.darker(130),
                          m_runs.size() > 1 ? 2 : 1);
                 pen.setCosmetic(true);
                 g->setScatterStyle(QCPScatterStyle(ks.shape, pen, QBrush(ks.color), ks.size));

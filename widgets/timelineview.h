@@ -5,6 +5,7 @@
 
 #include "event.h"
 #include "run.h"
+#include "timelinedata.h"
 #include "timeticker.h"
 
 #include <QColor>
@@ -27,23 +28,6 @@ class QCPLegend;
 class QRubberBand;
 
 namespace tty {
-
-struct TimelineRun
-{
-    std::shared_ptr<const Run> run;
-    QString label;
-    QColor color;
-    double shift = 0;   // run seconds shown at x = 0 (alignment)
-    int group = 0;      // runs of one group share a colour and a legend entry
-    QString groupLabel; // the legend entry of the group (label without the trial)
-};
-
-// Matches of a user's regex, for a lane of matches per second.
-struct PatternSeries
-{
-    QString regex;
-    QVector<std::vector<double>> times; // per timeline run: run seconds of each match, sorted
-};
 
 class TimelineView : public QWidget
 {

@@ -110,7 +110,7 @@ private slots:
                 std::abs(runs[i].shift - expected) < 2e-6,
                 qPrintable(
                     QStringLiteral("%1: %2 vs %3").arg(files[i]).arg(runs[i].shift).arg(expected)));
-            QCOMPARE(runs[i].color, runColor(i < 3 ? 0 : 1));
+            QCOMPARE(runs[i].group, i < 3 ? 0 : 1); // the side: its colour is runColor(group)
         }
         QVERIFY(w->timeline()
                     ->plot()

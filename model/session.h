@@ -1,13 +1,13 @@
-// What is on screen: one side (a run or a group of trials) or two sides compared, the
-// alignment between them and the metric settings. Shared by the GUI and `export`.
+// What is compared: one side (a run or a group of trials) or two sides, the alignment
+// between them and the metric settings. The GUI, `report` and `export` all build their
+// comparison as a Session; colours are the widgets' business (by side index).
 #pragma once
 
 #include "alignment.h"
 #include "metrics.h"
 #include "report.h"
-#include "timelineview.h"
+#include "timelinedata.h"
 
-#include <QColor>
 #include <QString>
 #include <QVector>
 
@@ -25,7 +25,6 @@ struct Trial
 struct Side
 {
     QString label;
-    QColor color;
     QVector<Trial> trials;
 };
 
@@ -43,17 +42,12 @@ public:
     // The runs for the timeline, shifted by the alignment. Warnings name runs whose anchor
     // was not found (they stay at their start).
     QVector<TimelineRun> timelineRuns(QStringList *warnings = nullptr) const;
+    // The metrics of every trial, computed here (once per call: keep the result).
     Report report() const;
-    // Match times of each pattern in each timeline run (scans every line: call off the GUI
-    // thread for big logs).
+    // Match times of each pattern in each timeline run, found with the bulk search of
+    // linesearch.h (call off the GUI thread for big logs).
     QVector<PatternSeries> patternSeries() const;
-    QVector<QColor> colors() const;
     QString title() const;
 };
-
-// Default labels: the recording's label, else the file name; groups: "name-t*.log".
-QString defaultLabel(const QVector<Trial> &trials);
-// What names have in common, with '*' for what differs: "run-t*.log.zst".
-QString commonLabel(const QStringList &names);
 
 } // namespace tty

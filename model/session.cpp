@@ -1,42 +1,8 @@
 #include "session.h"
 
-#include "linematcher.h"
-
-#include <QFileInfo>
+#include "linesearch.h"
 
 namespace tty {
-
-QString commonLabel(const QStringList &names)
-{
-    if (names.size() <= 1) {
-        return names.value(0);
-    }
-    QString pre = names.front(), suf = names.front();
-    for (const QString &n : names) {
-        int i = 0;
-        while (i < pre.size() && i < n.size() && pre[i] == n[i]) {
-            ++i;
-        }
-        pre.truncate(i);
-        int j = 0;
-        while (j < suf.size() && j < n.size() && suf[suf.size() - 1 - j] == n[n.size() - 1 - j]) {
-            ++j;
-        }
-        suf = suf.right(j);
-    }
-    return pre + QLatin1Char('*') + suf;
-}
-
-QString defaultLabel(const QVector<Trial> &trials)
-{
-    QStringList names;
-    for (const Trial &t : trials) {
-        names << t.run->meta.label + (t.boot >= 0 && trials.size() > 1
-                                          ? QStringLiteral("#%1").arg(t.boot + 1)
-                                          : QString());
-    }
-    return commonLabel(names);
-}
 
 QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
 {
@@ -45,7 +11,6 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
         for (const Trial &t : sides[s].trials) {
             TimelineRun tr;
             tr.run = t.run;
-            tr.color = sides[s].color;
             tr.group = s;
             tr.groupLabel = sides[s].label;
             tr.label = sides[s].trials.size() > 1
@@ -75,14 +40,17 @@ QVector<PatternSeries> Session::patternSeries() const
     for (const QString &re : patterns) {
         PatternSeries ps;
         ps.regex = re;
-        const LineMatcher m(re);
         for (const Side &side : sides) {
             for (const Trial &t : side.trials) {
                 std::vector<double> times;
                 const Run &r = *t.run;
-                const auto lock = r.readLock(); // on a worker: a live run waits meanwhile
-                for (LineIndex i = 0; i < r.lines.size(); ++i) {
-                    if (m.matches(r.lines.text(i))) {
+                // The search takes the run's read lock itself (it is not recursive); a live
+                // run only grows meanwhile, so the lines found stay where they are.
+                const auto lines = findMatchingLines(r, re, nullptr);
+                const auto lock = r.readLock();
+                if (lines) {
+                    times.reserve(lines->size());
+                    for (const LineIndex i : *lines) {
                         times.push_back(r.timeOf(i));
                     }
                 }
@@ -114,15 +82,6 @@ Report Session::report() const
         cols.push_back(std::move(c));
     }
     return Report(std::move(cols), metrics);
-}
-
-QVector<QColor> Session::colors() const
-{
-    QVector<QColor> c;
-    for (const Side &s : sides) {
-        c << s.color;
-    }
-    return c;
 }
 
 QString Session::title() const

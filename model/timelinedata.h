@@ -1,0 +1,32 @@
+// What the timeline shows of a comparison, without colours (the widgets pick those from
+// the side index): each run with its side, label and alignment shift, and the matches of
+// the user's pattern lanes.
+#pragma once
+
+#include "run.h"
+
+#include <QString>
+#include <QVector>
+
+#include <memory>
+#include <vector>
+
+namespace tty {
+
+struct TimelineRun
+{
+    std::shared_ptr<const Run> run;
+    QString label;
+    double shift = 0; // run seconds shown at x = 0 (alignment)
+    int group = 0;    // the side (A = 0, B = 1): runs of one side share a colour and a legend entry
+    QString groupLabel; // the legend entry of the side (label without the trial)
+};
+
+// Matches of a user's regex, for a lane of matches per second.
+struct PatternSeries
+{
+    QString regex;
+    QVector<std::vector<double>> times; // per timeline run: run seconds of each match, sorted
+};
+
+} // namespace tty

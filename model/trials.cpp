@@ -1,0 +1,23 @@
+#include "trials.h"
+
+#include "labels.h"
+
+namespace tty {
+
+QVector<Trial> trialsOf(const std::shared_ptr<const Run> &run, const QString &source,
+                        const BootChoice &choice)
+{
+    QVector<Trial> out;
+    const bool byBoot = choice.mode == BootChoice::Mode::Selected ||
+                        (choice.mode == BootChoice::Mode::EveryBoot && run->boots.size() > 1);
+    if (!byBoot) {
+        out.append(Trial{run, -1, source});
+        return out;
+    }
+    for (const int b : choice.selector.select(*run)) {
+        out.append(Trial{run, b, trialSource(source, b)});
+    }
+    return out;
+}
+
+} // namespace tty
