@@ -1,12 +1,8 @@
+// The main window: builds the widgets and docks, opens runs and shows the session.
 #include "mainwindow.h"
 
-#include "bootselect.h"
-#include "labels.h"
-#include "trials.h"
-
-#include "capturedialog.h"
+#include "backgroundanalysis.h"
 #include "eventlist.h"
-#include "figure.h"
 #include "livebar.h"
 #include "livecontroller.h"
 #include "logpane.h"
@@ -14,58 +10,29 @@
 #include "noticebar.h"
 #include "palette.h"
 #include "samples.h"
-#include "theme.h"
 #include "timelineview.h"
+#include "windowsettings.h"
 
-#include <QAction>
-#include <QActionGroup>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QColorDialog>
 #include <QComboBox>
-#include <QDateTime>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
-#include <QDoubleSpinBox>
-#include <QElapsedTimer>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QHeaderView>
-#include <QInputDialog>
-#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTableView>
-#include <QTableWidget>
-#include <QTextBrowser>
-#include <QTimer>
-#include <QToolBar>
 #include <QVBoxLayout>
-#include <QtConcurrent>
-
-#include <qcustomplot.h>
 
 #include <cmath>
 
 namespace tty {
 
-namespace {
-constexpr int kMaxRecent = 10;
-} // namespace
-
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoadJob(this))
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_job(new RunLoadJob(this)), m_analysis(new BackgroundAnalysis(this))
 {
     setWindowTitle(QStringLiteral("ttyscope"));
     setAcceptDrops(true);
@@ -146,22 +113,22 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_job(new RunLoad
             m_timeline->setXRange(x - half, x + half);
         }
     });
-    connect(&m_patternWatcher, &QFutureWatcherBase::finished, this,
-            &MainWindow::refreshPatternLanes);
-    connect(&m_metricsWatcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_metricsWatcher.future().resultCount() > 0 && !m_session.isEmpty()) {
-            m_report = m_metricsWatcher.future().result();
-            m_metrics->setReport(*m_report, runColors(int(m_session.sides.size())));
-        }
-    });
-    restoreSettings();
+    connect(m_analysis, &BackgroundAnalysis::patternsReady, this,
+            [this](const QVector<PatternSeries> &p) { m_timeline->setPatternLanes(p); });
+    connect(m_analysis, &BackgroundAnalysis::metricsReady, this,
+            [this](const std::shared_ptr<const Report> &report) {
+                if (!m_session.isEmpty()) {
+                    m_report = report;
+                    m_metrics->setReport(*report, runColors(int(m_session.sides.size())));
+                }
+            });
+    WindowSettings::restore(this, m_lanesMenu, &m_session.metrics);
 }
 
 MainWindow::~MainWindow()
 {
     // Background work holds the runs; let it finish before they go.
-    m_metricsWatcher.waitForFinished();
-    m_patternWatcher.waitForFinished();
+    m_analysis->waitForFinished();
 }
 
 void MainWindow::buildDocks()
@@ -201,197 +168,6 @@ void MainWindow::buildDocks()
             m_timeline->resetZoom();
         }
     });
-}
-
-void MainWindow::buildActions()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    QToolBar *tb = addToolBar(tr("Main"));
-    tb->setObjectName(QStringLiteral("mainToolbar"));
-    auto add = [this](QMenu *menu, const QString &text, const QKeySequence &key, auto slot) {
-        QAction *a = menu->addAction(text);
-        a->setShortcut(key);
-        a->setShortcutContext(Qt::WindowShortcut);
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        return a;
-    };
-    tb->addAction(add(file, tr("&Open…"), QKeySequence::Open, [this] { openDialog(); }));
-    tb->addAction(
-        add(file, tr("&Compare…"), QKeySequence(tr("Ctrl+Shift+O")), [this] { compareDialog(); }));
-    add(file, tr("Open the &sample comparison"), QKeySequence(), [this] { openSample(); });
-    file->addSeparator();
-    tb->addAction(
-        add(file, tr("Ca&pture…"), QKeySequence(tr("Ctrl+K")), [this] { captureDialog(); }));
-    add(file, tr("S&top capture"), QKeySequence(tr("Ctrl+Shift+K")), [this] { stopCapture(); });
-    add(file, tr("Drop a &marker (live)"), QKeySequence(Qt::Key_M), [this] { dropMarker(); });
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    file->addSeparator();
-    tb->addAction(
-        add(file, tr("&Export image…"), QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); }));
-    add(file, tr("Copy image to clip&board"), QKeySequence(tr("Ctrl+Shift+C")),
-        [this] { copyImage(); });
-    file->addSeparator();
-    add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
-
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    tb->addSeparator();
-    tb->addAction(add(view, tr("&Reset zoom"), QKeySequence(Qt::Key_Home),
-                      [this] { m_timeline->resetZoom(); }));
-    tb->addAction(add(view, tr("&Previous event"), QKeySequence(Qt::Key_P),
-                      [this] { stepEvent(-1, false); }));
-    tb->addAction(
-        add(view, tr("&Next event"), QKeySequence(Qt::Key_N), [this] { stepEvent(1, false); }));
-    add(view, tr("Previous event of the selected kind"), QKeySequence(tr("Shift+P")),
-        [this] { stepEvent(-1, true); });
-    add(view, tr("Next event of the selected kind"), QKeySequence(tr("Shift+N")),
-        [this] { stepEvent(1, true); });
-    view->addSeparator();
-    add(view, tr("&Find in log"), QKeySequence::Find, [this] {
-        if (!m_panes.isEmpty()) {
-            m_panes.front()->view()->searchField()->setFocus();
-            m_panes.front()->view()->searchField()->selectAll();
-        }
-    });
-    add(view, tr("Find next"), QKeySequence::FindNext, [this] {
-        for (LogPane *p : m_panes) {
-            p->view()->findNext();
-        }
-    });
-    add(view, tr("Find previous"), QKeySequence::FindPrevious, [this] {
-        for (LogPane *p : m_panes) {
-            p->view()->findPrevious();
-        }
-    });
-    add(view, tr("Align on the current log line"), QKeySequence(tr("Ctrl+L")),
-        [this] { alignOnCurrentLine(); });
-    add(view, tr("Add a &pattern lane…"), QKeySequence(tr("Ctrl+Shift+L")), [this] {
-        bool ok = false;
-        const QString re = QInputDialog::getText(
-            this, tr("Pattern lane"), tr("Regex (matches per second; intervals in the metrics):"),
-            QLineEdit::Normal, QString(), &ok);
-        if (ok && !re.isEmpty()) {
-            addPatternLane(re);
-        }
-    });
-    add(view, tr("Remove pattern lanes"), QKeySequence(), [this] { setPatterns({}); });
-    view->addSeparator();
-    m_lanesMenu = view->addMenu(tr("&Lanes"));
-    for (int l = 0; l < TimelineView::LaneCount; ++l) {
-        QAction *a = m_lanesMenu->addAction(TimelineView::laneName(TimelineView::Lane(l)));
-        a->setCheckable(true);
-        a->setChecked(true);
-        connect(a, &QAction::toggled, this,
-                [this, l](bool on) { m_timeline->setLaneVisible(TimelineView::Lane(l), on); });
-    }
-    QMenu *themes = view->addMenu(tr("&Theme"));
-    auto *themeGroup = new QActionGroup(this);
-    const QString current =
-        QSettings().value(QStringLiteral("view/theme"), QStringLiteral("system")).toString();
-    for (const auto &[name, title] : {std::pair{"system", "Follow the system"},
-                                      std::pair{"light", "Light"}, std::pair{"dark", "Dark"}}) {
-        QAction *a = themes->addAction(tr(title));
-        a->setCheckable(true);
-        a->setChecked(current == QLatin1String(name));
-        themeGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [n = QString::fromLatin1(name)] {
-            applyTheme(n);
-            QSettings().setValue(QStringLiteral("view/theme"), n);
-        });
-    }
-    QMenu *colors = view->addMenu(tr("&Runs"));
-    for (int i = 0; i < 2; ++i) {
-        QAction *a = colors->addAction(i == 0 ? tr("Rename run A…") : tr("Rename run B…"));
-        connect(a, &QAction::triggered, this, [this, i] {
-            if (i >= m_session.sides.size()) {
-                return;
-            }
-            bool ok = false;
-            const QString label = QInputDialog::getText(
-                this, tr("Rename"), tr("Label:"), QLineEdit::Normal, m_session.sides[i].label, &ok);
-            if (ok && !label.isEmpty()) {
-                m_session.sides[i].label = label;
-                setSession(m_session);
-            }
-        });
-    }
-    colors->addSeparator();
-    for (int i = 0; i < 2; ++i) {
-        QAction *a = colors->addAction(i == 0 ? tr("Colour of run A…") : tr("Colour of run B…"));
-        connect(a, &QAction::triggered, this, [this, i] {
-            const QColor c = QColorDialog::getColor(runColor(i), this);
-            if (c.isValid()) {
-                QSettings().setValue(i == 0 ? QStringLiteral("colors/runA")
-                                            : QStringLiteral("colors/runB"),
-                                     c.name());
-                setSession(m_session);
-            }
-        });
-    }
-    QAction *resetColors = colors->addAction(tr("Default colours"));
-    connect(resetColors, &QAction::triggered, this, [this] {
-        QSettings().remove(QStringLiteral("colors"));
-        setSession(m_session);
-    });
-    view->addAction(m_eventDock->toggleViewAction());
-    view->addAction(m_metricsDock->toggleViewAction());
-    add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11),
-        [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
-
-    tb->addSeparator();
-    tb->addWidget(new QLabel(tr(" Align: "), this));
-    m_align = new QComboBox(this);
-    m_align->addItem(tr("start of capture"), QStringLiteral("start"));
-    m_align->addItem(tr("first kernel line"), QStringLiteral("boot"));
-    m_align->addItem(tr("first panic"), QStringLiteral("panic"));
-    m_align->addItem(tr("first drop"), QStringLiteral("drop"));
-    m_align->addItem(tr("first match of…"), QStringLiteral("regex"));
-    m_align->setToolTip(
-        tr("What time zero is for every run (Ctrl+L aligns on the current log line)"));
-    tb->addWidget(m_align);
-    m_alignRegex = new QLineEdit(this);
-    m_alignRegex->setPlaceholderText(tr("regex, e.g. harness: insmod"));
-    m_alignRegex->setMaximumWidth(220);
-    m_alignRegex->setEnabled(false);
-    tb->addWidget(m_alignRegex);
-    auto applyAlign = [this] {
-        const QString kind = m_align->currentData().toString();
-        m_alignRegex->setEnabled(kind == QLatin1String("regex"));
-        if (kind == QLatin1String("regex") && m_alignRegex->text().isEmpty()) {
-            return;
-        }
-        Alignment a;
-        QString error;
-        if (Alignment::parse(kind == QLatin1String("regex")
-                                 ? QStringLiteral("regex:") + m_alignRegex->text()
-                                 : kind,
-                             &a, &error)) {
-            setAlignment(a);
-        } else {
-            m_notices->show(NoticeBar::Level::Error, error.toHtmlEscaped());
-        }
-    };
-    connect(m_align, &QComboBox::activated, this, applyAlign);
-    connect(m_alignRegex, &QLineEdit::editingFinished, this, applyAlign);
-    tb->addWidget(new QLabel(tr("  Time: "), this));
-    m_axisMode = new QComboBox(this);
-    m_axisMode->addItem(tr("seconds"));
-    m_axisMode->addItem(tr("wall clock"));
-    m_axisMode->addItem(tr("kernel time"));
-    tb->addWidget(m_axisMode);
-    connect(m_axisMode, &QComboBox::activated, this, [this](int i) {
-        const double lo = m_timeline->xLower(), hi = m_timeline->xUpper();
-        m_timeline->setTimeAxisMode(TimeAxisMode(i));
-        m_timeline->setXRange(lo, hi);
-        for (LogPane *p : m_panes) {
-            p->view()->setWallClock(i == 1);
-        }
-    });
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    add(help, tr("&Keyboard shortcuts"), QKeySequence::HelpContents, [this] { showShortcuts(); });
-    add(help, tr("&About ttyscope"), QKeySequence(), [this] { showAbout(); });
-    updateRecentMenu();
 }
 
 LogPane *MainWindow::logPane(int side) const
@@ -470,7 +246,7 @@ bool MainWindow::waitForLoaded(int timeoutMs)
         }
         return false;
     };
-    while ((m_loading || m_metricsWatcher.isRunning() || logsGrowing()) &&
+    while ((m_loading || m_analysis->metricsRunning() || logsGrowing()) &&
            t.elapsed() < timeoutMs) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     }
@@ -484,44 +260,9 @@ void MainWindow::onLoaded(const LoadResult &result)
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     m_statusText->clear();
-    QStringList problems, warnings;
-    Session s;
-    s.alignment = m_pending.alignment;
-    s.metrics = m_pending.metrics;
-    s.sample = m_pending.sample;
-    QStringList opened;
-    for (int si = 0; si < result.sides.size(); ++si) {
-        Side side;
-        for (const LoadedFile &f : result.sides[si]) {
-            if (!f.run) {
-                problems << f.error.toHtmlEscaped();
-                continue;
-            }
-            opened << f.path;
-            for (const QString &w : f.run->warnings) {
-                warnings << QStringLiteral("%1: %2")
-                                .arg(QFileInfo(f.path).fileName(), w)
-                                .toHtmlEscaped();
-            }
-            if (!f.run->error.isEmpty()) {
-                problems << QStringLiteral("%1: %2")
-                                .arg(QFileInfo(f.path).fileName(), f.run->error)
-                                .toHtmlEscaped();
-            }
-            BootChoice choice;
-            if (m_pending.bootsAsTrials) {
-                choice.mode = BootChoice::Mode::EveryBoot;
-            }
-            side.trials += trialsOf(f.run, QFileInfo(f.path).fileName(), choice);
-        }
-        if (side.trials.isEmpty()) {
-            continue;
-        }
-        side.label = si < m_pending.labels.size() && !m_pending.labels[si].isEmpty()
-                         ? m_pending.labels[si]
-                         : defaultLabel(side.trials);
-        s.sides.append(side);
-    }
+    OpenedSession loaded = SessionBuilder::fromLoad(result, m_pending);
+    QStringList &problems = loaded.problems, &warnings = loaded.warnings;
+    Session &s = loaded.session;
     if (result.cancelled) {
         problems.prepend(tr("Loading was cancelled; what was read so far is shown."));
     }
@@ -538,7 +279,8 @@ void MainWindow::onLoaded(const LoadResult &result)
         return;
     }
     if (!s.sample) {
-        addRecent(opened);
+        WindowSettings::addRecent(loaded.opened);
+        updateRecentMenu();
     }
     setSession(std::move(s));
 }
@@ -552,29 +294,8 @@ void MainWindow::compareBoots(const QString &a, const QString &b)
         setSession(m_bootBase);
         return;
     }
-    const Trial base = m_bootBase.sides[0].trials[0];
-    Session s;
-    s.metrics = m_session.metrics;
-    s.alignment.kind = Alignment::Kind::FirstKernelLine; // boots line up on their kernels
     QStringList problems;
-    for (const QString &spec : {a, b}) {
-        BootChoice choice;
-        choice.mode = BootChoice::Mode::Selected;
-        QString error;
-        if (!BootSelector::parse(spec, &choice.selector, &error)) {
-            problems << error;
-            continue;
-        }
-        Side sd;
-        sd.trials = trialsOf(base.run, base.source, choice);
-        if (sd.trials.isEmpty()) {
-            problems
-                << tr("boots '%1': none of the %2 boots").arg(spec).arg(base.run->boots.size());
-            continue;
-        }
-        sd.label = tr("boots %1").arg(spec.trimmed().isEmpty() ? tr("all") : spec.trimmed());
-        s.sides.append(sd);
-    }
+    Session s = SessionBuilder::fromBoots(m_bootBase, m_session.metrics, a, b, &problems);
     if (!problems.isEmpty() || s.sides.size() != 2) {
         m_notices->show(NoticeBar::Level::Error,
                         problems.join(QStringLiteral("<br>")).toHtmlEscaped());
@@ -679,6 +400,16 @@ void MainWindow::refreshTimelineRuns()
     }
 }
 
+std::shared_ptr<const Report> MainWindow::currentReport()
+{
+    // The metrics are computed once per session: by the worker refreshMetrics() started,
+    // or here when an export comes first.
+    if (!m_report) {
+        m_report = std::make_shared<const Report>(m_session.report());
+    }
+    return m_report;
+}
+
 void MainWindow::refreshMetrics()
 {
     m_report.reset(); // the figures of the session before: exports must not use them
@@ -692,20 +423,7 @@ void MainWindow::refreshMetrics()
         return;
     }
     // Metrics scan every line: off the GUI thread, so a big log never freezes the window.
-    const Session snapshot = m_session;
-    m_metricsWatcher.setFuture(QtConcurrent::run([snapshot]() -> std::shared_ptr<const Report> {
-        return std::make_shared<Report>(snapshot.report());
-    }));
-}
-
-std::shared_ptr<const Report> MainWindow::currentReport()
-{
-    // The metrics are computed once per session: by the worker refreshMetrics() started,
-    // or here when an export comes first.
-    if (!m_report) {
-        m_report = std::make_shared<const Report>(m_session.report());
-    }
-    return m_report;
+    m_analysis->computeMetrics(m_session);
 }
 
 void MainWindow::setAlignment(const Alignment &a)
@@ -734,419 +452,14 @@ void MainWindow::addPatternLane(const QString &regex)
 void MainWindow::setPatterns(const QStringList &regexes, bool wait)
 {
     m_session.patterns = regexes;
-    m_patternWatcher.waitForFinished();
-    const Session snapshot = m_session;
-    m_patternWatcher.setFuture(QtConcurrent::run([snapshot] { return snapshot.patternSeries(); }));
-    if (wait) {
-        m_patternWatcher.waitForFinished();
-        refreshPatternLanes();
-    }
-}
-
-void MainWindow::refreshPatternLanes()
-{
-    if (m_patternWatcher.future().resultCount() > 0) {
-        m_timeline->setPatternLanes(m_patternWatcher.future().result());
-    }
-}
-
-void MainWindow::captureDialog()
-{
-    CaptureDialog dlg(!m_session.isEmpty() && !m_live, this);
-    if (dlg.exec() != QDialog::Accepted) {
-        return;
-    }
-    CaptureOptions o;
-    QString error;
-    if (!dlg.options(&o, &error) || !startCapture(o, dlg.compareWithReference(), &error)) {
-        m_notices->show(NoticeBar::Level::Error, error.toHtmlEscaped());
-    }
-}
-
-bool MainWindow::startCapture(const CaptureOptions &options, bool withReference, QString *error)
-{
-    stopCapture();
-    auto *live = new LiveController(options, this);
-    if (!live->start(error)) {
-        delete live;
-        return false;
-    }
-    m_live = live;
-    Session s;
-    s.metrics = m_session.metrics;
-    Side side;
-    side.label = options.label.isEmpty() ? options.port : options.label;
-    side.trials.append(Trial{live->run(), -1, options.port});
-    s.sides.append(side);
-    if (withReference && !m_session.isEmpty()) {
-        Side ref = m_session.sides.front();
-        ref.label += tr(" (reference)");
-        s.sides.append(ref);
-        s.alignment = m_session.alignment;
-    }
-    connect(live, &LiveController::updated, this, &MainWindow::onLiveUpdated);
-    connect(live, &LiveController::alert, this, &MainWindow::onLiveAlert);
-    connect(live, &LiveController::statusChanged, m_liveBar, &LiveBar::setStatus);
-    m_liveBar->show();
-    m_liveBar->setRunning(true);
-    m_liveBar->setFollowing(true);
-    m_notices->show(NoticeBar::Level::Info,
-                    tr("Capturing %1 into %2").arg(options.port, options.output).toHtmlEscaped());
-    setSession(std::move(s));
-    m_metricsClock.start();
-    return true;
-}
-
-void MainWindow::stopCapture()
-{
-    if (!m_live) {
-        return;
-    }
-    QString error;
-    if (!m_live->stop(&error)) {
-        m_notices->show(NoticeBar::Level::Error,
-                        tr("The recording could not be completed: %1").arg(error).toHtmlEscaped());
-    } else {
-        m_notices->show(
-            NoticeBar::Level::Info,
-            tr("Capture stopped; the recording is %1").arg(m_live->status().path).toHtmlEscaped());
-    }
-    m_liveBar->setRunning(false);
-    m_metricsClock.invalidate(); // the final figures, now
-    // The run stays on screen (the controller keeps it alive) until something else is opened.
-    m_live->disconnect(this);
-    onLiveUpdated();
-}
-
-void MainWindow::dropMarker()
-{
-    if (!m_live || !m_live->running()) {
-        return;
-    }
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Marker"), tr("Text (optional):"),
-                                               QLineEdit::Normal, QString(), &ok);
-    if (ok) {
-        m_live->addMarker(text.isEmpty() ? tr("marker") : text);
-        m_live->poll();
-    }
-}
-
-void MainWindow::onLiveUpdated()
-{
-    if (m_session.isEmpty()) {
-        return;
-    }
-    const QVector<TimelineRun> runs = m_session.timelineRuns();
-    m_timeline->updateRuns(runs);
-    if (m_liveBar->following()) {
-        // Keep the newest data in view with the current zoom (at least a minute).
-        const double span = std::max(10.0, m_timeline->xUpper() - m_timeline->xLower());
-        const double end =
-            runs.front().run->lines.empty()
-                ? 0
-                : runs.front().run->timeOf(runs.front().run->lines.size() - 1) - runs.front().shift;
-        m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
-    }
-    for (LogPane *p : m_panes) {
-        p->view()->model()->linesChanged();
-    }
-    if (m_liveBar->following() && !m_panes.isEmpty() && m_panes.front()->run() &&
-        !m_panes.front()->run()->lines.empty()) {
-        m_panes.front()->view()->table()->scrollToBottom();
-    }
-    m_events->setRuns(runs);
-    if (!m_metricsClock.isValid() || m_metricsClock.elapsed() > 1000) {
-        m_metricsClock.restart();
-        refreshMetrics();
-    }
-}
-
-void MainWindow::onLiveAlert(EventKind kind, const QString &text)
-{
-    const QString when = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
-    const NoticeBar::Level level =
-        kind == EventKind::Drop ? NoticeBar::Level::Warning : NoticeBar::Level::Error;
-    m_notices->show(level,
-                    QStringLiteral("<b>%1 at %2</b>: %3")
-                        .arg(eventKindTitle(kind).toHtmlEscaped(), when, text.toHtmlEscaped()));
-    QApplication::alert(this); // the taskbar entry asks for attention
-}
-
-void MainWindow::alignOnCurrentLine()
-{
-    // Align every run on the first line with the same message text as the current one.
-    for (LogPane *p : m_panes) {
-        const LineIndex l = p->view()->currentLine();
-        if (l < 0 || !p->run()) {
-            continue;
-        }
-        std::string_view t = p->run()->lines.text(l);
-        const auto close = t.find("] ");
-        if (t.size() > 0 && t[0] == '[' && close != std::string_view::npos) {
-            t = t.substr(close + 2);
-        }
-        Alignment a;
-        a.kind = Alignment::Kind::Regex;
-        a.regex = QRegularExpression::escape(
-            QString::fromUtf8(t.data(), qsizetype(std::min<std::size_t>(t.size(), 120))));
-        setAlignment(a);
-        m_align->setCurrentIndex(m_align->findData(QStringLiteral("regex")));
-        m_alignRegex->setText(a.regex);
-        m_alignRegex->setEnabled(true);
-        return;
-    }
-}
-
-void MainWindow::showEventAt(int timelineRun, int eventIndex)
-{
-    if (timelineRun < 0 || timelineRun >= m_runIndex.size()) {
-        return;
-    }
-    const auto [side, trial] = m_runIndex[timelineRun];
-    LogPane *pane = m_panes.value(side);
-    const Run &run = *m_session.sides[side].trials[trial].run;
-    if (eventIndex < 0 || std::size_t(eventIndex) >= run.events.size() || !pane) {
-        return;
-    }
-    pane->setTrial(trial);
-    const Event &e = run.events[std::size_t(eventIndex)];
-    pane->view()->showLine(std::min(e.line, run.lines.size() - 1));
-    m_events->selectEvent(timelineRun, eventIndex);
-    // The other side follows to the same aligned moment.
-    const double x = run.eventTime(e) - m_timeline->runs()[timelineRun].shift;
-    for (int s = 0; s < m_panes.size(); ++s) {
-        if (s != side && m_panes[s]->run()) {
-            const double shift = m_timeline->runs()[m_panes[s]->timelineRun()].shift;
-            m_panes[s]->view()->showLine(m_panes[s]->run()->lineAt(x + shift));
-        }
-    }
-}
-
-void MainWindow::showTime(double x)
-{
-    for (LogPane *p : m_panes) {
-        if (const Run *r = p->run()) {
-            const double shift = m_timeline->runs().value(p->timelineRun()).shift;
-            p->view()->showLine(r->lineAt(x + shift));
-        }
-    }
-}
-
-void MainWindow::onLogLineChanged(int side, LineIndex line)
-{
-    LogPane *pane = m_panes.value(side);
-    if (!pane || !pane->run() || line < 0) {
-        return;
-    }
-    const double x =
-        pane->run()->timeOf(line) - m_timeline->runs().value(pane->timelineRun()).shift;
-    m_timeline->setCursorX(x);
-    if (x < m_timeline->xLower() || x > m_timeline->xUpper()) {
-        const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;
-        m_timeline->setXRange(x - half, x + half);
-    }
-}
-
-void MainWindow::stepEvent(int direction, bool ofSelectedKind)
-{
-    std::optional<EventKind> kind;
-    if (ofSelectedKind) {
-        const QModelIndex cur = m_events->table()->currentIndex();
-        EventKind k;
-        const QString name = cur.isValid() ? cur.data(EventModel::KindRole).toString() : QString();
-        if (!name.isEmpty() && eventKindFromName(name, &k)) {
-            kind = k;
-        }
-    }
-    const auto [run, ev] = m_timeline->stepEvent(direction, kind);
-    if (run >= 0) {
-        showEventAt(run, ev);
-    }
-}
-
-bool MainWindow::exportFigure(const QString &path, int width, int height, double scale,
-                              QString *error)
-{
-    const std::shared_ptr<const Report> report = currentReport();
-    FigureTable table{report.get(), runColors(int(m_session.sides.size()))};
-    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
-        return saveFigurePdf(m_timeline, table, path, width, height, error);
-    }
-    return saveFigurePng(m_timeline, table, path, width, height, scale, error);
-}
-
-void MainWindow::exportDialog()
-{
-    QSettings settings;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export image"),
-        settings.value(QStringLiteral("export/last"), QStringLiteral("ttyscope.png")).toString(),
-        tr("PNG image (*.png);;PDF document (*.pdf)"));
-    if (path.isEmpty()) {
-        return;
-    }
-    QDialog dlg(this);
-    dlg.setWindowTitle(tr("Export size"));
-    auto *form = new QFormLayout(&dlg);
-    auto *w = new QSpinBox(&dlg);
-    w->setRange(400, 10000);
-    w->setValue(settings.value(QStringLiteral("export/width"), 1600).toInt());
-    auto *h = new QSpinBox(&dlg);
-    h->setRange(300, 10000);
-    h->setValue(settings.value(QStringLiteral("export/height"), 1100).toInt());
-    auto *sc = new QDoubleSpinBox(&dlg);
-    sc->setRange(0.5, 4);
-    sc->setValue(settings.value(QStringLiteral("export/scale"), 1.0).toDouble());
-    form->addRow(tr("Width"), w);
-    form->addRow(tr("Height"), h);
-    form->addRow(tr("Scale (PNG)"), sc);
-    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dlg);
-    form->addRow(box);
-    connect(box, &QDialogButtonBox::accepted, &dlg, &QDialog::accept);
-    connect(box, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
-    if (dlg.exec() != QDialog::Accepted) {
-        return;
-    }
-    settings.setValue(QStringLiteral("export/last"), path);
-    settings.setValue(QStringLiteral("export/width"), w->value());
-    settings.setValue(QStringLiteral("export/height"), h->value());
-    settings.setValue(QStringLiteral("export/scale"), sc->value());
-    QString error;
-    if (!exportFigure(path, w->value(), h->value(), sc->value(), &error)) {
-        m_notices->show(NoticeBar::Level::Error, error.toHtmlEscaped());
-    } else {
-        m_statusText->setText(tr("Exported %1").arg(path));
-    }
-}
-
-void MainWindow::copyImage()
-{
-    const std::shared_ptr<const Report> report = currentReport();
-    FigureTable table{report.get(), runColors(int(m_session.sides.size()))};
-    QApplication::clipboard()->setImage(
-        renderFigure(m_timeline, table, 1600, 1100, devicePixelRatioF()));
-    m_statusText->setText(tr("Image copied to the clipboard"));
-}
-
-void MainWindow::openDialog()
-{
-    const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Open console logs"), QString(),
-        tr("Console logs (*.log *.zst *.txt *.ttyrec *.cap);;All files (*)"));
-    if (files.size() == 1) {
-        openFiles(files);
-    } else if (files.size() > 1) {
-        // Several files picked at once: one group of trials.
-        openFiles({files.join(QLatin1Char(','))});
-    }
-}
-
-void MainWindow::compareDialog()
-{
-    const QStringList a =
-        QFileDialog::getOpenFileNames(this, tr("Compare: run A (one file or several trials)"));
-    if (a.isEmpty()) {
-        return;
-    }
-    const QStringList b =
-        QFileDialog::getOpenFileNames(this, tr("Compare: run B (one file or several trials)"));
-    if (b.isEmpty()) {
-        return;
-    }
-    openFiles({a.join(QLatin1Char(',')), b.join(QLatin1Char(','))});
-}
-
-void MainWindow::addRecent(const QStringList &files)
-{
-    QSettings s;
-    QStringList recent = s.value(QStringLiteral("recent")).toStringList();
-    const QString entry = files.join(QLatin1Char(','));
-    recent.removeAll(entry);
-    recent.prepend(entry);
-    s.setValue(QStringLiteral("recent"), recent.mid(0, kMaxRecent));
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
-    for (const QString &r : recent) {
-        QAction *a = m_recentMenu->addAction(r.size() > 80 ? QStringLiteral("…") + r.right(78) : r);
-        connect(a, &QAction::triggered, this, [this, r] { openFiles({r}); });
-    }
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
-void MainWindow::showShortcuts()
-{
-    QStringList rows;
-    for (QAction *a : actions()) {
-        if (!a->shortcut().isEmpty()) {
-            rows << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
-                        .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
-                             a->text().remove(u'&').toHtmlEscaped());
-        }
-    }
-    rows
-        << tr("<tr><td><b>Mouse wheel</b></td><td>Zoom the timeline around the cursor</td></tr>")
-        << tr("<tr><td><b>Drag</b></td><td>Pan the timeline</td></tr>")
-        << tr("<tr><td><b>Right drag / Shift+drag</b></td><td>Zoom to the selected range</td></tr>")
-        << tr("<tr><td><b>Click a marker</b></td><td>Show its line in the log</td></tr>")
-        << tr("<tr><td><b>Click the timeline</b></td><td>Move the log to that moment</td></tr>");
-    QMessageBox box(this);
-    box.setWindowTitle(tr("Keyboard shortcuts"));
-    box.setText(QStringLiteral("<table cellspacing=6>%1</table>").arg(rows.join(QString())));
-    box.exec();
-}
-
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About ttyscope"), aboutText());
-}
-
-void MainWindow::restoreSettings()
-{
-    QSettings s;
-    if (s.status() != QSettings::NoError) {
-        return; // a broken settings file must never stop the program
-    }
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-    if (auto *split = findChild<QSplitter *>(QStringLiteral("mainSplit"))) {
-        split->restoreState(s.value(QStringLiteral("window/split")).toByteArray());
-    }
-    const QList<QAction *> lanes = m_lanesMenu->actions();
-    for (int l = 0; l < lanes.size(); ++l) {
-        lanes[l]->setChecked(s.value(QStringLiteral("lanes/%1").arg(l), true).toBool());
-    }
-    m_session.metrics.windowSeconds = s.value(QStringLiteral("metrics/window"), 30.0).toDouble();
-    if (!(m_session.metrics.windowSeconds > 0)) {
-        m_session.metrics.windowSeconds = 30;
-    }
-}
-
-void MainWindow::saveSettings()
-{
-    QSettings s;
-    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
-    if (auto *split = findChild<QSplitter *>(QStringLiteral("mainSplit"))) {
-        s.setValue(QStringLiteral("window/split"), split->saveState());
-    }
-    const QList<QAction *> lanes = m_lanesMenu->actions();
-    for (int l = 0; l < lanes.size(); ++l) {
-        s.setValue(QStringLiteral("lanes/%1").arg(l), lanes[l]->isChecked());
-    }
+    m_analysis->computePatterns(m_session, wait);
 }
 
 void MainWindow::closeEvent(QCloseEvent *e)
 {
     stopCapture();
-    m_metricsWatcher.waitForFinished();
-    m_patternWatcher.waitForFinished();
-    saveSettings();
+    m_analysis->waitForFinished();
+    WindowSettings::save(this, m_lanesMenu);
     m_job->cancel();
     m_job->waitForFinished();
     e->accept();
@@ -1172,5 +485,4 @@ void MainWindow::dropEvent(QDropEvent *e)
         e->acceptProposedAction();
     }
 }
-
 } // namespace tty

@@ -1,12 +1,16 @@
 // The main window: timeline on top, log text below (one pane per side), events and
 // metrics in docks; loading in the background; export; settings.
+// Its methods live by job in mainwindow.cpp (widgets, opening, the session),
+// mainwindow_menus.cpp, mainwindow_dialogs.cpp, mainwindow_live.cpp and
+// mainwindow_navigation.cpp; SessionBuilder, BackgroundAnalysis and WindowSettings do the
+// work that needs no window.
 #pragma once
 
 #include "runloadjob.h"
 #include "session.h"
+#include "sessionbuilder.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -31,18 +35,7 @@ class NoticeBar;
 class LiveController;
 class LiveBar;
 struct CaptureOptions;
-
-struct OpenRequest
-{
-    QVector<QStringList> sides; // files per side
-    QStringList labels;         // per side, optional
-    LoadOptions load;
-    std::shared_ptr<const RuleSet> rules;
-    Alignment alignment;
-    MetricOptions metrics;
-    bool bootsAsTrials = false;
-    bool sample = false;
-};
+class BackgroundAnalysis;
 
 class MainWindow : public QMainWindow
 {
@@ -99,7 +92,6 @@ private:
     void refreshTimelineRuns();
     void onLogLineChanged(int side, LineIndex line);
     void stepEvent(int direction, bool ofSelectedKind);
-    void addRecent(const QStringList &files);
     void updateRecentMenu();
     void exportDialog();
     void copyImage();
@@ -107,15 +99,12 @@ private:
     void openDialog();
     void showShortcuts();
     void showAbout();
-    void restoreSettings();
-    void saveSettings();
     void alignOnCurrentLine();
     void captureDialog();
     void onLiveUpdated();
     void onLiveAlert(EventKind kind, const QString &text);
     void dropMarker();
     void addPatternLane(const QString &regex);
-    void refreshPatternLanes();
 
     Session m_session;
     // The single multi-boot capture whose boots can be compared (and restored).
@@ -123,6 +112,8 @@ private:
     OpenRequest m_pending;
     QVector<QPair<int, int>> m_runIndex; // timeline run -> (side, trial)
     RunLoadJob *m_job;
+    BackgroundAnalysis *m_analysis;         // metrics and pattern lanes, off the GUI thread
+    std::shared_ptr<const Report> m_report; // of m_session; null until computed
     TimelineView *m_timeline;
     QSplitter *m_logs;
     QVector<LogPane *> m_panes;
@@ -143,9 +134,6 @@ private:
     LiveController *m_live = nullptr;
     LiveBar *m_liveBar = nullptr;
     QElapsedTimer m_metricsClock;
-    QFutureWatcher<QVector<PatternSeries>> m_patternWatcher;
-    QFutureWatcher<std::shared_ptr<const Report>> m_metricsWatcher;
-    std::shared_ptr<const Report> m_report; // of m_session; null until computed
 };
 
 } // namespace tty

@@ -1,6 +1,9 @@
 // Synchronized lanes over one time axis: produced and printed line rates, bytes on the
 // wire against the UART's capacity, dropped messages, console lag and event markers, for
 // one run or several (a comparison, groups of trials overlaid).
+// Its methods live by job in timelineview.cpp (state, range, export), timelinelayout.cpp,
+// timelinegraphs.cpp (with the pure timelinepoints.h), timelineinteraction.cpp and
+// timelinenavigation.cpp.
 #pragma once
 
 #include "event.h"

@@ -1,0 +1,54 @@
+// Runs the metrics and pattern matching of session snapshots on the thread pool.
+#include "backgroundanalysis.h"
+
+#include <QtConcurrent>
+
+namespace tty {
+
+BackgroundAnalysis::BackgroundAnalysis(QObject *parent) : QObject(parent)
+{
+    connect(&m_patternWatcher, &QFutureWatcherBase::finished, this,
+            &BackgroundAnalysis::emitPatterns);
+    connect(&m_metricsWatcher, &QFutureWatcherBase::finished, this, [this] {
+        if (m_metricsWatcher.future().resultCount() > 0) {
+            emit metricsReady(m_metricsWatcher.future().result());
+        }
+    });
+}
+
+BackgroundAnalysis::~BackgroundAnalysis()
+{
+    waitForFinished();
+}
+
+void BackgroundAnalysis::waitForFinished()
+{
+    m_metricsWatcher.waitForFinished();
+    m_patternWatcher.waitForFinished();
+}
+
+void BackgroundAnalysis::computeMetrics(const Session &snapshot)
+{
+    m_metricsWatcher.setFuture(QtConcurrent::run([snapshot]() -> std::shared_ptr<const Report> {
+        return std::make_shared<Report>(snapshot.report());
+    }));
+}
+
+void BackgroundAnalysis::computePatterns(const Session &snapshot, bool wait)
+{
+    m_patternWatcher.waitForFinished();
+    m_patternWatcher.setFuture(QtConcurrent::run([snapshot] { return snapshot.patternSeries(); }));
+    if (wait) {
+        m_patternWatcher.waitForFinished();
+        emitPatterns();
+    }
+}
+
+void BackgroundAnalysis::emitPatterns()
+{
+    if (m_patternWatcher.future().resultCount() > 0) {
+        emit patternsReady(m_patternWatcher.future().result());
+    }
+}
+
+} // namespace tty

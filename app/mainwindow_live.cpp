@@ -1,0 +1,131 @@
+// The main window during a live capture: starting, following, markers and alerts.
+#include "mainwindow.h"
+
+#include "backgroundanalysis.h"
+#include "capturedialog.h"
+#include "eventlist.h"
+#include "livebar.h"
+#include "livecontroller.h"
+#include "logpane.h"
+#include "noticebar.h"
+#include "palette.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QInputDialog>
+#include <QTableView>
+
+namespace tty {
+
+bool MainWindow::startCapture(const CaptureOptions &options, bool withReference, QString *error)
+{
+    stopCapture();
+    auto *live = new LiveController(options, this);
+    if (!live->start(error)) {
+        delete live;
+        return false;
+    }
+    m_live = live;
+    Session s;
+    s.metrics = m_session.metrics;
+    Side side;
+    side.label = options.label.isEmpty() ? options.port : options.label;
+    side.trials.append(Trial{live->run(), -1, options.port});
+    s.sides.append(side);
+    if (withReference && !m_session.isEmpty()) {
+        Side ref = m_session.sides.front();
+        ref.label += tr(" (reference)");
+        s.sides.append(ref);
+        s.alignment = m_session.alignment;
+    }
+    connect(live, &LiveController::updated, this, &MainWindow::onLiveUpdated);
+    connect(live, &LiveController::alert, this, &MainWindow::onLiveAlert);
+    connect(live, &LiveController::statusChanged, m_liveBar, &LiveBar::setStatus);
+    m_liveBar->show();
+    m_liveBar->setRunning(true);
+    m_liveBar->setFollowing(true);
+    m_notices->show(NoticeBar::Level::Info,
+                    tr("Capturing %1 into %2").arg(options.port, options.output).toHtmlEscaped());
+    setSession(std::move(s));
+    m_metricsClock.start();
+    return true;
+}
+
+void MainWindow::stopCapture()
+{
+    if (!m_live) {
+        return;
+    }
+    QString error;
+    if (!m_live->stop(&error)) {
+        m_notices->show(NoticeBar::Level::Error,
+                        tr("The recording could not be completed: %1").arg(error).toHtmlEscaped());
+    } else {
+        m_notices->show(
+            NoticeBar::Level::Info,
+            tr("Capture stopped; the recording is %1").arg(m_live->status().path).toHtmlEscaped());
+    }
+    m_liveBar->setRunning(false);
+    m_metricsClock.invalidate(); // the final figures, now
+    // The run stays on screen (the controller keeps it alive) until something else is opened.
+    m_live->disconnect(this);
+    onLiveUpdated();
+}
+
+void MainWindow::dropMarker()
+{
+    if (!m_live || !m_live->running()) {
+        return;
+    }
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Marker"), tr("Text (optional):"),
+                                               QLineEdit::Normal, QString(), &ok);
+    if (ok) {
+        m_live->addMarker(text.isEmpty() ? tr("marker") : text);
+        m_live->poll();
+    }
+}
+
+void MainWindow::onLiveUpdated()
+{
+    if (m_session.isEmpty()) {
+        return;
+    }
+    const QVector<TimelineRun> runs = m_session.timelineRuns();
+    m_timeline->updateRuns(runs);
+    if (m_liveBar->following()) {
+        // Keep the newest data in view with the current zoom (at least a minute).
+        const double span = std::max(10.0, m_timeline->xUpper() - m_timeline->xLower());
+        const double end =
+            runs.front().run->lines.empty()
+                ? 0
+                : runs.front().run->timeOf(runs.front().run->lines.size() - 1) - runs.front().shift;
+        m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
+    }
+    for (LogPane *p : m_panes) {
+        p->view()->model()->linesChanged();
+    }
+    if (m_liveBar->following() && !m_panes.isEmpty() && m_panes.front()->run() &&
+        !m_panes.front()->run()->lines.empty()) {
+        m_panes.front()->view()->table()->scrollToBottom();
+    }
+    m_events->setRuns(runs);
+    if (!m_metricsClock.isValid() || m_metricsClock.elapsed() > 1000) {
+        m_metricsClock.restart();
+        refreshMetrics();
+    }
+}
+
+void MainWindow::onLiveAlert(EventKind kind, const QString &text)
+{
+    const QString when = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+    const NoticeBar::Level level =
+        kind == EventKind::Drop ? NoticeBar::Level::Warning : NoticeBar::Level::Error;
+    m_notices->show(level,
+                    QStringLiteral("<b>%1 at %2</b>: %3")
+                        .arg(eventKindTitle(kind).toHtmlEscaped(), when, text.toHtmlEscaped()));
+    QApplication::alert(this); // the taskbar entry asks for attention
+}
+
+} // namespace tty

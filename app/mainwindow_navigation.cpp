@@ -1,0 +1,107 @@
+// Keeps the logs, the event list and the timeline on the same moment as the user moves.
+#include "mainwindow.h"
+
+#include "eventlist.h"
+#include "logpane.h"
+#include "timelineview.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QTableView>
+
+namespace tty {
+
+void MainWindow::alignOnCurrentLine()
+{
+    // Align every run on the first line with the same message text as the current one.
+    for (LogPane *p : m_panes) {
+        const LineIndex l = p->view()->currentLine();
+        if (l < 0 || !p->run()) {
+            continue;
+        }
+        std::string_view t = p->run()->lines.text(l);
+        const auto close = t.find("] ");
+        if (t.size() > 0 && t[0] == '[' && close != std::string_view::npos) {
+            t = t.substr(close + 2);
+        }
+        Alignment a;
+        a.kind = Alignment::Kind::Regex;
+        a.regex = QRegularExpression::escape(
+            QString::fromUtf8(t.data(), qsizetype(std::min<std::size_t>(t.size(), 120))));
+        setAlignment(a);
+        m_align->setCurrentIndex(m_align->findData(QStringLiteral("regex")));
+        m_alignRegex->setText(a.regex);
+        m_alignRegex->setEnabled(true);
+        return;
+    }
+}
+
+void MainWindow::showEventAt(int timelineRun, int eventIndex)
+{
+    if (timelineRun < 0 || timelineRun >= m_runIndex.size()) {
+        return;
+    }
+    const auto [side, trial] = m_runIndex[timelineRun];
+    LogPane *pane = m_panes.value(side);
+    const Run &run = *m_session.sides[side].trials[trial].run;
+    if (eventIndex < 0 || std::size_t(eventIndex) >= run.events.size() || !pane) {
+        return;
+    }
+    pane->setTrial(trial);
+    const Event &e = run.events[std::size_t(eventIndex)];
+    pane->view()->showLine(std::min(e.line, run.lines.size() - 1));
+    m_events->selectEvent(timelineRun, eventIndex);
+    // The other side follows to the same aligned moment.
+    const double x = run.eventTime(e) - m_timeline->runs()[timelineRun].shift;
+    for (int s = 0; s < m_panes.size(); ++s) {
+        if (s != side && m_panes[s]->run()) {
+            const double shift = m_timeline->runs()[m_panes[s]->timelineRun()].shift;
+            m_panes[s]->view()->showLine(m_panes[s]->run()->lineAt(x + shift));
+        }
+    }
+}
+
+void MainWindow::showTime(double x)
+{
+    for (LogPane *p : m_panes) {
+        if (const Run *r = p->run()) {
+            const double shift = m_timeline->runs().value(p->timelineRun()).shift;
+            p->view()->showLine(r->lineAt(x + shift));
+        }
+    }
+}
+
+void MainWindow::onLogLineChanged(int side, LineIndex line)
+{
+    LogPane *pane = m_panes.value(side);
+    if (!pane || !pane->run() || line < 0) {
+        return;
+    }
+    const double x =
+        pane->run()->timeOf(line) - m_timeline->runs().value(pane->timelineRun()).shift;
+    m_timeline->setCursorX(x);
+    if (x < m_timeline->xLower() || x > m_timeline->xUpper()) {
+        const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;
+        m_timeline->setXRange(x - half, x + half);
+    }
+}
+
+void MainWindow::stepEvent(int direction, bool ofSelectedKind)
+{
+    std::optional<EventKind> kind;
+    if (ofSelectedKind) {
+        const QModelIndex cur = m_events->table()->currentIndex();
+        EventKind k;
+        const QString name = cur.isValid() ? cur.data(EventModel::KindRole).toString() : QString();
+        if (!name.isEmpty() && eventKindFromName(name, &k)) {
+            kind = k;
+        }
+    }
+    const auto [run, ev] = m_timeline->stepEvent(direction, kind);
+    if (run >= 0) {
+        showEventAt(run, ev);
+    }
+}
+
+} // namespace tty

@@ -1,0 +1,311 @@
+// Timeline graphs: creates the plottables of each run and fills them for the visible range.
+#include "timelineview.h"
+
+#include "lanedata.h"
+#include "palette.h"
+#include "timelinepoints.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace tty {
+
+namespace {
+bool laneNeedsArrival(TimelineView::Lane lane)
+{
+    return lane == TimelineView::Printed || lane == TimelineView::Wire || lane == TimelineView::Lag;
+}
+
+} // namespace
+
+void TimelineView::buildGraphs()
+{
+    QVector<int> legendGroups;
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        const TimelineRun &tr = m_runs[ri];
+        const bool grouped = std::count_if(m_runs.begin(), m_runs.end(), [&](const TimelineRun &o) {
+                                 return o.group == tr.group;
+                             }) > 1;
+        QColor c = runColor(tr.group);
+        if (grouped) {
+            c.setAlpha(150);
+        }
+        const double width = grouped ? 1.0 : 1.5;
+        for (int l = 0; l < m_lanes.size(); ++l) {
+            LaneState &lane = m_lanes[l];
+            if (!lane.rect || l == Events) {
+                continue;
+            }
+            QCPAxis *x = lane.rect->axis(QCPAxis::atBottom), *y = lane.rect->axis(QCPAxis::atLeft);
+            QCPGraph *g = m_plot->addGraph(x, y);
+            // Cosmetic pens: a zig-zag of a thousand steps drawn with a scaled 1.5-px pen goes
+            // through the stroker (~10 ms a lane); a cosmetic one takes the fast path.
+            QPen pen(c, l == Drops ? 2.0 : width);
+            pen.setCosmetic(true);
+            g->setPen(pen);
+            g->setLineStyle(l == Drops ? QCPGraph::lsImpulse : QCPGraph::lsStepLeft);
+            g->setName(tr.label);
+            lane.graphs.append(g);
+            QCPGraph *extra = nullptr;
+            if (l == Lag && !grouped) {
+                // The mean lag helps for one run; with overlaid trials it is clutter.
+                extra = m_plot->addGraph(x, y);
+                extra->setPen(QPen(c, 1, Qt::DashLine));
+                extra->setLineStyle(QCPGraph::lsStepLeft);
+                extra->setName(tr.label + QStringLiteral(" (mean)"));
+            }
+            lane.extra.append(extra);
+            if (l == Produced && !legendGroups.contains(tr.group)) {
+                legendGroups.append(tr.group);
+                g->addToLegend(m_legend);
+                // The legend names the group, not its first trial.
+                if (!tr.groupLabel.isEmpty()) {
+                    g->setName(tr.groupLabel);
+                }
+            }
+        }
+        if (LaneState &ev = m_lanes[Events]; ev.rect) {
+            QCPAxis *x = ev.rect->axis(QCPAxis::atBottom), *y = ev.rect->axis(QCPAxis::atLeft);
+            const int runsShown = m_runs.size();
+            // Runs share a kind's row, each a little offset so A and B stay apart.
+            const double offset = runsShown > 1 ? 0.36 * (0.5 - double(ri) / (runsShown - 1)) : 0.0;
+            QVector<KindKeys> byKind = eventKeysByKind(*tr.run, tr.shift);
+            for (int row = 0; row < m_kindRows.size(); ++row) {
+                const EventKind kind = m_kindRows[row];
+                const KindStyle ks = kindStyle(kind);
+                QCPGraph *g = m_plot->addGraph(x, y);
+                g->setLayer(QStringLiteral("markers"));
+                g->setLineStyle(QCPGraph::lsNone);
+                g->setAdaptiveSampling(false); // every marker is drawn, however dense
+                // Cosmetic pens take the raster engine's fast path: a wide or fractional pen
+                // goes through the stroker, ~50 µs per symbol.
+                QPen pen(m_runs.size() > 1 ? runColor(tr.group) : ks.color.darker(130),
+                         m_runs.size() > 1 ? 2 : 1);
+                pen.setCosmetic(true);
+                g->setScatterStyle(QCPScatterStyle(ks.shape, pen, QBrush(ks.color), ks.size));
+                g->setName(eventKindTitle(kind));
+                const double yv = double(m_kindRows.size() - 1 - row) + offset;
+                MarkerGraph mg{g, ri, kind, yv, {}, {}, {}};
+                mg.keys = std::move(byKind[int(kind)].keys);
+                mg.all = std::move(byKind[int(kind)].index);
+                mg.events.clear(); // filled per view by refreshMarkers
+                if (ri == 0) {
+                    g->addToLegend(m_legend);
+                }
+                m_markers.append(mg);
+            }
+        }
+    }
+    if (LaneState &ev = m_lanes[Events]; ev.rect) {
+        QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+        for (int row = 0; row < m_kindRows.size(); ++row) {
+            ticks->addTick(double(m_kindRows.size() - 1 - row),
+                           QLatin1String(eventKindName(m_kindRows[row])));
+        }
+        ev.rect->axis(QCPAxis::atLeft)->setTicker(ticks);
+        ev.rect->axis(QCPAxis::atLeft)
+            ->setRange(-0.6, std::max<double>(m_kindRows.size(), 1) - 0.4);
+        ev.rect->axis(QCPAxis::atLeft)->grid()->setVisible(true);
+        ev.rect->axis(QCPAxis::atLeft)->setLabel(QString());
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+        ev.rect->axis(QCPAxis::atLeft)->setTickLabelFont(f);
+        if (m_kindRows.isEmpty()) {
+            ev.missing->setText(QStringLiteral("no events detected"));
+            ev.missing->setVisible(true);
+        }
+    }
+    // Lanes that need host arrival times say so for runs whose format lacks them.
+    QStringList without;
+    for (const TimelineRun &tr : m_runs) {
+        if (!tr.run->hasArrival) {
+            without << tr.label;
+        }
+    }
+    for (int l = 0; l < LaneCount; ++l) {
+        LaneState &lane = m_lanes[l];
+        if (!lane.rect || !laneNeedsArrival(Lane(l)) || without.isEmpty()) {
+            continue;
+        }
+        lane.missing->setText(
+            without.size() == m_runs.size()
+                ? QStringLiteral("not available: the log format has no host arrival times")
+                : QStringLiteral("not available for %1: no host arrival times")
+                      .arg(without.join(QStringLiteral(", "))));
+        lane.missing->setVisible(true);
+    }
+    if (m_lanes[Produced].rect) {
+        bool anyKernel = false;
+        for (const TimelineRun &tr : m_runs) {
+            anyKernel = anyKernel || tr.run->kernelLines > 0;
+        }
+        if (!anyKernel && !m_runs.isEmpty()) {
+            m_lanes[Produced].missing->setText(
+                QStringLiteral("not available: no kernel timestamps in the log"));
+            m_lanes[Produced].missing->setVisible(true);
+        }
+    }
+}
+
+void TimelineView::refreshData()
+{
+    m_dataWidth = laneWidth();
+    const double x0 = xLower(), x1 = xUpper();
+    QVector<double> laneMax(m_lanes.size(), 0.0);
+    refreshMarkers(x0, x1);
+    refreshPatterns(x0, x1, laneMax);
+    double capacity = 0;
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        const TimelineRun &tr = m_runs[ri];
+        const SeriesPyramid &s = tr.run->series;
+        capacity = std::max(capacity, tr.run->meta.baud / 10.0);
+        for (int l = 0; l < LaneCount; ++l) {
+            LaneState &lane = m_lanes[l];
+            if (!lane.rect || l == Events || ri >= lane.graphs.size()) {
+                continue;
+            }
+            const double px = std::max(50.0, double(lane.rect->width()));
+            Channel ch = Channel::Produced;
+            LaneValue v = LaneValue::Rate;
+            switch (Lane(l)) {
+            case Produced:
+                ch = Channel::Produced;
+                break;
+            case Printed:
+                ch = Channel::Printed;
+                break;
+            case Wire:
+                ch = Channel::Bytes;
+                break;
+            case Drops:
+                ch = Channel::Dropped;
+                v = LaneValue::Sum;
+                break;
+            case Lag:
+                ch = Channel::LagMax;
+                v = LaneValue::Max;
+                break;
+            default:
+                continue; // pattern lanes are filled by refreshPatterns
+            }
+            if (!s.present(ch)) {
+                lane.graphs[ri]->data()->clear();
+                continue;
+            }
+            LaneSlice slice = laneSlice(s, ch, v, x0, x1, tr.shift, px);
+            laneMax[l] = std::max(laneMax[l], slice.maxValue);
+            lane.graphs[ri]->data()->set(slice.points, true);
+            if (l == Drops) {
+                lane.rect->axis(QCPAxis::atLeft)
+                    ->setLabel(
+                        slice.binWidth >= 1
+                            ? QStringLiteral("dropped\nper %1 s").arg(slice.binWidth)
+                            : QStringLiteral("dropped\nper %1 ms").arg(slice.binWidth * 1000));
+            }
+            if (l == Lag && lane.extra.value(ri)) {
+                LaneSlice mean =
+                    laneSlice(s, Channel::LagSum, LaneValue::MeanLag, x0, x1, tr.shift, px);
+                lane.extra[ri]->data()->set(mean.points, true);
+            }
+        }
+    }
+    for (int l = 0; l < m_lanes.size(); ++l) {
+        LaneState &lane = m_lanes[l];
+        if (!lane.rect || l == Events) {
+            continue;
+        }
+        double top = laneMax[l];
+        if (l == Wire && capacity > 0) {
+            top = std::max(top, capacity * 1.25); // room for the capacity label above its line
+        }
+        top = top > 0 ? top * 1.12 : 1.0;
+        lane.rect->axis(QCPAxis::atLeft)->setRange(0, top);
+        if (l == Wire) {
+            lane.rect->axis(QCPAxis::atRight)
+                ->setRange(0, capacity > 0 ? top / capacity * 100 : 100);
+        }
+    }
+    if (LaneState &w = m_lanes[Wire]; w.rect && capacity > 0) {
+        // The UART's capacity: 10 bits per byte on the wire (8N1).
+        static const QString kCapName = QStringLiteral("uart-capacity");
+        QCPItemStraightLine *cap = nullptr;
+        QCPItemText *capText = nullptr;
+        for (int i = 0; i < m_plot->itemCount(); ++i) {
+            QCPAbstractItem *it = m_plot->item(i);
+            if (it->clipAxisRect() == w.rect && it->objectName() == kCapName) {
+                if (auto *line = qobject_cast<QCPItemStraightLine *>(it)) {
+                    cap = line;
+                } else if (auto *t = qobject_cast<QCPItemText *>(it)) {
+                    capText = t;
+                }
+            }
+        }
+        if (!cap) {
+            cap = new QCPItemStraightLine(m_plot);
+            cap->setObjectName(kCapName);
+            cap->setClipAxisRect(w.rect);
+            cap->setPen(QPen(QColor(200, 0, 0, 170), 1.2, Qt::DashDotLine));
+            for (QCPItemPosition *p : {cap->point1, cap->point2}) {
+                p->setAxes(w.rect->axis(QCPAxis::atBottom), w.rect->axis(QCPAxis::atLeft));
+                p->setAxisRect(w.rect);
+                p->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            }
+            capText = new QCPItemText(m_plot);
+            capText->setObjectName(kCapName);
+            capText->setClipAxisRect(w.rect);
+            capText->position->setAxes(w.rect->axis(QCPAxis::atBottom),
+                                       w.rect->axis(QCPAxis::atLeft));
+            capText->position->setAxisRect(w.rect);
+            capText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            capText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            capText->setColor(QColor(200, 0, 0));
+        }
+        cap->point1->setCoords(0, capacity);
+        cap->point2->setCoords(1, capacity);
+        capText->position->setCoords(0.995, capacity);
+        capText->setText(QStringLiteral("UART capacity %1 B/s (%2 baud, 8N1)")
+                             .arg(capacity, 0, 'f', 0)
+                             .arg(int(capacity * 10)));
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::refreshMarkers(double x0, double x1)
+{
+    // One marker per pixel column and kind: dense events stay visible as a solid run of
+    // markers (never thinned away), but a million call traces do not cost a million symbols.
+    const LaneState &ev = m_lanes[Events];
+    const double px = ev.rect ? std::max(50.0, double(ev.rect->width())) : 1000.0;
+    for (MarkerGraph &m : m_markers) {
+        // One symbol per bucket of its width: symbols then touch, so a dense run of events
+        // still reads as a solid band, and hidden overlaps are not drawn at all (each symbol
+        // costs tens of microseconds to draw).
+        const double bucketPx = std::max(1.0, double(kindStyle(m.kind).size));
+        const double step = (x1 - x0) / px * bucketPx;
+        const QVector<QCPGraphData> pts = markerPoints(m.keys, m.all, m.y, x0, x1, step, &m.events);
+        m.graph->data()->set(pts, true);
+    }
+}
+
+void TimelineView::refreshPatterns(double x0, double x1, QVector<double> &laneMax)
+{
+    for (int p = 0; p < m_patterns.size(); ++p) {
+        const int l = LaneCount + p;
+        LaneState &lane = m_lanes[l];
+        if (!lane.rect) {
+            continue;
+        }
+        const int bins = std::max(50, lane.rect->width()) / 2;
+        for (int ri = 0; ri < lane.graphs.size() && ri < m_patterns[p].times.size(); ++ri) {
+            const std::vector<double> &t = m_patterns[p].times[ri];
+            const double shift = m_runs[ri].shift;
+            double maxRate = 0;
+            const QVector<QCPGraphData> pts = patternRatePoints(t, shift, x0, x1, bins, &maxRate);
+            laneMax[l] = std::max(laneMax[l], maxRate);
+            lane.graphs[ri]->data()->set(pts, true);
+        }
+    }
+}
+
+} // namespace tty

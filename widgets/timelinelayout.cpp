@@ -1,0 +1,226 @@
+// Lane layout of the timeline: which lanes, in what order, with their axes and items.
+#include "timelineview.h"
+
+#include "palette.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace tty {
+
+namespace {
+QString laneTitle(TimelineView::Lane lane)
+{
+    switch (lane) {
+    case TimelineView::Produced:
+        return QStringLiteral("produced+\ndropped/s");
+    case TimelineView::Printed:
+        return QStringLiteral("printed\nlines/s");
+    case TimelineView::Wire:
+        return QStringLiteral("on the wire\nbytes/s");
+    case TimelineView::Drops:
+        return QStringLiteral("dropped\nmessages");
+    case TimelineView::Lag:
+        return QStringLiteral("console\nlag (s)");
+    case TimelineView::Events:
+        return QStringLiteral("events");
+    case TimelineView::LaneCount:
+        break;
+    }
+    return {};
+}
+
+} // namespace
+
+QString TimelineView::laneName(Lane lane)
+{
+    return laneTitle(lane).replace(u'\n', u' ');
+}
+
+void TimelineView::buildLayout()
+{
+    // Which rows the event lane needs: kinds present in any run, in a fixed order.
+    QVector<bool> present(kEventKindCount, false);
+    for (const TimelineRun &r : m_runs) {
+        for (const Event &e : r.run->events) {
+            present[int(e.kind)] = true;
+        }
+    }
+    m_kindRows.clear();
+    for (int k = kEventKindCount - 1; k >= 0; --k) {
+        if (present[k]) {
+            m_kindRows.prepend(EventKind(k));
+        }
+    }
+
+    const QString oldTitle = m_title ? m_title->text() : QString();
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_plot->plotLayout()->clear();
+    m_markers.clear();
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title = new QCPTextElement(m_plot, oldTitle, titleFont);
+    m_title->setMargins(QMargins(0, 8, 0, 2));
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+    auto *margins = new QCPMarginGroup(m_plot);
+    int row = 1;
+    int lastVisible = -1;
+    const QVector<int> order = laneOrder();
+    for (int l : order) {
+        if (m_lanes[l].visible) {
+            lastVisible = l;
+        }
+    }
+    for (int l : order) {
+        LaneState &lane = m_lanes[l];
+        lane.rect = nullptr;
+        lane.graphs.clear();
+        lane.extra.clear();
+        if (!lane.visible) {
+            continue;
+        }
+        auto *rect = new QCPAxisRect(m_plot);
+        m_plot->plotLayout()->addElement(row, 0, rect);
+        // The event lane needs room for one row per kind present.
+        m_plot->plotLayout()->setRowStretchFactor(
+            row, l == Events ? std::max(1.3, 0.28 * std::max(1, int(m_kindRows.size()))) : 1.0);
+        ++row;
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+        QCPAxis *x = rect->axis(QCPAxis::atBottom);
+        QCPAxis *y = rect->axis(QCPAxis::atLeft);
+        x->setTicker(m_ticker);
+        x->setTickLabels(l == lastVisible);
+        if (l == lastVisible) {
+            QString t = m_axisTitle.isEmpty() ? QStringLiteral("seconds from the start of the run")
+                                              : m_axisTitle;
+            if (m_ticker->mode() == TimeAxisMode::WallClock) {
+                t = QStringLiteral("wall-clock time (UTC)");
+            } else if (m_ticker->mode() == TimeAxisMode::Kernel) {
+                t = QStringLiteral("kernel time (s) of %1")
+                        .arg(m_runs.isEmpty() ? QString() : m_runs.front().label);
+            }
+            x->setLabel(t);
+        }
+        y->setLabel(laneLabel(l));
+        y->setPadding(4);
+        y->ticker()->setTickCount(3); // short lanes: few labels that never overlap
+        rect->axis(QCPAxis::atRight)->setVisible(l == Wire);
+        rect->axis(QCPAxis::atRight)->setLabel(QStringLiteral("% of UART"));
+        rect->axis(QCPAxis::atRight)->setTickLabels(true);
+        rect->axis(QCPAxis::atRight)->ticker()->setTickCount(3);
+        connect(x, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+                &TimelineView::onXRangeChanged);
+        lane.rect = rect;
+
+        lane.crosshair = verticalLine(rect, QPen(QColor(128, 128, 128, 160), 1, Qt::DashLine));
+        lane.cursor = verticalLine(rect, QPen(QColor(200, 40, 40, 200), 1));
+        lane.highlight = new QCPItemRect(m_plot);
+        lane.highlight->setLayer(QStringLiteral("background"));
+        lane.highlight->setClipAxisRect(rect);
+        lane.highlight->setPen(Qt::NoPen);
+        lane.highlight->setBrush(QColor(255, 200, 0, 60));
+        for (QCPItemPosition *p : {lane.highlight->topLeft, lane.highlight->bottomRight}) {
+            p->setAxes(x, y);
+            p->setAxisRect(rect);
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        lane.highlight->topLeft->setCoords(0, 0);
+        lane.highlight->bottomRight->setCoords(0, 1);
+        lane.highlight->setVisible(false);
+        lane.readout = new QCPItemText(m_plot);
+        lane.readout->setLayer(QStringLiteral("cursor"));
+        lane.readout->setClipToAxisRect(false);
+        lane.readout->position->setType(QCPItemPosition::ptAxisRectRatio);
+        lane.readout->position->setAxisRect(rect);
+        lane.readout->position->setCoords(0.005, 0.02);
+        lane.readout->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        lane.readout->setColor(plotForeground());
+        lane.readout->setText(QString());
+        lane.missing = new QCPItemText(m_plot);
+        lane.missing->position->setType(QCPItemPosition::ptAxisRectRatio);
+        lane.missing->position->setAxisRect(rect);
+        lane.missing->position->setCoords(0.5, 0.5);
+        lane.missing->setColor(QColor(128, 128, 128));
+        lane.missing->setVisible(false);
+    }
+    m_legend = new QCPLegend;
+    m_plot->plotLayout()->addElement(row, 0, m_legend);
+    m_legend->setLayer(QStringLiteral("legend"));
+    m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    m_legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_legend->setWrap(8);
+    m_legend->setIconSize(14, 10);
+    QFont lf = font();
+    lf.setPointSizeF(lf.pointSizeF() * 0.9);
+    m_legend->setFont(lf);
+    buildGraphs();
+    // The legend's row gets exactly the height its items need (it has no stretch).
+    const int legendRows =
+        (m_legend->itemCount() + m_legend->wrap() - 1) / std::max(1, m_legend->wrap());
+    const int lineHeight = QFontMetrics(m_legend->font()).height() + 6;
+    m_legend->setMinimumSize(0, std::max(1, legendRows) * lineHeight + 8);
+    applyTheme();
+}
+
+QCPItemStraightLine *TimelineView::verticalLine(QCPAxisRect *rect, const QPen &pen)
+{
+    // A hidden line across the whole lane height at an x set later (crosshair, log cursor).
+    auto *line = new QCPItemStraightLine(m_plot);
+    line->setLayer(QStringLiteral("cursor"));
+    line->setClipAxisRect(rect);
+    line->setPen(pen);
+    for (QCPItemPosition *p : {line->point1, line->point2}) {
+        p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        p->setAxisRect(rect);
+        p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
+    line->setVisible(false);
+    return line;
+}
+
+QVector<int> TimelineView::laneOrder() const
+{
+    QVector<int> order{Produced, Printed, Wire, Drops, Lag};
+    for (int i = LaneCount; i < m_lanes.size(); ++i) {
+        order << i;
+    }
+    order << Events;
+    return order;
+}
+
+QString TimelineView::laneLabel(int lane) const
+{
+    if (lane < LaneCount) {
+        return laneTitle(Lane(lane));
+    }
+    QString re = m_patterns.value(lane - LaneCount).regex;
+    if (re.size() > 16) {
+        re = re.left(15) + QChar(0x2026);
+    }
+    return QStringLiteral("%1\nmatches/s").arg(re);
+}
+
+void TimelineView::setPatternLanes(const QVector<PatternSeries> &patterns)
+{
+    const double lo = xLower(), hi = xUpper();
+    m_patterns = patterns;
+    m_lanes.resize(LaneCount + patterns.size());
+    for (int i = LaneCount; i < m_lanes.size(); ++i) {
+        m_lanes[i].visible = true;
+    }
+    buildLayout();
+    setXRange(lo, hi);
+}
+
+QCPGraph *TimelineView::patternGraph(int i, int run) const
+{
+    const int l = LaneCount + i;
+    return l < m_lanes.size() && run < m_lanes[l].graphs.size() ? m_lanes[l].graphs[run] : nullptr;
+}
+
+} // namespace tty

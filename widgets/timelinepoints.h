@@ -1,0 +1,34 @@
+// Data to points for the timeline: pure functions from run data to plot vectors, with no
+// QCustomPlot state, so what a lane shows can be reasoned about apart from the widget.
+#pragma once
+
+#include "event.h"
+#include "run.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace tty {
+
+// The x (run seconds - shift) of one kind's events and their event indices, sorted by x.
+struct KindKeys
+{
+    QVector<double> keys;
+    QVector<int> index;
+};
+
+// Every event of the run with a finite time, by kind (indexed by int(EventKind)).
+QVector<KindKeys> eventKeysByKind(const Run &run, double shift);
+
+// One marker at height y per bucket of `step` in x within [x0, x1] (plus a margin);
+// `events` receives the event index of each point.
+QVector<QCPGraphData> markerPoints(const QVector<double> &keys, const QVector<int> &index, double y,
+                                   double x0, double x1, double step, QVector<int> *events);
+
+// Matches per second in `bins` equal bins over [x0, x1] from sorted run seconds `times`;
+// `*maxRate` is raised to the highest rate (callers start it at 0).
+QVector<QCPGraphData> patternRatePoints(const std::vector<double> &times, double shift, double x0,
+                                        double x1, int bins, double *maxRate);
+
+} // namespace tty
