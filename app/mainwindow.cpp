@@ -503,9 +503,9 @@ void MainWindow::onLoaded(const LoadResult &result)
                                 .arg(QFileInfo(f.path).fileName(), w)
                                 .toHtmlEscaped();
             }
-            if (!f.run->error.isEmpty()) {
+            if (f.run->load.stoppedEarly()) {
                 problems << QStringLiteral("%1: %2")
-                                .arg(QFileInfo(f.path).fileName(), f.run->error)
+                                .arg(QFileInfo(f.path).fileName(), f.run->load.message)
                                 .toHtmlEscaped();
             }
             BootChoice choice;
