@@ -1,6 +1,6 @@
 #include "commands.h"
 
-#include "formats.h"
+#include "formatregistry.h"
 #include "inputfile.h"
 #include "interrupt.h"
 #include "recordingdecoder.h"
@@ -10,12 +10,13 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <utility>
 
 namespace tty {
 
 namespace {
 // A recording is written back as the bytes received, exactly: no line framing involved.
-void catRecording(InputFile &in, const QString &path, bool *damaged)
+void catRecording(InputFile &in, const QString &path, LoadOutcome *worst)
 {
     RecordingDecoder dec([](const RecordingDecoder::Piece &p) {
         if (p.type == 'D') {
@@ -32,16 +33,20 @@ void catRecording(InputFile &in, const QString &path, bool *damaged)
         }
     }
     dec.finish();
-    for (const QString &m : {in.warning(), in.error(), dec.warning(), dec.error()}) {
+    const std::pair<QString, LoadOutcome> messages[] = {{in.warning(), LoadOutcome::Truncated},
+                                                        {in.error(), LoadOutcome::Damaged},
+                                                        {dec.warning(), LoadOutcome::Truncated},
+                                                        {dec.error(), LoadOutcome::Damaged}};
+    for (const auto &[m, outcome] : messages) {
         if (!m.isEmpty()) {
             std::fprintf(stderr, "ttyscope cat: %s: %s\n", qPrintable(path), qPrintable(m));
-            *damaged = true;
+            *worst = worse(*worst, outcome);
         }
     }
     if (in.cancelled()) {
         std::fprintf(stderr, "ttyscope cat: %s: interrupted: what was read was written\n",
                      qPrintable(path));
-        *damaged = true;
+        *worst = worse(*worst, LoadOutcome::Cancelled);
     }
 }
 
@@ -68,25 +73,25 @@ LineIndex writeLines(const Run &run, LineIndex from, bool times)
 
 // One file, opened once: a pipe or FIFO cannot be read twice, so the bytes read to tell
 // the format are handed on to whichever reader writes them.
-int catFile(const QString &path, LoadOptions lo, bool times, bool *damaged)
+// The outcome of each file is folded into *worst (unreadable: LoadOutcome::Unreadable).
+void catFile(const QString &path, LoadOptions lo, bool times, LoadOutcome *worst)
 {
     InputFile in;
     in.setCancel(lo.cancel);
     QString error;
     if (!in.open(path, &error)) {
         std::fprintf(stderr, "ttyscope cat: %s\n", qPrintable(error));
-        return 1;
+        *worst = LoadOutcome::Unreadable;
+        return;
     }
     std::string head;
     const bool any = in.read(head);
-    const bool detect = lo.format.isEmpty() || lo.format == QLatin1String("auto");
     const bool recording =
-        !times && (lo.format == QLatin1String("ttyscope") ||
-                   (detect && any && detectFormat(head) == QLatin1String("ttyscope")));
+        !times && resolveFormat(lo.format, any ? head : std::string_view()) == Format::Ttyscope;
     in.putBack(std::move(head));
     if (recording) {
-        catRecording(in, path, damaged);
-        return 0;
+        catRecording(in, path, worst);
+        return;
     }
     // Lines are written as they are loaded (a pipe's writer may stay open for hours).
     LineIndex written = 0;
@@ -99,19 +104,18 @@ int catFile(const QString &path, LoadOptions lo, bool times, bool *damaged)
     std::unique_ptr<Run> run = loadRun(in, path, lo, &error);
     if (!run) {
         std::fprintf(stderr, "ttyscope cat: %s\n", qPrintable(error));
-        return 1;
+        *worst = LoadOutcome::Unreadable;
+        return;
     }
     writeLines(*run, written, times);
     for (const QString &w : run->warnings) {
         std::fprintf(stderr, "ttyscope cat: %s: warning: %s\n", qPrintable(path), qPrintable(w));
     }
-    if (!run->error.isEmpty()) {
-        std::fprintf(stderr, "ttyscope cat: %s: %s\n", qPrintable(path), qPrintable(run->error));
+    if (run->load.stoppedEarly()) {
+        std::fprintf(stderr, "ttyscope cat: %s: %s\n", qPrintable(path),
+                     qPrintable(run->load.message));
     }
-    if (!run->error.isEmpty() || run->truncated) {
-        *damaged = true; // read in part, as report says
-    }
-    return 0;
+    *worst = worse(*worst, run->load.outcome); // read in part: exit 3, as report says
 }
 } // namespace
 
@@ -140,13 +144,12 @@ int runCat(const QStringList &args)
     lo.format = p.value(QStringLiteral("format"));
     lo.cancel = interruptFlag();
     const bool times = p.isSet(QStringLiteral("times"));
-    int rc = 0;
-    bool damaged = false;
+    LoadOutcome worst = LoadOutcome::Complete;
     for (const QString &f : files) {
-        rc = std::max(rc, catFile(f, lo, times, &damaged));
+        catFile(f, lo, times, &worst);
     }
     std::fflush(stdout);
-    return rc != 0 ? rc : (damaged ? 3 : 0);
+    return exitStatus(worst);
 }
 
 } // namespace tty

@@ -194,14 +194,15 @@ LoadedSession loadSession(const QCommandLineParser &p, const QStringList &args,
             std::shared_ptr<Run> run = loadRun(f, lo, &error);
             if (!run) {
                 std::fprintf(stderr, "ttyscope: %s\n", qPrintable(error));
-                ++out.unreadable;
+                out.worst = LoadOutcome::Unreadable;
                 continue;
             }
             for (const QString &w : run->warnings) {
                 std::fprintf(stderr, "ttyscope: %s: warning: %s\n", qPrintable(f), qPrintable(w));
             }
-            if (!run->error.isEmpty()) {
-                std::fprintf(stderr, "ttyscope: %s: %s\n", qPrintable(f), qPrintable(run->error));
+            if (run->load.stoppedEarly()) {
+                std::fprintf(stderr, "ttyscope: %s: %s\n", qPrintable(f),
+                             qPrintable(run->load.message));
             }
             if (interrupted()) {
                 std::fprintf(stderr,
@@ -209,9 +210,7 @@ LoadedSession loadSession(const QCommandLineParser &p, const QStringList &args,
                              "reported\n",
                              qPrintable(f));
             }
-            if (!run->error.isEmpty() || run->truncated) {
-                ++out.damaged; // read only in part: the exit status says so
-            }
+            out.worst = worse(out.worst, run->load.outcome); // read in part: exit status 3
             const QVector<Trial> trials = trialsOf(run, f, choice);
             if (trials.isEmpty()) {
                 std::fprintf(stderr, "ttyscope: %s: --boots '%s' chose none of its %d boot(s)\n",

@@ -28,8 +28,8 @@ struct LoadedSession
 {
     Session session;
     std::map<const Run *, QString> files; // the file each run was read from
-    int unreadable = 0;                   // files that could not be read at all
-    int damaged = 0;                      // files read only in part
+    // The worst outcome of the loads (the exit status: exitStatus(worst)).
+    LoadOutcome worst = LoadOutcome::Complete;
     int badOptions = 0; // a per-column option was malformed (the columns are incomplete)
 };
 

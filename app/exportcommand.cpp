@@ -127,10 +127,7 @@ int runExport(const QStringList &args)
     if (printRegexesOverLimit("export")) {
         return 2;
     }
-    if (rc == 0 && loaded.unreadable > 0) {
-        rc = 1;
-    }
-    return rc != 0 ? rc : (loaded.damaged > 0 ? 3 : 0);
+    return rc != 0 ? rc : exitStatus(loaded.worst);
 }
 
 } // namespace tty

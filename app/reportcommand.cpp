@@ -90,10 +90,7 @@ int runReport(const QStringList &args)
     if (printRegexesOverLimit("report")) {
         return 2;
     }
-    if (loaded.unreadable > 0) {
-        return 1;
-    }
-    return loaded.damaged > 0 ? 3 : 0;
+    return exitStatus(loaded.worst);
 }
 
 } // namespace tty

@@ -1,6 +1,6 @@
 #include "samples.h"
 
-#include "versions.h"
+#include "live/versions.h"
 
 #include <QCoreApplication>
 #include <QDir>

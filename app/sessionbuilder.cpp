@@ -30,9 +30,9 @@ OpenedSession SessionBuilder::fromLoad(const LoadResult &result, const OpenReque
                                 .arg(QFileInfo(f.path).fileName(), w)
                                 .toHtmlEscaped();
             }
-            if (!f.run->error.isEmpty()) {
+            if (f.run->load.stoppedEarly()) {
                 problems << QStringLiteral("%1: %2")
-                                .arg(QFileInfo(f.path).fileName(), f.run->error)
+                                .arg(QFileInfo(f.path).fileName(), f.run->load.message)
                                 .toHtmlEscaped();
             }
             BootChoice choice;

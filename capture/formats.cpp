@@ -214,7 +214,7 @@ public:
     bool feed(const char *p, std::size_t n) override
     {
         if (!m_decoder.feed(p, n)) {
-            m_run.error = m_decoder.error();
+            m_run.load.stop(LoadOutcome::Damaged, m_decoder.error());
             return false;
         }
         return true;
@@ -225,10 +225,11 @@ public:
         m_framer.finish([this](const LineFramer::Line &l) { line(l); });
         if (!m_decoder.warning().isEmpty()) {
             m_run.warnings << m_decoder.warning();
-            m_run.truncated = true; // cut inside a record: read in part, as a cut zstd frame
+            // Cut inside a record: read in part, as a cut zstd frame.
+            m_run.load.truncate(m_decoder.warning());
         }
-        if (!m_decoder.error().isEmpty() && m_run.error.isEmpty()) {
-            m_run.error = m_decoder.error();
+        if (!m_decoder.error().isEmpty() && !m_run.load.stoppedEarly()) {
+            m_run.load.stop(LoadOutcome::Damaged, m_decoder.error());
         }
     }
 
@@ -306,6 +307,15 @@ private:
     RecordingClock m_clock;
 };
 
+} // namespace
+
+bool looksRecording(std::string_view head)
+{
+    return head.substr(0, kRecordingMagic.size()) == kRecordingMagic ||
+           (head.size() < kRecordingMagic.size() &&
+            kRecordingMagic.substr(0, head.size()) == head && !head.empty());
+}
+
 bool looksHostTs(std::string_view l)
 {
     std::int64_t ns = 0;
@@ -328,85 +338,19 @@ bool looksKmsg(std::string_view l)
         .hasMatch();
 }
 
-} // namespace
-
-QStringList formatNames()
+std::unique_ptr<FormatParser> makeRecordingParser(Run &run, RunBuilder &builder)
 {
-    return {QStringLiteral("ttyscope"), QStringLiteral("hostts"), QStringLiteral("grabserial"),
-            QStringLiteral("kmsg"), QStringLiteral("raw")};
+    return std::make_unique<RecordingParser>(run, builder);
 }
 
-QString canonicalFormat(const QString &name)
+std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder)
 {
-    const QString n = name.toLower();
-    if (formatNames().contains(n)) {
-        return n;
-    }
-    if (n == QLatin1String("dmesg") || n == QLatin1String("console") ||
-        n == QLatin1String("conserver") || n == QLatin1String("text")) {
-        return QStringLiteral("raw");
-    }
-    if (n == QLatin1String("ts") || n == QLatin1String("host")) {
-        return QStringLiteral("hostts");
-    }
-    if (n == QLatin1String("recording")) {
-        return QStringLiteral("ttyscope");
-    }
-    return {};
+    return std::make_unique<GrabserialParser>(run, builder);
 }
 
-QString detectFormat(std::string_view head)
+std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder)
 {
-    if (head.substr(0, kRecordingMagic.size()) == kRecordingMagic ||
-        (head.size() < kRecordingMagic.size() && kRecordingMagic.substr(0, head.size()) == head &&
-         !head.empty())) {
-        return QStringLiteral("ttyscope");
-    }
-    int hostts = 0, grab = 0, kmsg = 0, total = 0;
-    std::size_t p = 0;
-    while (p < head.size() && total < 20) {
-        std::size_t nl = head.find('\n', p);
-        if (nl == std::string_view::npos) {
-            nl = head.size();
-        }
-        const std::string_view l = head.substr(p, nl - p);
-        p = nl + 1;
-        if (l.empty() || l == "\r") {
-            continue;
-        }
-        ++total;
-        hostts += looksHostTs(l);
-        grab += looksGrabserial(l);
-        kmsg += looksKmsg(l);
-    }
-    if (total == 0) {
-        return QStringLiteral("raw");
-    }
-    // A clear majority: a few garbage lines at the start must not change the verdict.
-    if (hostts * 2 > total) {
-        return QStringLiteral("hostts");
-    }
-    if (grab * 2 > total) {
-        return QStringLiteral("grabserial");
-    }
-    if (kmsg * 2 > total) {
-        return QStringLiteral("kmsg");
-    }
-    return QStringLiteral("raw");
-}
-
-std::unique_ptr<FormatParser> makeParser(const QString &format, Run &run, RunBuilder &builder)
-{
-    if (format == QLatin1String("ttyscope")) {
-        return std::make_unique<RecordingParser>(run, builder);
-    }
-    if (format == QLatin1String("grabserial")) {
-        return std::make_unique<GrabserialParser>(run, builder);
-    }
-    if (format == QLatin1String("kmsg")) {
-        return std::make_unique<KmsgParser>(run, builder);
-    }
-    return nullptr; // hostts and raw are parsed in blocks (blockparser.h)
+    return std::make_unique<KmsgParser>(run, builder);
 }
 
 } // namespace tty

@@ -1,9 +1,7 @@
-// The console-log formats ttyscope reads, their detection from the first lines, and the
-// parsers that turn each into console lines.
+// The parsers that turn the console-log formats into console lines, and the detectors that
+// tell them from their first bytes. Which format uses which is the format table's business
+// (formatregistry.h).
 #pragma once
-
-#include <QString>
-#include <QStringList>
 
 #include <memory>
 #include <string_view>
@@ -13,24 +11,26 @@ namespace tty {
 class RunBuilder;
 class Run;
 
-// Stable names, as accepted by --format: ttyscope, hostts, grabserial, kmsg, raw.
-QStringList formatNames();
-// Also accepts the aliases dmesg, console, conserver (= raw) and ts (= hostts).
-QString canonicalFormat(const QString &name);
-// Looks at the first decompressed bytes; "raw" when nothing more specific fits.
-QString detectFormat(std::string_view head);
-
 class FormatParser
 {
 public:
     virtual ~FormatParser() = default;
-    // Feeds decompressed bytes; false once the input is broken (run.error says why).
+    // Feeds decompressed bytes; false once the input is broken (run.load says why).
     virtual bool feed(const char *p, std::size_t n) = 0;
     virtual void finish() = 0;
 };
 
-// The parser of a record-by-record format (ttyscope, grabserial, kmsg); null for the line
-// formats hostts and raw, which are parsed in independent blocks (blockparser.h).
-std::unique_ptr<FormatParser> makeParser(const QString &format, Run &run, RunBuilder &builder);
+// The parsers of the record-by-record formats; the line formats hostts and raw are parsed
+// in independent blocks (blockparser.h). The format table (formatregistry.h) names them.
+std::unique_ptr<FormatParser> makeRecordingParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder);
+
+// Detectors for the format table: the head of a recording (also one cut inside its magic),
+// and single lines of hostts, grabserial and kmsg.
+bool looksRecording(std::string_view head);
+bool looksHostTs(std::string_view line);
+bool looksGrabserial(std::string_view line);
+bool looksKmsg(std::string_view line);
 
 } // namespace tty

@@ -281,7 +281,7 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
 
 bool bytesAreExact(const Run &run)
 {
-    return run.meta.format == QLatin1String("raw") || run.meta.format == QLatin1String("ttyscope");
+    return formatInfo(run.meta.format).bytesExact;
 }
 
 int bitsPerCharacter(const RunMeta &meta)

@@ -37,7 +37,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
 {
     QJsonObject j;
     j[QStringLiteral("source")] = run.meta.source;
-    j[QStringLiteral("format")] = run.meta.format;
+    j[QStringLiteral("format")] = formatName(run.meta.format);
     j[QStringLiteral("label")] = run.meta.label;
     j[QStringLiteral("baud")] = run.meta.baud;
     j[QStringLiteral("host_times")] = run.hasArrival;
@@ -179,8 +179,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     }
     j[QStringLiteral("intervals")] = intervals;
     j[QStringLiteral("warnings")] = QJsonArray::fromStringList(run.warnings + m.warnings);
-    if (!run.error.isEmpty()) {
-        j[QStringLiteral("error")] = run.error;
+    if (run.load.stoppedEarly()) {
+        j[QStringLiteral("error")] = run.load.message;
     }
     return j;
 }

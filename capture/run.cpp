@@ -362,7 +362,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
         printed = bytes = lagSum = lagCount = 0;
     };
     // Boot by boot so that a line's production time needs no boot lookup.
-    const int ending = meta.format == QLatin1String("kmsg") ? 1 : 2;
+    const int ending = formatInfo(meta.format).lineEndingBytes;
     for (const Boot &b : boots) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
         const double base = bootBase(b);

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "event.h"
+#include "formatregistry.h"
 #include "growlock.h"
 #include "linetable.h"
+#include "loadoutcome.h"
 #include "series.h"
 #include "types.h"
 
@@ -23,10 +25,10 @@ namespace tty {
 
 struct RunMeta
 {
-    QString source; // the file it was loaded from, or the port it was captured on
-    QString format; // ttyscope, hostts, grabserial, kmsg, raw
-    QString label;  // the recording's label, else the file name
-    QString tool;   // recording metadata, where the format has it
+    QString source;                  // the file it was loaded from, or the port it was captured on
+    Format format = Format::Unknown; // its name: formatName(format)
+    QString label;                   // the recording's label, else the file name
+    QString tool;                    // recording metadata, where the format has it
     QString startUtc;
     QString host;
     int baud = 0;      // from metadata or the user's --baud; 0 = unknown
@@ -87,9 +89,9 @@ public:
     std::int64_t metaLines = 0; // console-server lines (conserver MARKs) not counted as console
     std::int64_t kernelLines = 0;
 
-    QStringList warnings;   // damage that was survived: what happened and what was kept
-    QString error;          // reading stopped early: why, and that the lines before were kept
-    bool truncated = false; // the file ended early (cut zstd, cut recording): read in part
+    QStringList warnings; // damage that was survived: what happened and what was kept
+    // How the load ended: complete, or read in part (truncated, damaged, cancelled) and why.
+    LoadStatus load;
 
     // Seconds since the start of the run: by arrival where known, else by kernel time.
     double timeOf(LineIndex i) const;

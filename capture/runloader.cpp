@@ -1,5 +1,6 @@
 #include "runloader.h"
 
+#include "formatregistry.h"
 #include "formats.h"
 #include "inputfile.h"
 #include "lineloader.h"
@@ -95,26 +96,26 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
 
     ByteBuffer block;
     const bool any = input.read(block);
-    QString format = options.format.isEmpty() || options.format == QLatin1String("auto")
-                         ? detectFormat(block.view().substr(0, 64 * 1024))
-                         : canonicalFormat(options.format);
-    if (format.isEmpty()) {
+    const std::optional<Format> format =
+        resolveFormat(options.format, block.view().substr(0, 64 * 1024));
+    if (!format) {
         *error = QStringLiteral("unknown format '%1' (known: %2)")
                      .arg(options.format, formatNames().join(QStringLiteral(", ")));
         return nullptr;
     }
-    run->meta.format = format;
-    run->hasArrival = format != QLatin1String("raw") && format != QLatin1String("kmsg");
-    run->arrivalIsWallClock = format == QLatin1String("hostts");
+    const FormatInfo &info = formatInfo(*format);
+    run->meta.format = info.id;
+    run->hasArrival = info.hasArrival;
+    // A parser may still find a file's stamps are wall-clock times (grabserial -T).
+    run->arrivalIsWallClock = info.arrivalIsWallClock;
     if (!any) {
         // An empty file: nothing to parse.
-    } else if (std::unique_ptr<FormatParser> parser = makeParser(format, *run, builder)) {
+    } else if (info.makeParser) {
+        const std::unique_ptr<FormatParser> parser = info.makeParser(*run, builder);
         loadRecords(input, std::string(block.view()), *parser, *run, options);
     } else {
-        const LineFormat lf =
-            format == QLatin1String("hostts") ? LineFormat::HostTs : LineFormat::Raw;
         const LineLoadResult r =
-            loadLines(input, std::move(block), lf, rules, builder, *run, options);
+            loadLines(input, std::move(block), info.lineFormat, rules, builder, *run, options);
         if (r.untimed > 0) {
             run->warnings << QStringLiteral("%1 line(s) had no host timestamp (first: line %2); "
                                             "they were kept with the time of the line before")
@@ -123,18 +124,21 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
         }
     }
 
+    // A later cause replaces an earlier one: the input's error is more to the point than
+    // the parser's view of it, and a cancel explains everything after it.
     if (input.cancelled()) {
-        run->error = QStringLiteral("loading was cancelled after %1 lines; those were kept")
-                         .arg(run->lines.size());
+        run->load.stop(LoadOutcome::Cancelled,
+                       QStringLiteral("loading was cancelled after %1 lines; those were kept")
+                           .arg(run->lines.size()));
     } else if (!input.error().isEmpty()) {
-        run->error = QStringLiteral("%1 (%2 lines before it were loaded)")
-                         .arg(input.error())
-                         .arg(run->lines.size());
+        run->load.stop(LoadOutcome::Damaged, QStringLiteral("%1 (%2 lines before it were loaded)")
+                                                 .arg(input.error())
+                                                 .arg(run->lines.size()));
     }
     if (!input.warning().isEmpty()) {
-        run->truncated = true;
         run->warnings
             << QStringLiteral("%1 (%2 lines loaded)").arg(input.warning()).arg(run->lines.size());
+        run->load.truncate(run->warnings.back());
     }
     if (!options.label.isEmpty()) {
         run->meta.label = options.label;
@@ -144,7 +148,7 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     } else if (run->meta.baud <= 0) {
         run->meta.baud = kDefaultBaud;
     }
-    if (run->lines.empty() && run->error.isEmpty()) {
+    if (run->lines.empty() && !run->load.stoppedEarly()) {
         run->warnings << QStringLiteral("the file holds no console lines");
     }
     const QString shape = textShapeWarning(textShape(run->lines));

@@ -9,9 +9,11 @@ LiveRun::LiveRun(const RuleSet *rules, std::int64_t idleNs)
     : m_ownRules(rules ? nullptr : std::make_unique<RuleSet>(RuleSet::builtin())),
       m_builder(m_run, rules ? *rules : *m_ownRules), m_idleNs(idleNs)
 {
-    m_run.meta.format = QStringLiteral("ttyscope");
-    m_run.hasArrival = true;
-    m_run.arrivalIsWallClock = true;
+    // A live capture is a recording being written: its clocks are a recording's.
+    const FormatInfo &info = formatInfo(Format::Ttyscope);
+    m_run.meta.format = info.id;
+    m_run.hasArrival = info.hasArrival;
+    m_run.arrivalIsWallClock = info.arrivalIsWallClock;
     m_run.growLock = std::make_shared<GrowLock>(); // it grows while it is shown
 }
 

@@ -368,7 +368,8 @@ private slots:
         QVERIFY(!w2.session().isEmpty());
         const Run &r = *w2.session().sides[0].trials[0].run;
         QVERIFY(r.lines.size() > 0);
-        QVERIFY2(r.error.contains(QStringLiteral("cancelled")), qPrintable(r.error));
+        QVERIFY2(r.load.outcome == LoadOutcome::Cancelled, loadOutcomeName(r.load.outcome));
+        QVERIFY2(r.load.message.contains(QStringLiteral("cancelled")), qPrintable(r.load.message));
         QCOMPARE(std::string(r.lines.text(0)), std::string("[    1.100000] line 0"));
         QVERIFY2(w2.notices()->text().contains(QStringLiteral("cancelled")),
                  qPrintable(w2.notices()->text()));

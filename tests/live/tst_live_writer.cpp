@@ -56,8 +56,8 @@ private slots:
 
         std::unique_ptr<Run> r = loadRun(path, {}, &error);
         QVERIFY2(r, qPrintable(error));
-        QVERIFY2(r->error.isEmpty(), qPrintable(r->error));
-        QCOMPARE(r->meta.format, QStringLiteral("ttyscope"));
+        QVERIFY2(!r->load.stoppedEarly(), qPrintable(r->load.message));
+        QCOMPARE(r->meta.format, Format::Ttyscope);
         QCOMPARE(r->meta.label, QStringLiteral("board 7"));
         QCOMPARE(r->meta.baud, 921600);
         QCOMPARE(r->meta.extra.value(QStringLiteral("flow")).toString(), QStringLiteral("rtscts"));

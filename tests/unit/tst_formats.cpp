@@ -56,6 +56,8 @@ private slots:
     void recordingCut();
     void recordingGarbage();
     void formatOverride();
+    void registry();
+    void loadOutcomes();
 };
 
 void TstFormats::detect_data()
@@ -96,7 +98,8 @@ void TstFormats::detect()
 {
     QFETCH(QByteArray, head);
     QFETCH(QString, format);
-    QCOMPARE(detectFormat(std::string_view(head.constData(), std::size_t(head.size()))), format);
+    QCOMPARE(formatName(detectFormat(std::string_view(head.constData(), std::size_t(head.size())))),
+             format);
 }
 
 void TstFormats::hostts_data()
@@ -116,7 +119,7 @@ void TstFormats::hostts()
     in += "no stamp here\n";
     const auto run = loadBytes(zstdCompress(in));
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(run->meta.format, Format::HostTs);
     QVERIFY(run->hasArrival);
     QVERIFY(run->arrivalIsWallClock);
     QCOMPARE(run->lines.size(), LineIndex(4));
@@ -136,7 +139,7 @@ void TstFormats::grabserial()
     const QByteArray t("[0.000001 0.000001] SeaBIOS\n[1.500000 1.499999] [    0.2] Linux x\n");
     auto run = loadBytes(t);
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("grabserial"));
+    QCOMPARE(run->meta.format, Format::Grabserial);
     QVERIFY(!run->arrivalIsWallClock);
     QCOMPARE(run->lines.size(), LineIndex(2));
     QCOMPARE(lineText(*run, 0), QByteArray("SeaBIOS"));
@@ -147,7 +150,7 @@ void TstFormats::grabserial()
                        "[2026-11-30T05:01:00.000000 45.181010] [    3.000000] b\n");
     run = loadBytes(T);
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("grabserial"));
+    QCOMPARE(run->meta.format, Format::Grabserial);
     QVERIFY(run->arrivalIsWallClock);
     QCOMPARE(run->lines.arrival(0), HostNs(1796014814818990000));
     QCOMPARE(run->lines.arrival(1), HostNs(1796014860000000000));
@@ -163,7 +166,7 @@ void TstFormats::rawConserver()
                         "[--  not a mark\r\n");
     const auto run = loadBytes(in);
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QCOMPARE(run->meta.format, Format::Raw);
     QVERIFY(!run->hasArrival);
     QCOMPARE(run->metaLines, qint64(2));
     QCOMPARE(run->lines.size(), LineIndex(3));
@@ -181,7 +184,7 @@ void TstFormats::dmesg()
                         "[    2.000000] Run /init as init process\n");
     const auto run = loadBytes(in, withFormat(QStringLiteral("dmesg")));
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QCOMPARE(run->meta.format, Format::Raw);
     QCOMPARE(run->kernelLines, qint64(3));
     QCOMPARE(run->boots[0].version, QStringLiteral("6.12.117+deb12-rt-amd64"));
     // Without host times a line is placed by its kernel time.
@@ -200,7 +203,7 @@ void TstFormats::kmsg()
                         "garbage line\n");
     const auto run = loadBytes(in);
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("kmsg"));
+    QCOMPARE(run->meta.format, Format::Kmsg);
     QVERIFY(!run->hasArrival);
     QCOMPARE(run->lines.size(), LineIndex(6));
     QCOMPARE(lineText(*run, 0), QByteArray("Linux version 6.1.0 (x)"));
@@ -234,9 +237,9 @@ void TstFormats::recordingFormat()
         const QByteArray rec = recording();
         const auto run = loadBytes(compressed ? zstdCompress(rec) : rec);
         QVERIFY(run);
-        QVERIFY2(run->error.isEmpty(), qPrintable(run->error));
+        QVERIFY2(!run->load.stoppedEarly(), qPrintable(run->load.message));
         QVERIFY2(run->warnings.isEmpty(), qPrintable(run->warnings.join(QLatin1Char(' '))));
-        QCOMPARE(run->meta.format, QStringLiteral("ttyscope"));
+        QCOMPARE(run->meta.format, Format::Ttyscope);
         QCOMPARE(run->meta.label, QStringLiteral("stock kernel"));
         QCOMPARE(run->meta.baud, 921600);
         QCOMPARE(run->meta.host, QStringLiteral("lab1"));
@@ -285,7 +288,7 @@ void TstFormats::recordingCut()
     const qsizetype payload = rec.indexOf('\n', secondD) + 1;
     const auto run = loadBytes(rec.left(payload + 8)); // "ne\r\n[   "
     QVERIFY(run);
-    QVERIFY(run->error.isEmpty());
+    QVERIFY(!run->load.stoppedEarly());
     QCOMPARE(run->lines.size(), LineIndex(2));
     QCOMPARE(lineText(*run, 0), QByteArray("[    1.000000] first line"));
     QCOMPARE(lineText(*run, 1), QByteArray("[   "));
@@ -296,7 +299,7 @@ void TstFormats::recordingCut()
     for (qsizetype cut = 1; cut < rec.size(); ++cut) {
         const auto r = loadBytes(zstdCompress(rec.left(cut)));
         QVERIFY(r);
-        QCOMPARE(r->meta.format, QStringLiteral("ttyscope"));
+        QCOMPARE(r->meta.format, Format::Ttyscope);
         QVERIFY2(r->lines.size() <= 4, qPrintable(QString::number(cut)));
         for (LineIndex i = 0; i < r->lines.size(); ++i) {
             QVERIFY(!lineText(*r, i).isNull());
@@ -314,7 +317,9 @@ void TstFormats::recordingGarbage()
     rec.insert(at, "garbage that is no header\n");
     const auto run = loadBytes(rec);
     QVERIFY(run);
-    QVERIFY2(run->error.contains(QStringLiteral("byte %1").arg(at)), qPrintable(run->error));
+    QCOMPARE(run->load.outcome, LoadOutcome::Damaged);
+    QVERIFY2(run->load.message.contains(QStringLiteral("byte %1").arg(at)),
+             qPrintable(run->load.message));
     QCOMPARE(run->lines.size(), LineIndex(2));
 }
 
@@ -323,22 +328,97 @@ void TstFormats::formatOverride()
     const QByteArray in("1700000000.250000\t[    1.000000] one\n1700000001.0\ttwo\n");
     auto run = loadBytes(in, withFormat(QStringLiteral("raw")));
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QCOMPARE(run->meta.format, Format::Raw);
     QVERIFY(!run->hasArrival);
     QCOMPARE(lineText(*run, 0), QByteArray("1700000000.250000\t[    1.000000] one"));
 
     run = loadBytes(in, withFormat(QStringLiteral("ts")));
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(run->meta.format, Format::HostTs);
 
     QString error;
     run = loadBytes(in, withFormat(QStringLiteral("nonsense")), &error);
     QVERIFY(!run);
     QVERIFY2(error.contains(QLatin1String("unknown format 'nonsense'")), qPrintable(error));
     QVERIFY(error.contains(QLatin1String("grabserial")));
-    QCOMPARE(canonicalFormat(QStringLiteral("conserver")), QStringLiteral("raw"));
-    QCOMPARE(canonicalFormat(QStringLiteral("KMSG")), QStringLiteral("kmsg"));
+    QCOMPARE(canonicalFormat(QStringLiteral("conserver")), std::optional(Format::Raw));
+    QCOMPARE(canonicalFormat(QStringLiteral("KMSG")), std::optional(Format::Kmsg));
+    QCOMPARE(canonicalFormat(QStringLiteral("nonsense")), std::optional<Format>());
     QCOMPARE(formatNames().size(), 5);
+}
+
+// The format table is the one place formats are described: its names, aliases and clocks
+// are what the loader, the metrics and the report used to spell out one by one.
+void TstFormats::registry()
+{
+    QCOMPARE(formatNames(), QStringList({QStringLiteral("ttyscope"), QStringLiteral("hostts"),
+                                         QStringLiteral("grabserial"), QStringLiteral("kmsg"),
+                                         QStringLiteral("raw")}));
+    QStringList seen;
+    for (const FormatInfo &f : formatTable()) {
+        QCOMPARE(formatInfo(f.id).name, f.name);
+        const QStringList names = QStringList(f.aliases) << f.name;
+        for (const QString &n : names) {
+            QVERIFY2(!seen.contains(n), qPrintable(n)); // one row per name or alias
+            seen << n;
+            QCOMPARE(canonicalFormat(n), std::optional(f.id));
+            QCOMPARE(canonicalFormat(n.toUpper()), std::optional(f.id));
+        }
+        // A record parser, or independent lines for the block parser; a detector unless
+        // it is the fallback.
+        QVERIFY2(f.makeParser || f.id == Format::HostTs || f.id == Format::Raw, qPrintable(f.name));
+        QVERIFY2((f.matchesHead || f.looksLikeLine) != (f.id == Format::Raw), qPrintable(f.name));
+    }
+    QCOMPARE(canonicalFormat(QStringLiteral("auto")), std::optional<Format>());
+    QCOMPARE(formatName(Format::Unknown), QString());
+    QVERIFY(!formatInfo(Format::Unknown).bytesExact);
+
+    struct Clocks
+    {
+        Format id;
+        bool arrival, wall, exact;
+        int ending;
+    };
+    for (const Clocks &c : {Clocks{Format::Ttyscope, true, true, true, 2},
+                            Clocks{Format::HostTs, true, true, false, 2},
+                            Clocks{Format::Grabserial, true, false, false, 2},
+                            Clocks{Format::Kmsg, false, false, false, 1},
+                            Clocks{Format::Raw, false, false, true, 2}}) {
+        const FormatInfo &f = formatInfo(c.id);
+        QCOMPARE(f.hasArrival, c.arrival);
+        QCOMPARE(f.arrivalIsWallClock, c.wall);
+        QCOMPARE(f.bytesExact, c.exact);
+        QCOMPARE(f.lineEndingBytes, c.ending);
+        QCOMPARE(f.kernelTimeInRecord, c.id == Format::Kmsg);
+    }
+}
+
+void TstFormats::loadOutcomes()
+{
+    QCOMPARE(worse(LoadOutcome::Truncated, LoadOutcome::Damaged), LoadOutcome::Damaged);
+    QCOMPARE(worse(LoadOutcome::Cancelled, LoadOutcome::Complete), LoadOutcome::Cancelled);
+    QCOMPARE(worse(LoadOutcome::Cancelled, LoadOutcome::Unreadable), LoadOutcome::Unreadable);
+    QCOMPARE(exitStatus(LoadOutcome::Complete), 0);
+    QCOMPARE(exitStatus(LoadOutcome::Truncated), 3);
+    QCOMPARE(exitStatus(LoadOutcome::Damaged), 3);
+    QCOMPARE(exitStatus(LoadOutcome::Cancelled), 3);
+    QCOMPARE(exitStatus(LoadOutcome::Unreadable), 1);
+
+    // A cut inside a record, then damage: the damage is what is reported.
+    LoadStatus s;
+    s.truncate(QStringLiteral("cut"));
+    QCOMPARE(s.outcome, LoadOutcome::Truncated);
+    QVERIFY(s.readInPart() && !s.stoppedEarly());
+    s.stop(LoadOutcome::Damaged, QStringLiteral("corrupt"));
+    s.truncate(QStringLiteral("cut again"));
+    QCOMPARE(s.outcome, LoadOutcome::Damaged);
+    QCOMPARE(s.message, QStringLiteral("corrupt"));
+    QVERIFY(s.stoppedEarly());
+
+    const auto run = loadBytes("[    1.000000] one\n");
+    QVERIFY(run);
+    QCOMPARE(run->load.outcome, LoadOutcome::Complete);
+    QVERIFY(run->load.message.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TstFormats)

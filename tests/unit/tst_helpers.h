@@ -10,8 +10,25 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <optional>
 #include <vector>
 #include <zstd.h>
+
+// Readable QCOMPARE failures for the format and load-outcome enums (found by ADL).
+namespace tty {
+inline char *toString(Format f)
+{
+    return qstrdup(f == Format::Unknown ? "unknown" : qPrintable(formatName(f)));
+}
+inline char *toString(const std::optional<Format> &f)
+{
+    return f ? toString(*f) : qstrdup("nullopt");
+}
+inline char *toString(LoadOutcome o)
+{
+    return qstrdup(loadOutcomeName(o));
+}
+} // namespace tty
 
 namespace testutil {
 

@@ -112,7 +112,7 @@ void TstInputFile::multiFrame()
     QString error;
     const auto run = loadBytes(file, LoadOptions{}, &error);
     QVERIFY2(run, qPrintable(error));
-    QVERIFY(run->error.isEmpty());
+    QVERIFY(!run->load.stoppedEarly());
     QVERIFY(run->warnings.isEmpty());
     QCOMPARE(run->lines.size(), LineIndex(100));
     QCOMPARE(lineText(*run, 39), stripped(a[39]));
@@ -151,7 +151,8 @@ void TstInputFile::truncatedAnywhere()
                 QVERIFY2(lineText(*run, i) == want, qPrintable(where));
             }
         }
-        QVERIFY2(run->error.isEmpty(), qPrintable(where + QLatin1Char(' ') + run->error));
+        QVERIFY2(run->load.outcome == LoadOutcome::Truncated,
+                 qPrintable(where + QLatin1Char(' ') + loadOutcomeName(run->load.outcome)));
         const QString warnings = run->warnings.join(QLatin1Char('\n'));
         QVERIFY2(warnings.contains(QLatin1String("truncated")), qPrintable(where + warnings));
         ++checked;
@@ -175,9 +176,10 @@ void TstInputFile::corruptFrame()
     QVERIFY2(run, qPrintable(error));
     QCOMPARE(run->lines.size(), LineIndex(30));
     QCOMPARE(lineText(*run, 29), stripped(a[29]));
-    QVERIFY2(run->error.contains(QStringLiteral("byte %1").arg(first.size())),
-             qPrintable(run->error));
-    QVERIFY(run->error.contains(QLatin1String("corrupt")));
+    QCOMPARE(run->load.outcome, LoadOutcome::Damaged);
+    QVERIFY2(run->load.message.contains(QStringLiteral("byte %1").arg(first.size())),
+             qPrintable(run->load.message));
+    QVERIFY(run->load.message.contains(QLatin1String("corrupt")));
 
     // Flipped bytes in the middle of a single frame: the error names a byte offset and
     // the lines decoded before it are kept (a prefix of the original).
@@ -191,8 +193,9 @@ void TstInputFile::corruptFrame()
     }
     const auto run2 = loadBytes(one, LoadOptions{}, &error);
     QVERIFY(run2);
-    QVERIFY2(run2->error.contains(QRegularExpression(QStringLiteral("at byte \\d+"))),
-             qPrintable(run2->error));
+    QCOMPARE(run2->load.outcome, LoadOutcome::Damaged);
+    QVERIFY2(run2->load.message.contains(QRegularExpression(QStringLiteral("at byte \\d+"))),
+             qPrintable(run2->load.message));
     QVERIFY2(run2->lines.size() >= at[ends.size() / 2],
              qPrintable(QStringLiteral("%1 lines, %2 flushed before the damage")
                             .arg(run2->lines.size())
@@ -240,7 +243,7 @@ void TstInputFile::emptyFile()
         const auto run = loadBytes(data, LoadOptions{}, &error);
         QVERIFY2(run, qPrintable(error));
         QCOMPARE(run->lines.size(), LineIndex(0));
-        QVERIFY(run->error.isEmpty());
+        QVERIFY(!run->load.stoppedEarly());
         QVERIFY(run->warnings.join(QLatin1Char(' ')).contains(QLatin1String("no console lines")));
         const Metrics m = computeMetrics(*run, MetricOptions{});
         QCOMPARE(m.lines, qint64(0));
@@ -298,10 +301,11 @@ void TstInputFile::pipeLoadsAndCancels()
     writer.join();
     QVERIFY2(run, qPrintable(error));
     QVERIFY(returnedFirst); // it did not wait for the writer to close the pipe
-    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(run->meta.format, Format::HostTs);
     QCOMPARE(run->lines.size(), LineIndex(3000));
     QCOMPARE(lineText(*run, 2999), QByteArray("[    1.102999] line 2999"));
-    QVERIFY2(run->error.contains(QLatin1String("cancelled")), qPrintable(run->error));
+    QCOMPARE(run->load.outcome, LoadOutcome::Cancelled);
+    QVERIFY2(run->load.message.contains(QLatin1String("cancelled")), qPrintable(run->load.message));
 }
 
 QTEST_GUILESS_MAIN(TstInputFile)

@@ -151,7 +151,7 @@ void TstLineParsing::escapeBeforeTimestamp()
                            "[    0.100000] Kernel panic - not syncing: test\r\n");
     const auto run = loadBytes(input);
     QVERIFY(run);
-    QCOMPARE(run->meta.format, QStringLiteral("raw"));
+    QCOMPARE(run->meta.format, Format::Raw);
     QCOMPARE(run->lines.size(), LineIndex(3));
     QCOMPARE(run->lines.kernelTime(0), kNoKernelTime);
     QCOMPARE(run->lines.kernelTime(1), KernelUs(0));
@@ -188,7 +188,7 @@ void TstLineParsing::bytesKeptExactly()
     // Host-timestamped too.
     const auto ts = loadBytes(QByteArray("1700000000.5\tbad \xff\0byte\n", 24));
     QVERIFY(ts);
-    QCOMPARE(ts->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(ts->meta.format, Format::HostTs);
     QCOMPARE(lineText(*ts, 0), QByteArray("bad \xff\0byte", 10));
 }
 

@@ -121,7 +121,8 @@ void TstUntrusted::recordingNumberOutOfRange()
     QVERIFY(run);
     QCOMPARE(run->lines.size(), LineIndex(1));
     QCOMPARE(lineText(*run, 0), QByteArray("first"));
-    QCOMPARE(run->error,
+    QCOMPARE(run->load.outcome, LoadOutcome::Damaged);
+    QCOMPARE(run->load.message,
              QStringLiteral("unreadable record header at byte %1 of the decompressed recording; "
                             "everything before it was kept")
                  .arg(bad));
@@ -131,7 +132,7 @@ void TstUntrusted::recordingNumberOutOfRange()
     edge += record('D', "9223372036854775807", "-9223372036854775808", "x\n");
     const auto ok = loadBytes(edge);
     QVERIFY(ok);
-    QVERIFY2(ok->error.isEmpty(), qPrintable(ok->error));
+    QVERIFY2(!ok->load.stoppedEarly(), qPrintable(ok->load.message));
     QCOMPARE(ok->lines.size(), LineIndex(1));
 }
 
@@ -160,7 +161,8 @@ void TstUntrusted::recordingCutInsideRecordIsPartial()
     rec += record('D', "1700000000000000001", "2", "first\nsecond\n");
     const auto run = loadBytes(rec.left(rec.size() - 4));
     QVERIFY(run);
-    QVERIFY(run->truncated);
+    QCOMPARE(run->load.outcome, LoadOutcome::Truncated);
+    QVERIFY(!run->load.message.isEmpty());
     QCOMPARE(run->lines.size(), LineIndex(2));
     QCOMPARE(lineText(*run, 1), QByteArray("seco"));
 }
@@ -243,7 +245,7 @@ void TstUntrusted::loadFromMemory()
     const auto run = loadRunFromBytes(std::string_view(z.constData(), std::size_t(z.size())),
                                       QStringLiteral("mem.log.zst"), {}, &error);
     QVERIFY2(run, qPrintable(error));
-    QCOMPARE(run->meta.format, QStringLiteral("hostts"));
+    QCOMPARE(run->meta.format, Format::HostTs);
     QCOMPARE(run->lines.size(), LineIndex(2));
     QCOMPARE(run->lines.arrival(1), HostNs(1700000001000000000));
 }

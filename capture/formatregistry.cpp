@@ -1,0 +1,148 @@
+#include "formatregistry.h"
+
+#include "blockparser.h"
+#include "formats.h"
+
+namespace tty {
+
+namespace {
+
+std::vector<FormatInfo> makeTable()
+{
+    std::vector<FormatInfo> t;
+    // Detection priority: a recording proves itself by its magic; of the line formats,
+    // a line with a host time first, then grabserial's stamp, then kmsg's record prefix.
+    // Raw, last, is what nothing else fits.
+    FormatInfo rec;
+    rec.id = Format::Ttyscope;
+    rec.name = QStringLiteral("ttyscope");
+    rec.aliases = {QStringLiteral("recording")};
+    rec.matchesHead = looksRecording;
+    rec.makeParser = makeRecordingParser;
+    rec.hasArrival = true;
+    rec.arrivalIsWallClock = true; // the recording's clock is the host's wall clock
+    rec.bytesExact = true;         // its D records are the bytes received
+    t.push_back(rec);
+
+    FormatInfo hostts;
+    hostts.id = Format::HostTs;
+    hostts.name = QStringLiteral("hostts");
+    hostts.aliases = {QStringLiteral("ts"), QStringLiteral("host")};
+    hostts.looksLikeLine = looksHostTs;
+    hostts.lineFormat = LineFormat::HostTs;
+    hostts.hasArrival = true;
+    hostts.arrivalIsWallClock = true;
+    t.push_back(hostts);
+
+    FormatInfo grab;
+    grab.id = Format::Grabserial;
+    grab.name = QStringLiteral("grabserial");
+    grab.looksLikeLine = looksGrabserial;
+    grab.makeParser = makeGrabserialParser;
+    grab.hasArrival = true;
+    grab.arrivalIsWallClock = false; // -t: elapsed; -T stamps make the parser set it
+    t.push_back(grab);
+
+    FormatInfo kmsg;
+    kmsg.id = Format::Kmsg;
+    kmsg.name = QStringLiteral("kmsg");
+    kmsg.looksLikeLine = looksKmsg;
+    kmsg.makeParser = makeKmsgParser;
+    kmsg.kernelTimeInRecord = true;
+    kmsg.lineEndingBytes = 1; // records end in "\n" alone
+    t.push_back(kmsg);
+
+    FormatInfo raw;
+    raw.id = Format::Raw;
+    raw.name = QStringLiteral("raw");
+    raw.aliases = {QStringLiteral("dmesg"), QStringLiteral("console"), QStringLiteral("conserver"),
+                   QStringLiteral("text")};
+    raw.lineFormat = LineFormat::Raw;
+    raw.bytesExact = true; // the file is the bytes received
+    t.push_back(raw);
+    return t;
+}
+
+} // namespace
+
+const std::vector<FormatInfo> &formatTable()
+{
+    static const std::vector<FormatInfo> table = makeTable();
+    return table;
+}
+
+const FormatInfo &formatInfo(Format f)
+{
+    for (const FormatInfo &i : formatTable()) {
+        if (i.id == f) {
+            return i;
+        }
+    }
+    static const FormatInfo unknown; // Format::Unknown: no name, no clocks
+    return unknown;
+}
+
+QStringList formatNames()
+{
+    QStringList names;
+    for (const FormatInfo &i : formatTable()) {
+        names << i.name;
+    }
+    return names;
+}
+
+std::optional<Format> canonicalFormat(const QString &name)
+{
+    const QString n = name.toLower();
+    for (const FormatInfo &i : formatTable()) {
+        if (i.name == n || i.aliases.contains(n)) {
+            return i.id;
+        }
+    }
+    return std::nullopt;
+}
+
+Format detectFormat(std::string_view head)
+{
+    const std::vector<FormatInfo> &table = formatTable();
+    for (const FormatInfo &i : table) {
+        if (i.matchesHead && i.matchesHead(head)) {
+            return i.id;
+        }
+    }
+    std::vector<int> votes(table.size(), 0);
+    int total = 0;
+    std::size_t p = 0;
+    while (p < head.size() && total < 20) {
+        std::size_t nl = head.find('\n', p);
+        if (nl == std::string_view::npos) {
+            nl = head.size();
+        }
+        const std::string_view l = head.substr(p, nl - p);
+        p = nl + 1;
+        if (l.empty() || l == "\r") {
+            continue;
+        }
+        ++total;
+        for (std::size_t f = 0; f < table.size(); ++f) {
+            votes[f] += table[f].looksLikeLine && table[f].looksLikeLine(l);
+        }
+    }
+    // A clear majority: a few garbage lines at the start must not change the verdict.
+    for (std::size_t f = 0; f < table.size() && total > 0; ++f) {
+        if (votes[f] * 2 > total) {
+            return table[f].id;
+        }
+    }
+    return Format::Raw;
+}
+
+std::optional<Format> resolveFormat(const QString &option, std::string_view head)
+{
+    if (option.isEmpty() || option == QLatin1String("auto")) {
+        return detectFormat(head);
+    }
+    return canonicalFormat(option);
+}
+
+} // namespace tty
