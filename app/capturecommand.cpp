@@ -72,9 +72,10 @@ std::string printable(std::string_view s)
 
 void printEvent(const Run &run, const Event &e)
 {
-    const HostNs t = run.eventArrival(e);
+    const std::optional<HostNs> arrival = run.eventArrival(e);
     char stamp[32] = "-";
-    if (hasHostTime(t)) {
+    if (arrival) {
+        const std::int64_t t = arrival->count();
         const std::time_t sec = std::time_t(t / 1000000000);
         std::tm tm{};
         localtime_r(&sec, &tm);

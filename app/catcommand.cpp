@@ -50,8 +50,9 @@ LineIndex writeLines(const Run &run, LineIndex from, bool times)
 {
     for (LineIndex i = from; i < run.lines.size(); ++i) {
         if (times) {
-            const HostNs a = run.lines.arrival(i);
-            if (run.hasArrival && hasHostTime(a)) {
+            const std::optional<HostNs> arrival = run.lines.arrival(i);
+            if (run.hasArrival && arrival) {
+                const std::int64_t a = arrival->count();
                 std::printf("%" PRId64 ".%06" PRId64 "\t", a / 1000000000, (a % 1000000000) / 1000);
             } else {
                 std::fputs("-\t", stdout);

@@ -83,7 +83,7 @@ bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineInde
         break;
     case Alignment::Kind::FirstKernelLine:
         for (LineIndex i = first; i < end && hit < 0; ++i) {
-            if (hasKernelTime(run.lines.kernelTime(i))) {
+            if (run.lines.kernelTime(i)) {
                 hit = i;
             }
         }

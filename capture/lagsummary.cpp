@@ -40,16 +40,17 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
     // Boot by boot: no boot lookup per line.
     for (const Boot &b : run.boots) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
-        const bool timed = run.hasArrival && hasHostTime(b.kernelZero);
+        const bool timed = run.hasArrival && b.kernelZero;
         for (LineIndex i = first; i < end; ++i) {
-            const KernelUs k = run.lines.kernelTime(i);
-            if (!hasKernelTime(k)) {
+            const std::optional<KernelUs> k = run.lines.kernelTime(i);
+            if (!k) {
                 continue;
             }
             ++s->kernelLines;
-            if (timed && !(run.lines.flags(i) & KernelTimeNotAtStart)) {
+            const std::optional<HostNs> a = run.lines.arrival(i);
+            if (timed && a && !(run.lines.flags(i) & KernelTimeNotAtStart)) {
                 const double lag =
-                    double(run.lines.arrival(i) - b.kernelZero) * 1e-9 - double(k) * 1e-6;
+                    double((*a - *b.kernelZero).count()) * 1e-9 - double(k->count()) * 1e-6;
                 s->lags.push_back(float(lag));
                 if (histogram) {
                     ++s->histogram[bucketOf(float(lag))];

@@ -111,16 +111,17 @@ public:
         const LineIndex base = m_run.lines.size();
         if (m_format == LineFormat::HostTs) {
             for (std::size_t i = 0; i < b.lines(); ++i) {
-                HostNs a = b.arrivals[i];
-                if (hasHostTime(a)) {
+                std::optional<HostNs> a = LineTable::unpackArrival(b.arrivals[i]);
+                if (a) {
                     m_lastStamp = a;
                 } else {
                     if (m_result.untimed++ == 0) {
                         m_result.firstUntimed = base + LineIndex(i);
                     }
-                    a = hasHostTime(m_lastStamp) ? m_lastStamp : 0;
+                    a = m_lastStamp.value_or(HostNs(0));
                 }
-                b.arrivals[i] = m_builder.repairArrival(a, base + LineIndex(i));
+                b.arrivals[i] =
+                    LineTable::packArrival(m_builder.repairArrival(a, base + LineIndex(i)));
             }
         }
         m_run.lines.appendBlock(std::move(b.text), b.textSize, b.offsets.data(), b.arrivals.data(),
@@ -141,7 +142,7 @@ private:
     LineFormat m_format;
     RunBuilder &m_builder;
     Run &m_run;
-    HostNs m_lastStamp = kNoHostTime;
+    std::optional<HostNs> m_lastStamp;
     LineLoadResult m_result;
 };
 

@@ -21,11 +21,12 @@ LineTable &LineTable::operator=(LineTable &&) noexcept = default;
 void LineTable::addIndexChunk()
 {
     m_offset.push_back(pageArray<std::uint32_t>(kChunkLines));
-    m_arrival.push_back(pageArray<HostNs>(kChunkLines));
+    m_arrival.push_back(pageArray<std::int64_t>(kChunkLines));
     m_kernelAndFlags.push_back(pageArray<std::int64_t>(kChunkLines));
 }
 
-void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags)
+void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
+                       std::optional<KernelUs> kernel, std::uint16_t flags)
 {
     if (chunk(m_size) >= m_offset.size()) {
         addIndexChunk();
@@ -52,13 +53,13 @@ void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, s
     m_offset[c][s] = std::uint32_t(tc.used);
     tc.used += text.size();
     m_textBytes += text.size();
-    m_arrival[c][s] = arrival;
+    m_arrival[c][s] = packArrival(arrival);
     m_kernelAndFlags[c][s] = packKernelAndFlags(kernel, flags);
     ++m_size;
 }
 
 void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
-                            const std::uint32_t *offsets, const HostNs *arrivals,
+                            const std::uint32_t *offsets, const std::int64_t *arrivals,
                             const std::int64_t *kernelAndFlags, std::size_t n)
 {
     if (n == 0) {
@@ -96,13 +97,14 @@ void LineTable::replaceLast(std::string_view text, std::uint16_t flags)
     }
 }
 
-void LineTable::replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel)
+void LineTable::replaceLast(std::string_view text, std::uint16_t flags,
+                            std::optional<KernelUs> kernel)
 {
     if (m_size == 0) {
         return;
     }
     const LineIndex last = m_size - 1;
-    const HostNs arrival = this->arrival(last);
+    const std::optional<HostNs> arrival = this->arrival(last);
     TextChunk &tc = m_text[textChunkOf(last)];
     const std::uint32_t off = m_offset[chunk(last)][slot(last)];
     m_textBytes -= tc.used - off;

@@ -5,7 +5,9 @@
 #include "types.h"
 
 #include <cstddef>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -30,15 +32,30 @@ public:
     LineTable(LineTable &&) noexcept;
     LineTable &operator=(LineTable &&) noexcept;
 
-    void append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags);
+    void append(std::string_view text, std::optional<HostNs> arrival,
+                std::optional<KernelUs> kernel, std::uint16_t flags);
     // Appends n lines parsed elsewhere: their texts lie back to back in `text` (line i
-    // starts at offsets[i]), which the table takes over; kernelAndFlags as packed by
-    // packKernelAndFlags.
+    // starts at offsets[i]), which the table takes over; arrivals as packed by packArrival,
+    // kernelAndFlags as packed by packKernelAndFlags.
     void appendBlock(PageArray<char> text, std::size_t textSize, const std::uint32_t *offsets,
-                     const HostNs *arrivals, const std::int64_t *kernelAndFlags, std::size_t n);
-    static std::int64_t packKernelAndFlags(KernelUs kernel, std::uint16_t flags)
+                     const std::int64_t *arrivals, const std::int64_t *kernelAndFlags,
+                     std::size_t n);
+    // The table's own encodings, for parsers that fill arrays for appendBlock: a plain
+    // int64 per line, with a reserved value for "none", keeps 16 M lines small. The
+    // reserved values never leave the table: the accessors below return std::optional.
+    static std::int64_t packArrival(std::optional<HostNs> arrival)
     {
-        const std::int64_t k = hasKernelTime(kernel) ? ((kernel + 1) & kKernelMask) : 0;
+        return arrival ? arrival->count() : kNoArrival;
+    }
+    static std::optional<HostNs> unpackArrival(std::int64_t packed)
+    {
+        return packed == kNoArrival ? std::nullopt : std::optional<HostNs>(HostNs(packed));
+    }
+    // A negative kernel time counts as none (kmsg can carry one).
+    static std::int64_t packKernelAndFlags(std::optional<KernelUs> kernel, std::uint16_t flags)
+    {
+        const std::int64_t k =
+            kernel && kernel->count() >= 0 ? ((kernel->count() + 1) & kKernelMask) : 0;
         return k | (std::int64_t(flags) << kFlagShift);
     }
 
@@ -57,11 +74,15 @@ public:
         }
         return text(i).size();
     }
-    HostNs arrival(LineIndex i) const { return m_arrival[chunk(i)][slot(i)]; }
-    KernelUs kernelTime(LineIndex i) const
+    // None for formats without host stamps before the first stamped line.
+    std::optional<HostNs> arrival(LineIndex i) const
+    {
+        return unpackArrival(m_arrival[chunk(i)][slot(i)]);
+    }
+    std::optional<KernelUs> kernelTime(LineIndex i) const
     {
         const std::int64_t k = m_kernelAndFlags[chunk(i)][slot(i)] & kKernelMask;
-        return k == 0 ? kNoKernelTime : k - 1;
+        return k == 0 ? std::nullopt : std::optional<KernelUs>(KernelUs(k - 1));
     }
     std::uint16_t flags(LineIndex i) const
     {
@@ -70,11 +91,11 @@ public:
     int level(LineIndex i) const { return int(flags(i) & LevelMask) - 1; }
 
     // Used by the loader to repair arrival times after a host clock step.
-    void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t; }
+    void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t.count(); }
     // Used by live capture: an idle partial line that later got more bytes.
     void replaceLast(std::string_view text, std::uint16_t flags);
     // ...with the kernel time parsed from the completed text.
-    void replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel);
+    void replaceLast(std::string_view text, std::uint16_t flags, std::optional<KernelUs> kernel);
 
     // The first line in [from, end) whose text contains `needle` (non-empty), or -1: one
     // one search over each text chunk instead of a search per line.
@@ -85,6 +106,7 @@ public:
 
 private:
     // kernelAndFlags: kernel time + 1 (0 = none) in the low 48 bits, flags in the high 16.
+    static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
     static constexpr int kFlagShift = 48;
     static constexpr std::int64_t kKernelMask = (std::int64_t(1) << kFlagShift) - 1;
     static constexpr int kChunkBits = 16;
@@ -103,7 +125,7 @@ private:
     };
 
     std::vector<PageArray<std::uint32_t>> m_offset;
-    std::vector<PageArray<HostNs>> m_arrival;
+    std::vector<PageArray<std::int64_t>> m_arrival; // packArrival
     std::vector<PageArray<std::int64_t>> m_kernelAndFlags;
     std::vector<TextChunk> m_text;
     LineIndex m_size = 0;

@@ -58,8 +58,8 @@ namespace {
 // When a line was produced (kernel time on the host clock), or its arrival without one.
 double productionTime(const Run &run, LineIndex i)
 {
-    const double p = run.producedAt(i);
-    return p == p ? p : run.timeOf(i);
+    const std::optional<double> p = run.producedAt(i);
+    return p ? *p : run.timeOf(i);
 }
 
 void intervalStats(const std::vector<double> &times, double *mean, double *p50, double *p99)
@@ -85,16 +85,15 @@ double kernelDuration(const Run &run, LineIndex first, LineIndex end)
     bool any = false;
     for (const Boot &b : run.boots) {
         const LineIndex from = std::max(first, b.first), to = std::min(end, b.end);
-        KernelUs lo = std::numeric_limits<KernelUs>::max(), hi = -1;
+        std::optional<KernelUs> lo, hi;
         for (LineIndex i = from; i < to; ++i) {
-            const KernelUs k = run.lines.kernelTime(i);
-            if (hasKernelTime(k)) {
-                lo = std::min(lo, k);
-                hi = std::max(hi, k);
+            if (const std::optional<KernelUs> k = run.lines.kernelTime(i)) {
+                lo = lo ? std::min(*lo, *k) : *k;
+                hi = hi ? std::max(*hi, *k) : *k;
             }
         }
-        if (hi >= 0) {
-            total += double(hi - lo) * 1e-6;
+        if (hi) {
+            total += double((*hi - *lo).count()) * 1e-6;
             any = true;
         }
     }
@@ -152,7 +151,7 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     std::int64_t bytes = 0;
     for (LineIndex i = w.startLine; i < end; ++i) {
         const double t = run.hasArrival ? run.timeOf(i) : kNaN;
-        const double p = run.producedAt(i);
+        const double p = run.producedAt(i).value_or(kNaN);
         const bool inArrival = t >= w.start && t <= t1;
         const bool inProduced = p >= p0 && p <= p1;
         if (!inArrival && !inProduced) {
@@ -183,7 +182,7 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     double dropped = 0;
     for (const DropSpan &d : run.drops) {
         const LineIndex at = run.events[d.event].line;
-        if (at < first || at >= end || !std::isfinite(d.from)) {
+        if (at < first || at >= end || !d.from || !d.to) {
             continue;
         }
         if (!only.isEmpty() &&
@@ -191,11 +190,12 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
              !only.matches(run.lines.text(d.after)))) {
             continue;
         }
+        const double from = *d.from, to = *d.to;
         double share = 0;
-        if (d.to > d.from) {
-            share = std::max(0.0, std::min(d.to, p1) - std::max(d.from, p0)) / (d.to - d.from);
+        if (to > from) {
+            share = std::max(0.0, std::min(to, p1) - std::max(from, p0)) / (to - from);
         } else {
-            share = d.from >= p0 && d.from <= p1 ? 1.0 : 0.0;
+            share = from >= p0 && from <= p1 ? 1.0 : 0.0;
         }
         dropped += share * d.count;
     }
@@ -228,11 +228,10 @@ void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineI
                 } else {
                     r.missing = QStringLiteral("no host arrival times");
                 }
-                const KernelUs k0 = run.lines.kernelTime(r.fromLine);
-                const KernelUs k1 = run.lines.kernelTime(r.toLine);
-                if (hasKernelTime(k0) && hasKernelTime(k1) &&
-                    run.bootOf(r.fromLine) == run.bootOf(r.toLine)) {
-                    r.kernelSeconds = double(k1 - k0) * 1e-6;
+                const std::optional<KernelUs> k0 = run.lines.kernelTime(r.fromLine);
+                const std::optional<KernelUs> k1 = run.lines.kernelTime(r.toLine);
+                if (k0 && k1 && run.bootOf(r.fromLine) == run.bootOf(r.toLine)) {
+                    r.kernelSeconds = double((*k1 - *k0).count()) * 1e-6;
                 }
             }
         }
@@ -260,8 +259,8 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     }
     const double done = run.timeOf(hit);
     m->bootTimeFirstByte = done - run.timeOf(start);
-    if (hasHostTime(b.kernelZero)) {
-        m->bootTimeKernel = done - double(b.kernelZero - run.origin) * 1e-9;
+    if (b.kernelZero) {
+        m->bootTimeKernel = done - double((*b.kernelZero - run.origin).count()) * 1e-9;
     }
     m->bootWireSeconds = wireTime(lineBytes(run, start, hit + 1), m->bitsPerChar, m->baud);
     if (o.bootStart == QLatin1String("kernel")) {
@@ -408,8 +407,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
                 if (run.hasArrival) {
                     arrivals.push_back(run.timeOf(i));
                 }
-                const KernelUs k = run.lines.kernelTime(i);
-                kernel.push_back(hasKernelTime(k) ? run.producedAt(i) : kNaN);
+                kernel.push_back(run.producedAt(i).value_or(kNaN));
             }
         }
         if (st.matches == 0) {

@@ -141,13 +141,13 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         QJsonObject eo{{QStringLiteral("kind"), QLatin1String(eventKindName(e.kind))},
                        {QStringLiteral("line"), double(e.line + 1)},
                        {QStringLiteral("text"), QString::fromUtf8(t.data(), qsizetype(t.size()))}};
-        const HostNs a = run.eventArrival(e);
+        const std::optional<HostNs> a = run.eventArrival(e);
         eo[QStringLiteral("arrival")] =
-            run.hasArrival && hasHostTime(a) ? num(double(a) * 1e-9) : QJsonValue();
-        const KernelUs k =
-            e.note < 0 && e.line < run.lines.size() ? run.lines.kernelTime(e.line) : kNoKernelTime;
+            run.hasArrival && a ? num(double(a->count()) * 1e-9) : QJsonValue();
+        const std::optional<KernelUs> k =
+            e.note < 0 && e.line < run.lines.size() ? run.lines.kernelTime(e.line) : std::nullopt;
         eo[QStringLiteral("kernel_time")] =
-            hasKernelTime(k) ? QJsonValue(double(k) * 1e-6) : QJsonValue();
+            k ? QJsonValue(double(k->count()) * 1e-6) : QJsonValue();
         if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
             eo[QStringLiteral("count")] = double(e.count);
         }

@@ -117,8 +117,8 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             if (e.note >= 0 || e.line >= run.lines.size()) {
                 return {};
             }
-            const KernelUs k = run.lines.kernelTime(e.line);
-            return hasKernelTime(k) ? QString::number(double(k) * 1e-6, 'f', 6) : QString();
+            const std::optional<KernelUs> k = run.lines.kernelTime(e.line);
+            return k ? QString::number(double(k->count()) * 1e-6, 'f', 6) : QString();
         }
         case Text:
             return LogModel::displayText(run.eventText(e));

@@ -211,22 +211,23 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
             if (!m_run->hasArrival) {
                 return QStringLiteral("–");
             }
-            if (m_wallClock && m_run->arrivalIsWallClock) {
-                return QDateTime::fromMSecsSinceEpoch(m_run->lines.arrival(line) / 1000000, Qt::UTC)
+            const std::optional<HostNs> a = m_run->lines.arrival(line);
+            if (m_wallClock && m_run->arrivalIsWallClock && a) {
+                return QDateTime::fromMSecsSinceEpoch(a->count() / 1000000, Qt::UTC)
                     .toString(QStringLiteral("HH:mm:ss.zzz"));
             }
             return QString::number(m_run->timeOf(line), 'f', 6);
         }
         case Kernel: {
-            const KernelUs k = m_run->lines.kernelTime(line);
-            return hasKernelTime(k) ? QStringLiteral("%1.%2")
-                                          .arg(k / 1000000)
-                                          .arg(k % 1000000, 6, 10, QLatin1Char('0'))
-                                    : QString();
+            const std::optional<KernelUs> k = m_run->lines.kernelTime(line);
+            return k ? QStringLiteral("%1.%2")
+                           .arg(k->count() / 1000000)
+                           .arg(k->count() % 1000000, 6, 10, QLatin1Char('0'))
+                     : QString();
         }
         case Lag: {
-            const double lag = m_run->lagOf(line);
-            return std::isfinite(lag) ? QString::number(lag, 'f', 3) : QString();
+            const std::optional<double> lag = m_run->lagOf(line);
+            return lag ? QString::number(*lag, 'f', 3) : QString();
         }
         case Text:
             return displayText(m_run->lines.text(line));

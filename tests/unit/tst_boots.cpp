@@ -262,7 +262,7 @@ void TstBoots::hostClockStepsBack()
         QVERIFY(run->lines.arrival(i) >= run->lines.arrival(i - 1));
     }
     // Shifted by the step: b arrives 0.5 s after the line before it.
-    QCOMPARE(run->lines.arrival(3) - run->lines.arrival(2), HostNs(500000000));
+    QCOMPARE(*run->lines.arrival(3) - *run->lines.arrival(2), Nanoseconds(500000000));
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QVERIFY(m.hasLag);
     // The step does not turn into 11 s of lag (the folded line arrives with the one before).
@@ -289,7 +289,8 @@ void TstBoots::splitAsLinesCome()
     RunBuilder liveBuilder(live, rules), wholeBuilder(whole, rules);
     for (int i = 0; i < lines.size(); ++i) {
         const QByteArray &l = lines[i];
-        const HostNs t = HostNs(1700000000) * 1000000000 + HostNs(i) * 10000000;
+        const HostNs t =
+            HostNs(std::int64_t(1700000000) * 1000000000) + Nanoseconds(std::int64_t(i) * 10000000);
         wholeBuilder.addLine(std::string_view(l.constData(), std::size_t(l.size())), t);
         // The live run first sees half of each line, as an idle partial line, then all of it.
         const QByteArray half = l.left(l.size() / 2);

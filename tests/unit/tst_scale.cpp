@@ -75,21 +75,22 @@ std::unique_ptr<Run> parseLineByLine(const QByteArray &data)
     run->hasArrival = true;
     static const RuleSet rules = RuleSet::builtin();
     RunBuilder builder(*run, rules);
-    HostNs last = kNoHostTime;
+    std::optional<HostNs> last;
     auto line = [&](const LineFramer::Line &l) {
         std::int64_t ns = 0;
         const std::size_t q = parseSeconds(l.text, 0, &ns, 1);
         std::string_view text = l.text;
-        HostNs arrival = hasHostTime(last) ? last : 0;
+        HostNs arrival = last.value_or(HostNs(0));
         if (q != std::string_view::npos && q < text.size() && (text[q] == '\t' || text[q] == ' ')) {
             text = text.substr(q + 1);
-            arrival = last = ns;
+            arrival = HostNs(ns);
+            last = arrival;
         }
         builder.addBytes(std::int64_t(text.size()) + 2);
         builder.addLine(text, arrival, l.newline ? 0 : (l.split ? Split : NoNewline));
     };
     LineFramer framer;
-    framer.feed(data.constData(), std::size_t(data.size()), kNoHostTime, line);
+    framer.feed(data.constData(), std::size_t(data.size()), std::nullopt, line);
     framer.finish(line);
     builder.finish();
     return run;
@@ -185,7 +186,7 @@ void TstScale::cutterCutsLikeLineFramer()
     // its 64 MiB maximum: LineFramer cuts only lines that span chunks.
     for (qsizetype at = 0; at < data.size();) {
         const qsizetype n = std::min<qsizetype>(data.size() - at, 1 + rng.bounded(50));
-        framer.feed(data.constData() + at, std::size_t(n), kNoHostTime, keep);
+        framer.feed(data.constData() + at, std::size_t(n), std::nullopt, keep);
         at += n;
     }
     framer.finish(keep);
@@ -280,8 +281,8 @@ void TstScale::slicedSeriesAndLagQuantiles()
         const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i)));
         printed[a] += 1;
         bytes[a] += double(run->lines.text(i).size() + 2);
-        produced[std::size_t(run->series.binAt(run->producedAt(i)))] += 1;
-        const double lag = run->timeOf(i) - run->producedAt(i);
+        produced[std::size_t(run->series.binAt(run->producedAt(i).value()))] += 1;
+        const double lag = run->timeOf(i) - run->producedAt(i).value();
         lagCount[a] += 1;
         lagSum[a] += lag;
         lagMax[a] = std::max(lagMax[a], lag);
@@ -299,7 +300,7 @@ void TstScale::slicedSeriesAndLagQuantiles()
     // Lag quantiles: the nearest rank of the sorted lags.
     std::vector<double> lags;
     for (LineIndex i = 0; i < run->lines.size(); ++i) {
-        lags.push_back(run->lagOf(i));
+        lags.push_back(run->lagOf(i).value());
     }
     std::sort(lags.begin(), lags.end());
     const LagSummary s = summariseLags(*run, 0, run->lines.size());
@@ -331,7 +332,7 @@ void TstScale::slicedSeriesAndLagQuantiles()
     const LineIndex from = 1000;
     std::vector<double> part;
     for (LineIndex i = from; i < run->lines.size(); ++i) {
-        part.push_back(run->lagOf(i));
+        part.push_back(run->lagOf(i).value());
     }
     std::sort(part.begin(), part.end());
     const LagSummary r = summariseLags(*run, from, run->lines.size());
