@@ -48,7 +48,7 @@ void catRecording(InputFile &in, const QString &path, bool *damaged)
 // Writes the lines [from, run.lines.size()) and returns the new end.
 LineIndex writeLines(const Run &run, LineIndex from, bool times)
 {
-    for (LineIndex i = from; i < run.lines.size(); ++i) {
+    for (LineIndex i = from; i < run.lines.endIndex(); ++i) {
         if (times) {
             const std::optional<HostNs> arrival = run.lines.arrival(i);
             if (run.hasArrival && arrival) {
@@ -64,7 +64,7 @@ LineIndex writeLines(const Run &run, LineIndex from, bool times)
             std::fputc('\n', stdout);
         }
     }
-    return run.lines.size();
+    return run.lines.endIndex();
 }
 
 // One file, opened once: a pipe or FIFO cannot be read twice, so the bytes read to tell
@@ -90,7 +90,7 @@ int catFile(const QString &path, LoadOptions lo, bool times, bool *damaged)
         return 0;
     }
     // Lines are written as they are loaded (a pipe's writer may stay open for hours).
-    LineIndex written = 0;
+    LineIndex written{0};
     lo.progress = [&](const LoadProgress &p) {
         if (p.run) {
             written = writeLines(*p.run, written, times);

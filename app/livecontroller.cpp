@@ -74,13 +74,13 @@ void LiveController::poll()
     const CaptureSession::Status st = m_session->status();
     QString text = QStringLiteral("%1 — %2 lines, %3 bytes")
                        .arg(st.message)
-                       .arg(r.lines.size())
+                       .arg(r.lines.size().count())
                        .arg(st.bytesIn);
     if (!st.path.isEmpty()) {
         text += QStringLiteral(" — recording %1").arg(st.path);
     }
     emit statusChanged(text);
-    if (r.lines.size() == m_lastLines && r.events.size() == m_lastEvents) {
+    if (r.lines.size().count() == m_lastLines && r.events.size() == m_lastEvents) {
         return;
     }
     // finalize() goes over every line (the series): hours into a fast capture it takes
@@ -89,12 +89,12 @@ void LiveController::poll()
     if (now - m_lastFinalizeMono < 4 * m_finalizeNs) {
         return;
     }
-    m_lastLines = r.lines.size();
+    m_lastLines = r.lines.size().count();
     m_lastEvents = r.events.size();
     // All lines but the last (a partial line may still grow) are final: the boot split
     // need not go over them again, which keeps an update cheap hours into a capture.
     growing.lock();
-    r.splitBootsSoFar(r.lines.size() - 1);
+    r.splitBootsSoFar(r.lines.endIndex() - 1_lines);
     r.finalize();
     growing.unlock();
     m_lastFinalizeMono = monoNow();

@@ -199,7 +199,7 @@ void MainWindow::buildDocks()
         const Run &r = *m_session.sides[0].trials[0].run;
         if (boot >= 0 && std::size_t(boot) < r.boots.size()) {
             const Boot &b = r.boots[std::size_t(boot)];
-            m_timeline->setXRange(r.timeOf(b.first), r.timeOf(std::max(b.first, b.end - 1)));
+            m_timeline->setXRange(r.timeOf(b.first), r.timeOf(std::max(b.first, b.end - 1_lines)));
         } else {
             m_timeline->resetZoom();
         }
@@ -650,8 +650,8 @@ void MainWindow::setSession(Session session)
         for (std::size_t b = 0; b < r.boots.size(); ++b) {
             boots << tr("boot %1 (lines %2–%3)%4")
                          .arg(b + 1)
-                         .arg(r.boots[b].first + 1)
-                         .arg(r.boots[b].end)
+                         .arg(lineNumber(r.boots[b].first))
+                         .arg(lineNumber(r.boots[b].end - 1_lines))
                          .arg(r.boots[b].version.isEmpty()
                                   ? QString()
                                   : QStringLiteral(", ") + r.boots[b].version);
@@ -850,7 +850,8 @@ void MainWindow::onLiveUpdated()
         const double end =
             runs.front().run->lines.empty()
                 ? 0
-                : runs.front().run->timeOf(runs.front().run->lines.size() - 1) - runs.front().shift;
+                : runs.front().run->timeOf(runs.front().run->lines.endIndex() - 1_lines) -
+                      runs.front().shift;
         m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
     }
     for (LogPane *p : m_panes) {
@@ -882,11 +883,11 @@ void MainWindow::alignOnCurrentLine()
 {
     // Align every run on the first line with the same message text as the current one.
     for (LogPane *p : m_panes) {
-        const LineIndex l = p->view()->currentLine();
-        if (l < 0 || !p->run()) {
+        const std::optional<LineIndex> l = p->view()->currentLine();
+        if (!l || !p->run()) {
             continue;
         }
-        std::string_view t = p->run()->lines.text(l);
+        std::string_view t = p->run()->lines.text(*l);
         const auto close = t.find("] ");
         if (t.size() > 0 && t[0] == '[' && close != std::string_view::npos) {
             t = t.substr(close + 2);
@@ -916,7 +917,7 @@ void MainWindow::showEventAt(int timelineRun, int eventIndex)
     }
     pane->setTrial(trial);
     const Event &e = run.events[std::size_t(eventIndex)];
-    pane->view()->showLine(std::min(e.line, run.lines.size() - 1));
+    pane->view()->showLine(std::min(e.line, run.lines.endIndex() - 1_lines));
     m_events->selectEvent(timelineRun, eventIndex);
     // The other side follows to the same aligned moment.
     const double x = run.eventTime(e) - m_timeline->runs()[timelineRun].shift;
@@ -941,7 +942,7 @@ void MainWindow::showTime(double x)
 void MainWindow::onLogLineChanged(int side, LineIndex line)
 {
     LogPane *pane = m_panes.value(side);
-    if (!pane || !pane->run() || line < 0) {
+    if (!pane || !pane->run()) {
         return;
     }
     const double x =

@@ -51,7 +51,8 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
             tr.label = sides[s].trials.size() > 1
                            ? QStringLiteral("%1 [%2]").arg(sides[s].label, t.source)
                            : sides[s].label;
-            LineIndex first = 0, end = -1;
+            LineIndex first{0};
+            std::optional<LineIndex> end; // none: the whole run
             if (t.boot >= 0 && std::size_t(t.boot) < t.run->boots.size()) {
                 first = t.run->boots[std::size_t(t.boot)].first;
                 end = t.run->boots[std::size_t(t.boot)].end;
@@ -81,7 +82,7 @@ QVector<PatternSeries> Session::patternSeries() const
                 std::vector<double> times;
                 const Run &r = *t.run;
                 const auto lock = r.readLock(); // on a worker: a live run waits meanwhile
-                for (LineIndex i = 0; i < r.lines.size(); ++i) {
+                for (LineIndex i{0}; i < r.lines.endIndex(); ++i) {
                     if (m.matches(r.lines.text(i))) {
                         times.push_back(r.timeOf(i));
                     }

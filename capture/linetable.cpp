@@ -86,24 +86,24 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
         std::memcpy(&m_arrival[c][s], arrivals + done, take * sizeof *arrivals);
         std::memcpy(&m_kernelAndFlags[c][s], kernelAndFlags + done, take * sizeof *kernelAndFlags);
         done += take;
-        m_size += LineIndex(take);
+        m_size += LineCount(std::int64_t(take));
     }
 }
 
 void LineTable::replaceLast(std::string_view text, std::uint16_t flags)
 {
-    if (m_size > 0) {
-        replaceLast(text, flags, kernelTime(m_size - 1));
+    if (!empty()) {
+        replaceLast(text, flags, kernelTime(m_size - 1_lines));
     }
 }
 
 void LineTable::replaceLast(std::string_view text, std::uint16_t flags,
                             std::optional<KernelUs> kernel)
 {
-    if (m_size == 0) {
+    if (empty()) {
         return;
     }
-    const LineIndex last = m_size - 1;
+    const LineIndex last = m_size - 1_lines;
     const std::optional<HostNs> arrival = this->arrival(last);
     TextChunk &tc = m_text[textChunkOf(last)];
     const std::uint32_t off = m_offset[chunk(last)][slot(last)];
@@ -128,48 +128,53 @@ std::string_view LineTable::text(LineIndex i) const
     const TextChunk &tc = m_text[tci];
     const std::uint32_t begin = m_offset[chunk(i)][slot(i)];
     std::size_t end = tc.used;
-    if (i + 1 < m_size && (tci + 1 >= m_text.size() || m_text[tci + 1].firstLine > i + 1)) {
-        end = m_offset[chunk(i + 1)][slot(i + 1)];
+    const LineIndex next = i + 1_lines;
+    if (next < m_size && (tci + 1 >= m_text.size() || m_text[tci + 1].firstLine > next)) {
+        end = m_offset[chunk(next)][slot(next)];
     }
     return std::string_view(tc.data.get() + begin, end - begin);
 }
 
-LineIndex LineTable::findContaining(std::string_view needle, LineIndex from, LineIndex end) const
+std::optional<LineIndex> LineTable::findContaining(std::string_view needle, LineIndex from,
+                                                   LineIndex end) const
 {
     end = std::min(end, m_size);
     auto offset = [&](LineIndex i) { return m_offset[chunk(i)][slot(i)]; };
-    LineIndex i = std::max<LineIndex>(from, 0);
+    LineIndex i = std::max(from, LineIndex(0));
     while (i < end) {
         const std::size_t tci = textChunkOf(i);
         const TextChunk &tc = m_text[tci];
         const LineIndex chunkEnd = tci + 1 < m_text.size() ? m_text[tci + 1].firstLine : m_size;
-        const LineIndex last = std::min(end, chunkEnd) - 1; // last line searched in this chunk
-        auto lineEnd = [&](LineIndex j) { return j + 1 < chunkEnd ? offset(j + 1) : tc.used; };
+        // The last line searched in this chunk.
+        const LineIndex last = std::min(end, chunkEnd) - 1_lines;
+        auto lineEnd = [&](LineIndex j) {
+            return j + 1_lines < chunkEnd ? offset(j + 1_lines) : tc.used;
+        };
         const char *const base = tc.data.get();
         const char *const regionEnd = base + lineEnd(last);
         const char *p = base + offset(i);
         const char *hit = findBytes(p, std::size_t(regionEnd - p), needle);
         if (!hit) {
-            i = last + 1;
+            i = last + 1_lines;
             continue;
         }
         // The line holding the hit: the last one in [i, last] starting at or before it.
         const std::size_t at = std::size_t(hit - base);
         LineIndex lo = i, hi = last;
         while (lo < hi) {
-            const LineIndex mid = lo + (hi - lo + 1) / 2;
+            const LineIndex mid = lo + (hi - lo + 1_lines) / 2;
             if (offset(mid) <= at) {
                 lo = mid;
             } else {
-                hi = mid - 1;
+                hi = mid - 1_lines;
             }
         }
         if (at + needle.size() <= lineEnd(lo)) {
             return lo;
         }
-        i = lo + 1; // the hit runs into the next line: any later hit in `lo` would too
+        i = lo + 1_lines; // the hit runs into the next line: any later hit in `lo` would too
     }
-    return -1;
+    return std::nullopt;
 }
 
 std::size_t LineTable::memoryBytes() const

@@ -59,15 +59,17 @@ public:
         return k | (std::int64_t(flags) << kFlagShift);
     }
 
-    LineIndex size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
+    LineCount size() const { return m_size - LineIndex(0); }
+    // One past the last line (an index, not an iterator): loops run `i < endIndex()`.
+    LineIndex endIndex() const { return m_size; }
+    bool empty() const { return m_size == LineIndex(0); }
     std::string_view text(LineIndex i) const;
     // The text's length; cheaper than text(i).size() in passes over every line.
     std::size_t textSize(LineIndex i) const
     {
-        if (i + 1 < m_size) {
+        if (i + 1_lines < m_size) {
             const std::uint32_t b = m_offset[chunk(i)][slot(i)];
-            const std::uint32_t e = m_offset[chunk(i + 1)][slot(i + 1)];
+            const std::uint32_t e = m_offset[chunk(i + 1_lines)][slot(i + 1_lines)];
             if (e > b) {
                 return e - b; // same text chunk (a new chunk starts again at 0)
             }
@@ -97,9 +99,10 @@ public:
     // ...with the kernel time parsed from the completed text.
     void replaceLast(std::string_view text, std::uint16_t flags, std::optional<KernelUs> kernel);
 
-    // The first line in [from, end) whose text contains `needle` (non-empty), or -1: one
+    // The first line in [from, end) whose text contains `needle` (non-empty), if any:
     // one search over each text chunk instead of a search per line.
-    LineIndex findContaining(std::string_view needle, LineIndex from, LineIndex end) const;
+    std::optional<LineIndex> findContaining(std::string_view needle, LineIndex from,
+                                            LineIndex end) const;
 
     std::size_t textBytes() const { return m_textBytes; }
     std::size_t memoryBytes() const;
@@ -110,9 +113,9 @@ private:
     static constexpr int kFlagShift = 48;
     static constexpr std::int64_t kKernelMask = (std::int64_t(1) << kFlagShift) - 1;
     static constexpr int kChunkBits = 16;
-    static constexpr LineIndex kChunkLines = LineIndex(1) << kChunkBits;
-    static std::size_t chunk(LineIndex i) { return std::size_t(i >> kChunkBits); }
-    static std::size_t slot(LineIndex i) { return std::size_t(i & (kChunkLines - 1)); }
+    static constexpr std::int64_t kChunkLines = std::int64_t(1) << kChunkBits;
+    static std::size_t chunk(LineIndex i) { return std::size_t(i.value() >> kChunkBits); }
+    static std::size_t slot(LineIndex i) { return std::size_t(i.value() & (kChunkLines - 1)); }
     std::size_t textChunkOf(LineIndex i) const;
     void addIndexChunk();
 
@@ -121,14 +124,14 @@ private:
         PageArray<char> data;
         std::size_t capacity = 0;
         std::size_t used = 0;
-        LineIndex firstLine = 0;
+        LineIndex firstLine;
     };
 
     std::vector<PageArray<std::uint32_t>> m_offset;
     std::vector<PageArray<std::int64_t>> m_arrival; // packArrival
     std::vector<PageArray<std::int64_t>> m_kernelAndFlags;
     std::vector<TextChunk> m_text;
-    LineIndex m_size = 0;
+    LineIndex m_size; // one past the last line
     std::size_t m_textBytes = 0;
 };
 

@@ -47,10 +47,10 @@ QString bannerVersion(std::string_view line)
 // load time. A few per line resolve any burst the lines can make, and the floor keeps a
 // short log's lanes at about one bin per pixel on any screen (lanedata.cpp picks the level
 // with at most one bin per pixel, falling back to the finest).
-std::size_t seriesBins(LineIndex lines)
+std::size_t seriesBins(LineCount lines)
 {
     constexpr std::size_t kFloor = 4096, kCeiling = std::size_t(1) << 20;
-    return std::clamp(std::size_t(lines) * 16, kFloor, kCeiling);
+    return std::clamp(std::size_t(lines.count()) * 16, kFloor, kCeiling);
 }
 } // namespace
 
@@ -90,20 +90,20 @@ std::optional<double> Run::lagOf(LineIndex i) const
 
 LineIndex Run::lineAt(double runSeconds) const
 {
-    LineIndex lo = 0, hi = lines.size();
-    if (hi == 0 || !std::isfinite(runSeconds)) {
-        return 0;
+    LineIndex lo{0}, hi = lines.endIndex();
+    if (lines.empty() || !std::isfinite(runSeconds)) {
+        return LineIndex(0);
     }
     const HostNs t = hostTimeAt(runSeconds);
     while (lo < hi) {
         const LineIndex mid = lo + (hi - lo) / 2;
         if (lines.arrival(mid) <= t) {
-            lo = mid + 1;
+            lo = mid + 1_lines;
         } else {
             hi = mid;
         }
     }
-    return lo > 0 ? lo - 1 : 0;
+    return lo > LineIndex(0) ? lo - 1_lines : LineIndex(0);
 }
 
 int Run::bootOf(LineIndex i) const
@@ -118,7 +118,7 @@ std::string_view Run::eventText(const Event &e) const
     if (e.note >= 0 && std::size_t(e.note) < notes.size()) {
         return notes[std::size_t(e.note)];
     }
-    if (e.line >= 0 && e.line < lines.size()) {
+    if (e.line < lines.endIndex()) {
         return lines.text(e.line);
     }
     return {};
@@ -129,7 +129,7 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
     if (e.arrival) {
         return e.arrival;
     }
-    if (e.line >= 0 && e.line < lines.size()) {
+    if (e.line < lines.endIndex()) {
         return lines.arrival(e.line);
     }
     return std::nullopt;
@@ -146,7 +146,7 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
     // One pass over the kernel times (and arrivals): boots, kernel lines, and per boot the
     // lower envelope of (arrival - kernel time) and the extremes of kernel time, so that
     // neither the offsets nor the series range need another pass over every line.
-    end = std::min(end, lines.size());
+    end = std::min(end, lines.endIndex());
     for (LineIndex i = s->done; i < end; ++i) {
         const std::optional<HostNs> arrival =
             hasArrival ? lines.arrival(i) : std::optional<HostNs>();
@@ -168,7 +168,7 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
                      k == EventKind::PanicEnd;
         }
         const std::optional<KernelUs> kt = lines.kernelTime(i);
-        const bool started = s->cur.firstKernelLine >= 0;
+        const bool started = s->cur.firstKernelLine.has_value();
         if (started && firmware) {
             // Firmware output (or the terminal reset it starts with) ends the boot before:
             // the new boot starts at this line, with everything after the old kernel's
@@ -176,14 +176,14 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
             closeBoot(s, i);
         } else if (started && (banner || (kt && clockRestarted(*s, *kt, arrival)))) {
             // Firmware output between the two kernels belongs to the new boot.
-            closeBoot(s, s->lastKernelLine + 1);
+            closeBoot(s, *s->lastKernelLine + 1_lines); // set once started
         }
         s->ended = s->ended || ending;
         if (!kt) {
             continue;
         }
         ++s->kernelLines;
-        if (s->cur.firstKernelLine < 0) {
+        if (!s->cur.firstKernelLine) {
             s->cur.firstKernelLine = i;
         }
         s->lastKt = kt;
@@ -233,9 +233,9 @@ void Run::closeBoot(BootSplit *s, LineIndex start)
     s->ended = false;
 }
 
-void Run::splitBootsSoFar(LineIndex end)
+void Run::splitBootsSoFar(std::optional<LineIndex> end)
 {
-    advanceBootSplit(&m_split, end < 0 ? lines.size() : end);
+    advanceBootSplit(&m_split, end.value_or(lines.endIndex()));
 }
 
 void Run::splitBoots(std::vector<BootScan> *scans)
@@ -243,8 +243,8 @@ void Run::splitBoots(std::vector<BootScan> *scans)
     // The lines split ahead of time stay split (their state is copied: a live run calls
     // this five times a second); the rest is split here.
     BootSplit s = m_split;
-    advanceBootSplit(&s, lines.size());
-    s.cur.end = lines.size();
+    advanceBootSplit(&s, lines.endIndex());
+    s.cur.end = lines.endIndex();
     s.boots.push_back(s.cur);
     s.scans.push_back(s.scan);
     boots = std::move(s.boots);
@@ -252,7 +252,7 @@ void Run::splitBoots(std::vector<BootScan> *scans)
     kernelLines = s.kernelLines;
     m_lastArrival = s.lastArrival;
     for (const Event &e : events) {
-        if (e.kind == EventKind::Boot && e.note < 0 && e.line >= 0) {
+        if (e.kind == EventKind::Boot && e.note < 0) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
             if (b.version.isEmpty()) {
                 b.version = bannerVersion(lines.text(e.line));
@@ -284,7 +284,7 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
     }
     if (!hasArrival) {
         origin = HostNs(0);
-        m_lastArrival = lines.empty() ? std::nullopt : lines.arrival(lines.size() - 1);
+        m_lastArrival = lines.empty() ? std::nullopt : lines.arrival(lines.endIndex() - 1_lines);
     }
 }
 
@@ -298,18 +298,18 @@ void Run::placeDrops()
     // Records are printed in the order they were logged, so the dropped ones lie between
     // the printed neighbours. A neighbour is looked for within its boot and a bounded
     // distance (a drop in a stretch of untimed lines has no bound on that side).
-    constexpr LineIndex kMaxLook = 4096;
+    constexpr LineCount kMaxLook{4096};
     drops.clear();
     for (std::size_t e = 0; e < events.size(); ++e) {
         const Event &ev = events[e];
-        if (ev.kind != EventKind::Drop || ev.line < 0) {
+        if (ev.kind != EventKind::Drop) {
             continue;
         }
         DropSpan d;
         d.event = e;
         d.count = ev.count;
-        const Boot &b = boots[std::size_t(bootOf(std::min(ev.line, lines.size() - 1)))];
-        for (LineIndex i = ev.line - 1; i >= std::max(b.first, ev.line - kMaxLook); --i) {
+        const Boot &b = boots[std::size_t(bootOf(std::min(ev.line, lines.endIndex() - 1_lines)))];
+        for (LineIndex i = ev.line - 1_lines; i >= std::max(b.first, ev.line - kMaxLook); --i) {
             if (lines.kernelTime(i)) {
                 d.before = i;
                 break;
@@ -322,11 +322,11 @@ void Run::placeDrops()
                 break;
             }
         }
-        if (d.before >= 0) {
-            d.from = producedAt(d.before);
+        if (d.before) {
+            d.from = producedAt(*d.before);
         }
-        if (d.after >= 0) {
-            d.to = producedAt(d.after);
+        if (d.after) {
+            d.to = producedAt(*d.after);
         }
         if (!d.from) {
             d.from = d.to;
@@ -427,7 +427,7 @@ void Run::finalize()
     std::vector<BootScan> scans;
     splitBoots(&scans);
     if (hasArrival && !lines.empty()) {
-        origin = lines.arrival(0).value_or(HostNs(0));
+        origin = lines.arrival(LineIndex(0)).value_or(HostNs(0));
     }
     estimateOffsets(scans);
 
@@ -458,7 +458,7 @@ void Run::finalize()
     for (SeriesPyramid::Level &p : parts) {
         p = series.emptyFinest();
     }
-    forEachSlice(0, lines.size(), slices, [&](int s, LineIndex from, LineIndex to) {
+    forEachSlice(LineIndex(0), lines.endIndex(), slices, [&](int s, LineIndex from, LineIndex to) {
         fillSeries(s == 0 ? series.finest() : parts[std::size_t(s - 1)], from, to);
     });
     for (const SeriesPyramid::Level &p : parts) {

@@ -37,9 +37,9 @@ struct RunMeta
 // One boot of the kernel inside a capture (a console-server log may hold many).
 struct Boot
 {
-    LineIndex first = 0;
-    LineIndex end = 0; // one past the last line
-    LineIndex firstKernelLine = -1;
+    LineIndex first;
+    LineIndex end; // one past the last line
+    std::optional<LineIndex> firstKernelLine;
     // Lower envelope of (arrival - kernel time): the host time of kernel time 0,
     // estimated per boot. None when the format has no arrival times.
     std::optional<HostNs> kernelZero;
@@ -52,10 +52,10 @@ struct Boot
 // before the first printed after it.
 struct DropSpan
 {
-    std::size_t event = 0;      // index into Run::events
-    LineIndex before = -1;      // the last line with a kernel time before the drop, -1: none
-    LineIndex after = -1;       // the first line with a kernel time after it, -1: none
-    std::optional<double> from; // run seconds, production clock; none without neighbours
+    std::size_t event = 0;           // index into Run::events
+    std::optional<LineIndex> before; // the last line with a kernel time before the drop
+    std::optional<LineIndex> after;  // the first line with a kernel time after it
+    std::optional<double> from;      // run seconds, production clock; none without neighbours
     std::optional<double> to;
     std::uint32_t count = 0;
 };
@@ -111,7 +111,7 @@ public:
     {
         return index < m_eventTimes.size() ? m_eventTimes[index] : eventTime(events[index]);
     }
-    // The last line that arrived at or before a run second (0 if none): arrival times are
+    // The last line that arrived at or before a run second (line 0 if none): arrival times are
     // monotone once loaded, so this is a binary search.
     LineIndex lineAt(double runSeconds) const;
     // Host time (ns) for a run second, for wall-clock axes.
@@ -122,11 +122,11 @@ public:
 
     // Recomputes boots, clock offsets and series after lines were added.
     void finalize();
-    // Splits boots over the lines [up to `end`, -1: all) added since the last call, ahead
+    // Splits boots over the lines [up to `end`, none: all) added since the last call, ahead
     // of finalize(), which then has only the rest to do. The caller promises that those
     // lines and their events will not change any more: a loader's lines, or all but the
     // last line of a live capture (a partial line that may still grow).
-    void splitBootsSoFar(LineIndex end = -1);
+    void splitBootsSoFar(std::optional<LineIndex> end = std::nullopt);
 
 private:
     // What the boot-splitting pass learns about each boot for the passes after it.
@@ -145,13 +145,13 @@ private:
         Boot cur;
         BootScan scan;
         std::optional<KernelUs> lastKt;
-        LineIndex lastKernelLine = -1;
+        std::optional<LineIndex> lastKernelLine;
         std::size_t event = 0; // first event not before the next line
         std::optional<HostNs> lastArrival;
         std::optional<HostNs> lastKernelArrival; // arrival of the last kernel line
         bool ended = false; // the current boot printed a reboot, power-off or panic line
         std::int64_t kernelLines = 0;
-        LineIndex done = 0; // lines split
+        LineIndex done; // lines split
     };
     void advanceBootSplit(BootSplit *s, LineIndex end) const;
     // Whether a kernel line at `kt` (arriving at `arrival`) starts a new boot by its clock.

@@ -14,7 +14,7 @@ void RunBuilder::addLine(std::string_view text, std::optional<HostNs> arrival, s
                          std::optional<KernelUs> kernel, int level, bool parsePrefix)
 {
     const LineFacts f = analyseLine(text, flags, kernel, level, parsePrefix);
-    const LineIndex idx = m_run.lines.size();
+    const LineIndex idx = m_run.lines.endIndex();
     if (flags & Split) {
         ++m_splitPieces;
     }
@@ -48,7 +48,7 @@ std::optional<HostNs> RunBuilder::repairArrival(std::optional<HostNs> stamped, L
         if (Nanoseconds(step) > kReportedStep) {
             ++m_clockSteps;
             m_largestStep = std::max(m_largestStep, Nanoseconds(step));
-            if (m_firstStepLine < 0) {
+            if (!m_firstStepLine) {
                 m_firstStepLine = line;
             }
         }
@@ -60,10 +60,10 @@ std::optional<HostNs> RunBuilder::repairArrival(std::optional<HostNs> stamped, L
 
 void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
 {
-    const LineIndex idx = m_run.lines.size() - 1;
-    if (idx < 0) {
+    if (m_run.lines.empty()) {
         return;
     }
+    const LineIndex idx = m_run.lines.endIndex() - 1_lines;
     // Take off the events at the end that belong to the old text, keeping note events
     // (markers, gaps) in place: those placed before the line, then the line's new events,
     // then those placed after it, so the events stay in line order.
@@ -87,7 +87,7 @@ void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, std::option
                               std::uint32_t count)
 {
     Event e;
-    e.line = m_run.lines.size();
+    e.line = m_run.lines.endIndex();
     e.kind = kind;
     e.count = count;
     e.arrival = arrival;
@@ -112,14 +112,14 @@ void RunBuilder::finish()
                               "timeline stays in order")
                               .arg(m_clockSteps)
                               .arg(double(m_largestStep.count()) * 1e-9, 0, 'f', 3)
-                              .arg(m_firstStepLine + 1);
+                              .arg(lineNumber(m_firstStepLine.value_or(LineIndex(-1))));
     }
     if (m_outOfRange > 0) {
         m_run.warnings << QStringLiteral("%1 line(s) had an arrival time too far from the others "
                                          "to be corrected (first: line %2); they were kept with "
                                          "the time of the line before")
                               .arg(m_outOfRange)
-                              .arg(m_firstOutOfRangeLine + 1);
+                              .arg(lineNumber(m_firstOutOfRangeLine.value_or(LineIndex(-1))));
     }
     m_run.finalize();
 }

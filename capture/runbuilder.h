@@ -45,9 +45,9 @@ private:
     std::int64_t m_clockSteps = 0;
     std::int64_t m_splitPieces = 0;
     Nanoseconds m_largestStep{0};
-    LineIndex m_firstStepLine = -1;
+    std::optional<LineIndex> m_firstStepLine;
     std::int64_t m_outOfRange = 0; // arrivals the correction would have wrapped
-    LineIndex m_firstOutOfRangeLine = -1;
+    std::optional<LineIndex> m_firstOutOfRangeLine;
 };
 
 } // namespace tty

@@ -108,6 +108,10 @@ public:
         ++m_n;
         return *this;
     }
+    // Scaling a count (slicing a range), and how many times one count fits in another.
+    friend constexpr Count operator*(Count a, std::int64_t k) { return Count(a.m_n * k); }
+    friend constexpr Count operator/(Count a, std::int64_t k) { return Count(a.m_n / k); }
+    friend constexpr std::int64_t operator/(Count a, Count b) { return a.m_n / b.m_n; }
     friend constexpr bool operator==(Count a, Count b) { return a.m_n == b.m_n; }
     friend constexpr bool operator!=(Count a, Count b) { return a.m_n != b.m_n; }
     friend constexpr bool operator<(Count a, Count b) { return a.m_n < b.m_n; }
@@ -176,11 +180,21 @@ private:
 struct LineTag;
 struct ByteTag;
 // 0-based index of a console line within a run, and a number of lines.
-using LineIndex = std::int64_t; // TODO(types): Position<LineTag>
+using LineIndex = Position<LineTag>;
 using LineCount = Count<LineTag>;
 // A byte position in a file or stream, and a number of bytes.
 using ByteOffset = Position<ByteTag>;
 using ByteCount = Count<ByteTag>;
+
+constexpr LineCount operator""_lines(unsigned long long n)
+{
+    return LineCount(std::int64_t(n));
+}
+// The 1-based number users see for a line (messages, reports, `line` in JSON).
+constexpr std::int64_t lineNumber(LineIndex i)
+{
+    return i.value() + 1;
+}
 
 // Zero cost: the same size as what they wrap, copied like it.
 static_assert(sizeof(HostNs) == 8 && std::is_trivially_copyable_v<HostNs>);

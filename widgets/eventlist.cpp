@@ -114,7 +114,7 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             return std::isfinite(t) ? QString::number(t, 'f', 3) : QString();
         }
         case Kernel: {
-            if (e.note >= 0 || e.line >= run.lines.size()) {
+            if (e.note >= 0 || e.line >= run.lines.endIndex()) {
                 return {};
             }
             const std::optional<KernelUs> k = run.lines.kernelTime(e.line);

@@ -496,7 +496,7 @@ QPair<double, double> TimelineView::fullRange() const
             continue;
         }
         const double a = runX(ri, std::min(0.0, r.series.start()));
-        const double b = runX(ri, std::max(r.timeOf(r.lines.size() - 1), r.series.end()));
+        const double b = runX(ri, std::max(r.timeOf(r.lines.endIndex() - 1_lines), r.series.end()));
         lo = first ? a : std::min(lo, a);
         hi = first ? b : std::max(hi, b);
         first = false;
@@ -1043,8 +1043,8 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
                 if (isCrashKind(e.kind)) {
                     // The report around this headline only (a WARN opens at its `cut here`
                     // line just before), not the whole run.
-                    for (const Crash &c :
-                         findCrashes(r, std::max<LineIndex>(0, e.line - 2), e.line + 1)) {
+                    for (const Crash &c : findCrashes(r, std::max(LineIndex(0), e.line - 2_lines),
+                                                      e.line + 1_lines)) {
                         if (c.event == std::size_t(ev)) {
                             tip +=
                                 QStringLiteral("<br><b>crash:</b> %1%2")

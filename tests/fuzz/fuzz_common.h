@@ -31,7 +31,7 @@ inline void initQt()
 inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {})
 {
     volatile double sink = 0;
-    for (tty::LineIndex i = 0; i < run.lines.size(); ++i) {
+    for (tty::LineIndex i{0}; i < run.lines.endIndex(); ++i) {
         sink = sink + double(run.lines.text(i).size()) + run.timeOf(i) + run.lagOf(i).value_or(0);
     }
     for (const tty::Event &e : run.events) {

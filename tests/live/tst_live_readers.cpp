@@ -69,7 +69,7 @@ void TstLiveReaders::searchWhileGrowing()
         t.join();
     }
     QCOMPARE(failed.load(), 0);
-    QCOMPARE(run.lines.size(), LineIndex(kBatches * kPerBatch));
+    QCOMPARE(run.lines.size(), LineCount(kBatches * kPerBatch));
     const auto hits = findMatchingLines(run, QStringLiteral("tick [0-9]*7$"), nullptr);
     QVERIFY(hits);
     QCOMPARE(hits->size(), std::size_t(kBatches * kPerBatch / 10));

@@ -67,9 +67,9 @@ private slots:
         QCOMPARE(r->meta.extra.value(QStringLiteral("tool")).toString(),
                  QStringLiteral("ttyscope"));
         QVERIFY(!r->meta.host.isEmpty());
-        QCOMPARE(r->lines.size(), LineIndex(2));
-        QCOMPARE(r->lines.text(1), std::string_view("login: x\0y", 10));
-        QCOMPARE(r->lines.arrival(0), wall + Nanoseconds(1000));
+        QCOMPARE(r->lines.size(), LineCount(2));
+        QCOMPARE(r->lines.text(LineIndex(1)), std::string_view("login: x\0y", 10));
+        QCOMPARE(r->lines.arrival(LineIndex(0)), wall + Nanoseconds(1000));
         QVERIFY(r->warnings.join(QLatin1Char(' ')).contains(QLatin1String("a warning")));
         QStringList kinds;
         for (const Event &e : r->events) {

@@ -33,7 +33,7 @@ bool isNull(const QJsonObject &o, const char *key)
 qint64 linesWithTimestampAtStart(const Run &run)
 {
     qint64 n = 0;
-    for (LineIndex i = 0; i < run.lines.size(); ++i) {
+    for (LineIndex i{0}; i < run.lines.endIndex(); ++i) {
         if (run.lines.kernelTime(i) && !(run.lines.flags(i) & KernelTimeNotAtStart)) {
             ++n;
         }
@@ -114,7 +114,8 @@ void TstTruth::captures()
     QCOMPARE(m.eventCounts[std::size_t(EventKind::Panic)] > 0, panic);
     if (panic) {
         const QJsonObject p = truth.value(QLatin1String("first_kernel_panic")).toObject();
-        QCOMPARE(m.panic.line + 1, qint64(p.value(QLatin1String("line")).toInteger()));
+        QCOMPARE(lineNumber(m.panic.line.value()),
+                 qint64(p.value(QLatin1String("line")).toInteger()));
         QVERIFY(p.value(QLatin1String("text")).toString().endsWith(m.panic.reason));
     }
 
@@ -162,7 +163,8 @@ void TstTruth::captures()
                  qPrintable(QString::number(m.spans[0].kernelSeconds, 'f', 6)));
         const QJsonObject stopped =
             truth.value(QLatin1String("noise_all_workers_stopped")).toObject();
-        QCOMPARE(m.spans[0].toLine + 1, qint64(stopped.value(QLatin1String("line")).toInteger()));
+        QCOMPARE(lineNumber(m.spans[0].toLine.value()),
+                 qint64(stopped.value(QLatin1String("line")).toInteger()));
     } else {
         QVERIFY(!m.spans[0].missing.isEmpty());
         QVERIFY(std::isnan(m.spans[0].seconds));
