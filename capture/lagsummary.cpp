@@ -41,16 +41,18 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
     for (const Boot &b : run.boots) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
         const bool timed = run.hasArrival && b.kernelZero;
+        const HostNs zero = b.kernelZero.value_or(HostNs(0));
         for (LineIndex i = first; i < end; ++i) {
             const std::optional<KernelUs> k = run.lines.kernelTime(i);
             if (!k) {
                 continue;
             }
             ++s->kernelLines;
-            const std::optional<HostNs> a = run.lines.arrival(i);
-            if (timed && a && !(run.lines.flags(i) & KernelTimeNotAtStart)) {
-                const double lag =
-                    double((*a - *b.kernelZero).count()) * 1e-9 - double(k->count()) * 1e-6;
+            if (!timed || (run.lines.flags(i) & KernelTimeNotAtStart)) {
+                continue;
+            }
+            if (const std::optional<HostNs> a = run.lines.arrival(i)) {
+                const double lag = double((*a - zero).count()) * 1e-9 - double(k->count()) * 1e-6;
                 s->lags.push_back(float(lag));
                 if (histogram) {
                     ++s->histogram[bucketOf(float(lag))];

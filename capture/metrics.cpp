@@ -88,15 +88,16 @@ double kernelDuration(const Run &run, LineIndex first, LineIndex end)
     bool any = false;
     for (const Boot &b : run.boots) {
         const LineIndex from = std::max(first, b.first), to = std::min(end, b.end);
-        std::optional<KernelUs> lo, hi;
+        // lo > hi while no kernel time was seen (kernel times are never negative).
+        KernelUs lo(std::numeric_limits<std::int64_t>::max()), hi(-1);
         for (LineIndex i = from; i < to; ++i) {
             if (const std::optional<KernelUs> k = run.lines.kernelTime(i)) {
-                lo = lo ? std::min(*lo, *k) : *k;
-                hi = hi ? std::max(*hi, *k) : *k;
+                lo = std::min(lo, *k);
+                hi = std::max(hi, *k);
             }
         }
-        if (hi) {
-            total += double((*hi - *lo).count()) * 1e-6;
+        if (hi >= KernelUs(0)) {
+            total += double((hi - lo).count()) * 1e-6;
             any = true;
         }
     }

@@ -148,11 +148,8 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
     // neither the offsets nor the series range need another pass over every line.
     end = std::min(end, lines.endIndex());
     for (LineIndex i = s->done; i < end; ++i) {
-        const std::optional<HostNs> arrival =
-            hasArrival ? lines.arrival(i) : std::optional<HostNs>();
-        if (arrival) {
-            s->lastArrival = std::max(s->lastArrival, arrival);
-        }
+        const HostNs arrival = hasArrival ? lines.arrival(i).value_or(kNoHost) : kNoHost;
+        s->lastArrival = std::max(s->lastArrival, arrival);
         while (s->event < events.size() && events[s->event].line < i) {
             ++s->event;
         }
@@ -176,7 +173,7 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
             closeBoot(s, i);
         } else if (started && (banner || (kt && clockRestarted(*s, *kt, arrival)))) {
             // Firmware output between the two kernels belongs to the new boot.
-            closeBoot(s, *s->lastKernelLine + 1_lines); // set once started
+            closeBoot(s, s->lastKernelLine + 1_lines); // set once started
         }
         s->ended = s->ended || ending;
         if (!kt) {
@@ -186,25 +183,24 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
         if (!s->cur.firstKernelLine) {
             s->cur.firstKernelLine = i;
         }
-        s->lastKt = kt;
+        s->lastKt = *kt;
         s->lastKernelLine = i;
-        s->lastKernelArrival = arrival ? arrival : s->lastKernelArrival;
+        s->lastKernelArrival = arrival != kNoHost ? arrival : s->lastKernelArrival;
         s->scan.minKernel = std::min(s->scan.minKernel, *kt);
         s->scan.maxKernel = std::max(s->scan.maxKernel, *kt);
-        if (arrival && !(lines.flags(i) & KernelTimeNotAtStart)) {
-            const HostNs zero = *arrival - kt->sinceOrigin();
-            s->scan.envelope = s->scan.envelope ? std::min(*s->scan.envelope, zero) : zero;
+        if (arrival != kNoHost && !(lines.flags(i) & KernelTimeNotAtStart)) {
+            s->scan.envelope = std::min(s->scan.envelope, arrival - kt->sinceOrigin());
         }
     }
     s->done = std::max(s->done, end);
 }
 
-bool Run::clockRestarted(const BootSplit &s, KernelUs kt, std::optional<HostNs> arrival)
+bool Run::clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival)
 {
-    if (!s.lastKt) {
+    if (s.lastKt == kNoKernel) {
         return false;
     }
-    const Microseconds drop = *s.lastKt - kt;
+    const Microseconds drop = s.lastKt - kt;
     // Without a banner (a quiet boot prints none, or it was dropped): the clock falls back
     // to near zero by a clear margin, or by a lot.
     if ((kt <= kNewBootMax && drop >= kNewBootMinDrop) || drop >= kAlwaysNewBootDrop) {
@@ -217,8 +213,8 @@ bool Run::clockRestarted(const BootSplit &s, KernelUs kt, std::optional<HostNs> 
     if (drop < kRestartAfterCue) {
         return false;
     }
-    const bool silence =
-        arrival && s.lastKernelArrival && *arrival - *s.lastKernelArrival >= kSilence;
+    const bool silence = arrival != kNoHost && s.lastKernelArrival != kNoHost &&
+                         arrival - s.lastKernelArrival >= kSilence;
     return s.ended || silence;
 }
 
@@ -250,7 +246,7 @@ void Run::splitBoots(std::vector<BootScan> *scans)
     boots = std::move(s.boots);
     *scans = std::move(s.scans);
     kernelLines = s.kernelLines;
-    m_lastArrival = s.lastArrival;
+    m_lastArrival = s.lastArrival != kNoHost ? std::optional<HostNs>(s.lastArrival) : std::nullopt;
     for (const Event &e : events) {
         if (e.kind == EventKind::Boot && e.note < 0) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
@@ -266,7 +262,10 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
     double base = 0;
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         Boot &b = boots[bi];
-        b.kernelZero = scans[bi].envelope; // none without arrivals
+        b.kernelZero.reset(); // none without arrivals
+        if (scans[bi].envelope != BootScan().envelope) {
+            b.kernelZero = scans[bi].envelope;
+        }
         b.timeBase = base;
         if (hasArrival) {
             continue;

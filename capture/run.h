@@ -132,11 +132,15 @@ private:
     // What the boot-splitting pass learns about each boot for the passes after it.
     struct BootScan
     {
-        std::optional<HostNs> envelope; // min(arrival - kernel time)
+        // min(arrival - kernel time); the largest HostNs while there was none (a sentinel
+        // kept inside the class: this is updated for every kernel line).
+        HostNs envelope = HostNs(std::numeric_limits<std::int64_t>::max());
         // Extremes of kernel time, minKernel > maxKernel while there was none.
         KernelUs minKernel = KernelUs(std::numeric_limits<std::int64_t>::max());
         KernelUs maxKernel = KernelUs(std::numeric_limits<std::int64_t>::min());
     };
+    static constexpr HostNs kNoHost = HostNs(std::numeric_limits<std::int64_t>::min());
+    static constexpr KernelUs kNoKernel = KernelUs(-1);
     // The boot-splitting pass, resumable line by line.
     struct BootSplit
     {
@@ -144,18 +148,20 @@ private:
         std::vector<BootScan> scans;
         Boot cur;
         BootScan scan;
-        std::optional<KernelUs> lastKt;
-        std::optional<LineIndex> lastKernelLine;
+        // Updated for every line, so plain values with a reserved "none" (kNone...) rather
+        // than std::optional; they stay inside Run.
+        KernelUs lastKt = kNoKernel;
+        LineIndex lastKernelLine;
         std::size_t event = 0; // first event not before the next line
-        std::optional<HostNs> lastArrival;
-        std::optional<HostNs> lastKernelArrival; // arrival of the last kernel line
+        HostNs lastArrival = kNoHost;
+        HostNs lastKernelArrival = kNoHost; // arrival of the last kernel line
         bool ended = false; // the current boot printed a reboot, power-off or panic line
         std::int64_t kernelLines = 0;
         LineIndex done; // lines split
     };
     void advanceBootSplit(BootSplit *s, LineIndex end) const;
     // Whether a kernel line at `kt` (arriving at `arrival`) starts a new boot by its clock.
-    static bool clockRestarted(const BootSplit &s, KernelUs kt, std::optional<HostNs> arrival);
+    static bool clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival);
     // Ends the current boot before line `start`, where the next one begins.
     static void closeBoot(BootSplit *s, LineIndex start);
     void splitBoots(std::vector<BootScan> *scans);

@@ -33,17 +33,18 @@ std::optional<HostNs> RunBuilder::repairArrival(std::optional<HostNs> stamped, L
     // clock step: the line keeps the time of the line before, like an untimed line.
     // The overflow checks work on the counts (the types' operators do not check).
     std::int64_t arrival = 0, step = 0, correction = m_clockCorrection.count();
-    const std::int64_t last = m_lastArrival ? m_lastArrival->count() : 0;
+    const std::int64_t last = m_lastArrivalNs;
+    const bool hasLast = last != kNoArrival;
     if (__builtin_add_overflow(stamped->count(), m_clockCorrection.count(), &arrival) ||
-        (m_lastArrival && arrival < last &&
+        (hasLast && arrival < last &&
          (__builtin_sub_overflow(last, arrival, &step) ||
           __builtin_add_overflow(m_clockCorrection.count(), step, &correction)))) {
         if (m_outOfRange++ == 0) {
             m_firstOutOfRangeLine = line;
         }
-        return m_lastArrival;
+        return hasLast ? std::optional<HostNs>(HostNs(last)) : std::nullopt;
     }
-    if (m_lastArrival && arrival < last) {
+    if (hasLast && arrival < last) {
         m_clockCorrection = Nanoseconds(correction);
         if (Nanoseconds(step) > kReportedStep) {
             ++m_clockSteps;
@@ -54,8 +55,8 @@ std::optional<HostNs> RunBuilder::repairArrival(std::optional<HostNs> stamped, L
         }
         arrival = last;
     }
-    m_lastArrival = HostNs(arrival);
-    return m_lastArrival;
+    m_lastArrivalNs = arrival;
+    return HostNs(arrival);
 }
 
 void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)

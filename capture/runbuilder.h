@@ -40,7 +40,9 @@ public:
 private:
     Run &m_run;
     const RuleSet &m_rules;
-    std::optional<HostNs> m_lastArrival;
+    // The last arrival returned, in ns; kNoArrival before the first (checked per line).
+    static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
+    std::int64_t m_lastArrivalNs = kNoArrival;
     Nanoseconds m_clockCorrection{0};
     std::int64_t m_clockSteps = 0;
     std::int64_t m_splitPieces = 0;
