@@ -22,7 +22,7 @@ void RunBuilder::addLine(std::string_view text, std::optional<HostNs> arrival, s
     detectEvents(m_rules, text, f.message, idx, &m_run.events);
 }
 
-std::optional<HostNs> RunBuilder::repairArrival(std::optional<HostNs> stamped, LineIndex line)
+std::optional<HostNs> RunBuilder::repairArrivalSlow(std::optional<HostNs> stamped, LineIndex line)
 {
     if (!stamped) {
         return stamped;

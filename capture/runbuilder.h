@@ -35,9 +35,20 @@ public:
 
     // Folds host clock steps back out of the arrival time of `line` (none passes
     // through); called in line order, also for lines appended in blocks.
-    std::optional<HostNs> repairArrival(std::optional<HostNs> arrival, LineIndex line);
+    std::optional<HostNs> repairArrival(std::optional<HostNs> arrival, LineIndex line)
+    {
+        // Inline for the common case (no step so far, time not going back): the loader
+        // calls this for every line.
+        if (arrival && m_clockCorrection == Nanoseconds(0) && m_lastArrivalNs <= arrival->count()) {
+            m_lastArrivalNs = arrival->count();
+            return arrival;
+        }
+        return repairArrivalSlow(arrival, line);
+    }
 
 private:
+    std::optional<HostNs> repairArrivalSlow(std::optional<HostNs> arrival, LineIndex line);
+
     Run &m_run;
     const RuleSet &m_rules;
     // The last arrival returned, in ns; kNoArrival before the first (checked per line).
