@@ -73,9 +73,10 @@ std::string printable(std::string_view s)
 
 void printEvent(const Run &run, const Event &e)
 {
-    const HostNs t = run.eventArrival(e);
+    const std::optional<HostNs> arrival = run.eventArrival(e);
     char stamp[32] = "-";
-    if (hasHostTime(t)) {
+    if (arrival) {
+        const std::int64_t t = arrival->count();
         const std::time_t sec = std::time_t(t / 1000000000);
         std::tm tm{};
         localtime_r(&sec, &tm);
@@ -262,9 +263,8 @@ int runCapture(const QStringList &args)
     std::printf("ttyscope capture: %s after %.1f s: %" PRId64 " bytes, %" PRId64
                 " lines, %zu events, %d gap(s); recording %s (%" PRId64 " bytes)\n",
                 signal > 0 ? "stopped by signal" : "stopped",
-                double(monoNowNs() - startMono) * 1e-9, st.bytesIn,
-                std::int64_t(live.run().lines.size()), live.run().events.size(), st.gaps,
-                qPrintable(o.output), st.recording.fileBytes);
+                double(monoNowNs() - startMono) * 1e-9, st.bytesIn, live.run().lines.size().count(),
+                live.run().events.size(), st.gaps, qPrintable(o.output), st.recording.fileBytes);
     if (!stopped) {
         std::fprintf(stderr, "ttyscope capture: %s\n", qPrintable(stopError));
         return 1;

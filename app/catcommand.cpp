@@ -53,10 +53,11 @@ void catRecording(InputFile &in, const QString &path, LoadOutcome *worst)
 // Writes the lines [from, run.lines.size()) and returns the new end.
 LineIndex writeLines(const Run &run, LineIndex from, bool times)
 {
-    for (LineIndex i = from; i < run.lines.size(); ++i) {
+    for (LineIndex i = from; i < run.lines.endIndex(); ++i) {
         if (times) {
-            const HostNs a = run.lines.arrival(i);
-            if (run.hasArrival && hasHostTime(a)) {
+            const std::optional<HostNs> arrival = run.lines.arrival(i);
+            if (run.hasArrival && arrival) {
+                const std::int64_t a = arrival->count();
                 std::printf("%" PRId64 ".%06" PRId64 "\t", a / 1000000000, (a % 1000000000) / 1000);
             } else {
                 std::fputs("-\t", stdout);
@@ -68,7 +69,7 @@ LineIndex writeLines(const Run &run, LineIndex from, bool times)
             std::fputc('\n', stdout);
         }
     }
-    return run.lines.size();
+    return run.lines.endIndex();
 }
 
 // One file, opened once: a pipe or FIFO cannot be read twice, so the bytes read to tell
@@ -94,7 +95,7 @@ void catFile(const QString &path, LoadOptions lo, bool times, LoadOutcome *worst
         return;
     }
     // Lines are written as they are loaded (a pipe's writer may stay open for hours).
-    LineIndex written = 0;
+    LineIndex written{0};
     lo.progress = [&](const LoadProgress &p) {
         if (p.run) {
             written = writeLines(*p.run, written, times);

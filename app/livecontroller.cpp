@@ -52,7 +52,7 @@ void LiveController::poll()
     const CaptureSession::Status st = m_session->status();
     QString text = QStringLiteral("%1 — %2 lines, %3 bytes")
                        .arg(st.message)
-                       .arg(r.lines.size())
+                       .arg(r.lines.size().count())
                        .arg(st.bytesIn);
     if (!st.path.isEmpty()) {
         text += QStringLiteral(" — recording %1").arg(st.path);

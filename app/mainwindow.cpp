@@ -163,7 +163,7 @@ void MainWindow::buildDocks()
         const Run &r = *m_session.sides[0].trials[0].run;
         if (boot >= 0 && std::size_t(boot) < r.boots.size()) {
             const Boot &b = r.boots[std::size_t(boot)];
-            m_timeline->setXRange(r.timeOf(b.first), r.timeOf(std::max(b.first, b.end - 1)));
+            m_timeline->setXRange(r.timeOf(b.first), r.timeOf(std::max(b.first, b.end - 1_lines)));
         } else {
             m_timeline->resetZoom();
         }
@@ -356,8 +356,8 @@ void MainWindow::setSession(Session session)
         for (std::size_t b = 0; b < r.boots.size(); ++b) {
             boots << tr("boot %1 (lines %2–%3)%4")
                          .arg(b + 1)
-                         .arg(r.boots[b].first + 1)
-                         .arg(r.boots[b].end)
+                         .arg(lineNumber(r.boots[b].first))
+                         .arg(lineNumber(r.boots[b].end - 1_lines))
                          .arg(r.boots[b].version.isEmpty()
                                   ? QString()
                                   : QStringLiteral(", ") + r.boots[b].version);

@@ -100,7 +100,8 @@ void MainWindow::onLiveUpdated()
         const double end =
             runs.front().run->lines.empty()
                 ? 0
-                : runs.front().run->timeOf(runs.front().run->lines.size() - 1) - runs.front().shift;
+                : runs.front().run->timeOf(runs.front().run->lines.endIndex() - 1_lines) -
+                      runs.front().shift;
         m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
     }
     for (LogPane *p : m_panes) {

@@ -16,11 +16,11 @@ void MainWindow::alignOnCurrentLine()
 {
     // Align every run on the first line with the same message text as the current one.
     for (LogPane *p : m_panes) {
-        const LineIndex l = p->view()->currentLine();
-        if (l < 0 || !p->run()) {
+        const std::optional<LineIndex> l = p->view()->currentLine();
+        if (!l || !p->run()) {
             continue;
         }
-        std::string_view t = p->run()->lines.text(l);
+        std::string_view t = p->run()->lines.text(*l);
         const auto close = t.find("] ");
         if (t.size() > 0 && t[0] == '[' && close != std::string_view::npos) {
             t = t.substr(close + 2);
@@ -50,7 +50,7 @@ void MainWindow::showEventAt(int timelineRun, int eventIndex)
     }
     pane->setTrial(trial);
     const Event &e = run.events[std::size_t(eventIndex)];
-    pane->view()->showLine(std::min(e.line, run.lines.size() - 1));
+    pane->view()->showLine(std::min(e.line, run.lines.endIndex() - 1_lines));
     m_events->selectEvent(timelineRun, eventIndex);
     // The other side follows to the same aligned moment.
     const double x = run.eventTime(e) - m_timeline->runs()[timelineRun].shift;
@@ -75,7 +75,7 @@ void MainWindow::showTime(double x)
 void MainWindow::onLogLineChanged(int side, LineIndex line)
 {
     LogPane *pane = m_panes.value(side);
-    if (!pane || !pane->run() || line < 0) {
+    if (!pane || !pane->run()) {
         return;
     }
     const double x =

@@ -70,20 +70,20 @@ QString Alignment::axisTitle() const
 }
 
 bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineIndex first,
-                   LineIndex end)
+                   std::optional<LineIndex> last)
 {
     *seconds = 0;
-    if (end < 0 || end > run.lines.size()) {
-        end = run.lines.size();
-    }
-    LineIndex hit = -1;
+    const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
+    std::optional<LineIndex> hit;
     switch (a.kind) {
     case Alignment::Kind::Start:
-        hit = first < end ? first : -1;
+        if (first < end) {
+            hit = first;
+        }
         break;
     case Alignment::Kind::FirstKernelLine:
-        for (LineIndex i = first; i < end && hit < 0; ++i) {
-            if (hasKernelTime(run.lines.kernelTime(i))) {
+        for (LineIndex i = first; i < end && !hit; ++i) {
+            if (run.lines.kernelTime(i)) {
                 hit = i;
             }
         }
@@ -101,7 +101,7 @@ bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineInde
         return false;
     case Alignment::Kind::Regex: {
         const LineMatcher m(a.regex);
-        for (LineIndex i = first; i < end && hit < 0; ++i) {
+        for (LineIndex i = first; i < end && !hit; ++i) {
             if (m.matches(run.lines.text(i))) {
                 hit = i;
             }
@@ -109,10 +109,10 @@ bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineInde
         break;
     }
     }
-    if (hit < 0) {
+    if (!hit) {
         return false;
     }
-    *seconds = run.timeOf(hit);
+    *seconds = run.timeOf(*hit);
     return std::isfinite(*seconds);
 }
 

@@ -25,7 +25,7 @@ struct Alignment
 
 // The run second that becomes x = 0 for this run, searching lines [first, end). Returns
 // false (and 0) when the anchor is not in the run.
-bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineIndex first = 0,
-                   LineIndex end = -1);
+bool alignmentTime(const Run &run, const Alignment &a, double *seconds,
+                   LineIndex first = LineIndex(0), std::optional<LineIndex> end = std::nullopt);
 
 } // namespace tty

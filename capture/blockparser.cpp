@@ -71,7 +71,7 @@ void BlockParser::parse(std::string_view block, bool endsSplit, ParsedBlock *out
 void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t flags,
                        ParsedBlock *out)
 {
-    HostNs arrival = kNoHostTime;
+    std::optional<HostNs> arrival;
     if (m_format == LineFormat::HostTs) {
         // "<unix seconds[.frac]>\t<line>", or a space instead of the tab (ts '%.s').
         std::int64_t ns = 0;
@@ -79,7 +79,7 @@ void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t f
         if (q != std::string_view::npos && q < text.size() && (text[q] == '\t' || text[q] == ' ')) {
             text = text.substr(q + 1);
             start += q + 1;
-            arrival = ns;
+            arrival = HostNs(ns);
         }
         out->bytes += std::int64_t(text.size()) + 2;
     } else if (isConsoleServerLine(text)) {
@@ -89,7 +89,7 @@ void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t f
     const LineFacts f = analyseLine(text, flags);
     const LineIndex local = LineIndex(m_spans.size());
     m_spans.push_back(Span{start, text.size()});
-    out->arrivals.push_back(arrival);
+    out->arrivals.push_back(LineTable::packArrival(arrival));
     out->kernelAndFlags.push_back(LineTable::packKernelAndFlags(f.kernel, f.flags));
     detectEvents(m_rules, text, f.message, local, &out->events);
 }

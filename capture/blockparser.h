@@ -23,7 +23,7 @@ struct ParsedBlock
     PageArray<char> text;     // the lines' texts back to back
     std::size_t textSize = 0;
     std::vector<std::uint32_t> offsets;       // where each line's text starts
-    std::vector<HostNs> arrivals;             // as stamped; kNoHostTime: no stamp
+    std::vector<std::int64_t> arrivals;       // as stamped: LineTable::packArrival
     std::vector<std::int64_t> kernelAndFlags; // LineTable::packKernelAndFlags
     std::vector<Event> events;                // line: index within the block
     std::int64_t bytes = 0;                   // console bytes as received

@@ -65,7 +65,8 @@ std::vector<int> BootSelector::select(const Run &run) const
             break;
         case Kind::Matching:
         case Kind::NotMatching:
-            take = (findFirst(run, regex, boot.first, boot.end) >= 0) == (kind == Kind::Matching);
+            take =
+                findFirst(run, regex, boot.first, boot.end).has_value() == (kind == Kind::Matching);
             break;
         }
         if (take) {

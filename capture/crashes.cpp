@@ -24,14 +24,14 @@ using crash::toQ;
 
 // How far a report may reach past its headline, and how far past the end of its stack an
 // `---[ end trace` is still looked for (lock listings and register dumps come between).
-constexpr LineIndex kReportWindow = 1500;
-constexpr LineIndex kEndMarkerSlack = 80;
+constexpr LineCount kReportWindow{1500};
+constexpr LineCount kEndMarkerSlack{80};
 // A consequence (`Kernel panic - not syncing: Fatal exception`, the kmemleak summary) joins
 // the report before it when it comes within this many lines of that report's end.
-constexpr LineIndex kConsequenceGap = 120;
+constexpr LineCount kConsequenceGap{120};
 // `Oops: 0000 [#1]` / `Internal error:` / `invalid opcode:` join a fault or BUG headline
 // this close before them (page-fault details, `Mem abort info:` come between).
-constexpr LineIndex kOopsGap = 40;
+constexpr LineCount kOopsGap{40};
 
 // Reads one line of a report into `s`; returns false once the first stack has ended.
 class StackReader
@@ -174,13 +174,13 @@ struct LineSource
     const QStringList *list = nullptr;
     std::vector<QByteArray> utf8;
 
-    LineIndex size() const { return run ? run->lines.size() : LineIndex(list->size()); }
+    LineIndex end() const { return run ? run->lines.endIndex() : LineIndex(list->size()); }
     std::string_view text(LineIndex i) const
     {
         if (run) {
             return run->lines.text(i);
         }
-        const QByteArray &b = utf8[std::size_t(i)];
+        const QByteArray &b = utf8[std::size_t(i.value())];
         return std::string_view(b.constData(), std::size_t(b.size()));
     }
 };
@@ -217,7 +217,8 @@ public:
                 sameBoot(out.back().line, h.line) &&
                 ((h.kind == EventKind::Panic && isConsequencePanic(hl.msg)) ||
                  (h.kind == EventKind::MemoryLeak && startsWith(hl.msg, "kmemleak:") &&
-                  out.back().kind == EventKind::MemoryLeak && h.line - out.back().endLine <= 2 &&
+                  out.back().kind == EventKind::MemoryLeak &&
+                  h.line - out.back().endLine <= 2_lines &&
                   !startsWith(infoOf(m_src.text(out.back().endLine)).msg, "kmemleak:")))) {
                 out.back().endLine = consequenceEnd(h.line, i);
                 ++i;
@@ -290,11 +291,11 @@ private:
             return true;
         }
         if (h.kind == EventKind::Warning && startsWith(openInfo.msg, "refcount_t: ") &&
-            h.line - open.line <= 8) {
+            h.line - open.line <= 8_lines) {
             return true; // refcount_t's WARN text, then its WARNING: line
         }
         if (h.kind == EventKind::MemoryLeak && startsWith(openInfo.msg, "BUG: memory leak") &&
-            h.line - open.line <= 4) {
+            h.line - open.line <= 4_lines) {
             return true;
         }
         return false;
@@ -316,7 +317,7 @@ private:
     LineIndex reportStart(const Head &h, const LineInfo &hl, LineIndex floor, Scan *s) const
     {
         if (h.kind == EventKind::Warning || h.kind == EventKind::Bug) {
-            for (LineIndex l = h.line - 1; l >= std::max(floor, h.line - 4); --l) {
+            for (LineIndex l = h.line - 1_lines; l >= std::max(floor, h.line - 4_lines); --l) {
                 const LineInfo li = infoOf(m_src.text(l));
                 if (startsWith(li.msg, "------------[ cut here ]")) {
                     return l;
@@ -324,7 +325,7 @@ private:
             }
         }
         if (h.kind == EventKind::Oom) {
-            for (LineIndex l = h.line - 1; l >= std::max(floor, h.line - 600); --l) {
+            for (LineIndex l = h.line - 1_lines; l >= std::max(floor, h.line - 600_lines); --l) {
                 const LineInfo li = infoOf(m_src.text(l));
                 if (li.msg.find(" invoked oom-killer: ") != std::string_view::npos &&
                     sameContext(hl, li)) {
@@ -342,7 +343,7 @@ private:
         const LineInfo hl = infoOf(m_src.text(h.line));
         Scan scan;
         scan.headline = toQ(hl.msg);
-        const LineIndex floor = i > 0 ? m_heads[i - 1].line + 1 : 0;
+        const LineIndex floor = i > 0 ? m_heads[i - 1].line + 1_lines : LineIndex(0);
         const LineIndex start = reportStart(h, hl, std::max(floor, LineIndex(0)), &scan);
         const LineIndex bound = nextBound(h.line);
         const LineIndex limit = std::min({m_end, bound, h.line + kReportWindow});
@@ -354,7 +355,7 @@ private:
         StackReader reader(h.kind, scan.headline);
         std::size_t j = i + 1;
         LineIndex last = h.line;
-        LineIndex stackEnd = -1;
+        std::optional<LineIndex> stackEnd; // the last line of the first stack
         bool endMarker = false;
         bool cutByNext = false;
         LineIndex lastInContext = h.line;
@@ -365,7 +366,7 @@ private:
                 reader.feed(li.msg, &scan);
             }
         }
-        LineIndex l = h.line + 1;
+        LineIndex l = h.line + 1_lines;
         // An OOM report ends with its `Killed process` line.
         for (; l < limit && h.kind != EventKind::Oom; ++l) {
             while (j < m_heads.size() && m_heads[j].line < l) {
@@ -397,13 +398,13 @@ private:
             const bool wasDone = reader.stackDone();
             reader.feed(li.msg, &scan);
             if (!wasDone && reader.stackDone()) {
-                stackEnd = l - 1;
+                stackEnd = l - 1_lines;
                 if (!expectsEndMarker(h.kind) || h.kind == EventKind::MemoryLeak) {
                     break;
                 }
             }
             last = l;
-            if (stackEnd >= 0 && l - stackEnd > kEndMarkerSlack) {
+            if (stackEnd && l - *stackEnd > kEndMarkerSlack) {
                 break;
             }
         }
@@ -413,15 +414,15 @@ private:
         // coming (inside its stack, or on a partial frame: an indented last line).
         const LineIndex stop = std::min(m_end, bound);
         bool cutShort = false;
-        if (!endMarker && !cutByNext && l >= stop && lastInContext == stop - 1) {
+        if (!endMarker && !cutByNext && l >= stop && lastInContext == stop - 1_lines) {
             const std::string_view closing =
-                stackEnd >= 0 ? infoOf(m_src.text(stackEnd + 1)).msg : std::string_view();
-            cutShort = !reader.stackDone() ||
-                       (stackEnd + 1 == stop - 1 && !closing.empty() && closing[0] == ' ');
+                stackEnd ? infoOf(m_src.text(*stackEnd + 1_lines)).msg : std::string_view();
+            cutShort = !reader.stackDone() || (stackEnd && *stackEnd + 1_lines == stop - 1_lines &&
+                                               !closing.empty() && closing[0] == ' ');
         }
         c.traceComplete = !cutShort && (endMarker || cutByNext || reader.stackDone() || l >= stop ||
                                         !reader.stackStarted());
-        c.endLine = endMarker ? last : (stackEnd >= 0 ? std::max(stackEnd, h.line) : last);
+        c.endLine = endMarker ? last : (stackEnd ? std::max(*stackEnd, h.line) : last);
         if (h.kind == EventKind::Oom) {
             c.endLine = h.line;
         }
@@ -446,16 +447,14 @@ private:
 
 } // namespace
 
-std::vector<Crash> findCrashes(const Run &run, LineIndex first, LineIndex end)
+std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<LineIndex> last)
 {
-    if (end < 0 || end > run.lines.size()) {
-        end = run.lines.size();
-    }
+    const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
     std::vector<Head> heads;
     std::vector<LineIndex> bounds;
     for (std::size_t e = 0; e < run.events.size(); ++e) {
         const Event &ev = run.events[e];
-        if (ev.note >= 0 || ev.line < 0 || ev.line >= end) {
+        if (ev.note >= 0 || ev.line >= end) {
             continue;
         }
         if (ev.kind == EventKind::Boot || ev.kind == EventKind::Reboot) {
@@ -477,8 +476,8 @@ Crash crashFromLines(const QStringList &lines, EventKind kind)
     for (const QString &l : lines) {
         src.utf8.push_back(l.toUtf8());
     }
-    Assembler a(src, {Head{0, kind, 0}}, {}, LineIndex(lines.size()));
-    std::vector<Crash> out = a.run(0);
+    Assembler a(src, {Head{LineIndex(0), kind, 0}}, {}, LineIndex(lines.size()));
+    std::vector<Crash> out = a.run(LineIndex(0));
     return out.empty() ? Crash{} : out.front();
 }
 

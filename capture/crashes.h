@@ -19,17 +19,18 @@ struct Crash
 {
     QString title; // headline's stable part + the function it happened in
     EventKind kind = EventKind::Bug;
-    LineIndex line = -1;    // the headline (the `cut here` line of a WARN splat)
-    LineIndex endLine = -1; // the report's last line
-    std::size_t event = 0;  // index in Run::events of the headline's event
+    LineIndex line;        // the headline (the `cut here` line of a WARN splat)
+    LineIndex endLine;     // the report's last line
+    std::size_t event = 0; // index in Run::events of the headline's event
     // The report was not cut short: its stack ended (or it prints none) before the log,
     // the boot or the next report did.
     bool traceComplete = false;
     QStringList frames; // the report's stack, reliable frames only, innermost first
 };
 
-// Crashes whose headline lies in [first, end) (end < 0: to the end of the run).
-std::vector<Crash> findCrashes(const Run &run, LineIndex first = 0, LineIndex end = -1);
+// Crashes whose headline lies in [first, end) (no end: to the end of the run).
+std::vector<Crash> findCrashes(const Run &run, LineIndex first = LineIndex(0),
+                               std::optional<LineIndex> end = std::nullopt);
 
 // The title of a report given its lines (one string per console line, prefixes included);
 // lines[0] is the headline. For tests and callers without a Run.

@@ -70,19 +70,20 @@ QJsonArray crashesToJson(const Run &run, const Metrics &m)
 {
     QJsonArray out;
     for (const Crash &c : crashesOf(run, m)) {
-        const HostNs a = c.line < run.lines.size() ? run.lines.arrival(c.line) : kNoHostTime;
-        const KernelUs k = run.lines.kernelTime(c.line);
-        out.append(QJsonObject{{QStringLiteral("title"), c.title},
-                               {QStringLiteral("kind"), QLatin1String(eventKindName(c.kind))},
-                               {QStringLiteral("line"), double(c.line + 1)},
-                               {QStringLiteral("arrival"), run.hasArrival && hasHostTime(a)
-                                                               ? QJsonValue(double(a) * 1e-9)
-                                                               : QJsonValue()},
-                               {QStringLiteral("kernel_time"),
-                                hasKernelTime(k) ? QJsonValue(double(k) * 1e-6) : QJsonValue()},
-                               {QStringLiteral("end_line"), double(c.endLine + 1)},
-                               {QStringLiteral("trace_complete"), c.traceComplete},
-                               {QStringLiteral("frames"), QJsonArray::fromStringList(c.frames)}});
+        const std::optional<HostNs> a =
+            c.line < run.lines.endIndex() ? run.lines.arrival(c.line) : std::nullopt;
+        const std::optional<KernelUs> k = run.lines.kernelTime(c.line);
+        out.append(QJsonObject{
+            {QStringLiteral("title"), c.title},
+            {QStringLiteral("kind"), QLatin1String(eventKindName(c.kind))},
+            {QStringLiteral("line"), double(lineNumber(c.line))},
+            {QStringLiteral("arrival"),
+             run.hasArrival && a ? QJsonValue(double(a->count()) * 1e-9) : QJsonValue()},
+            {QStringLiteral("kernel_time"),
+             k ? QJsonValue(double(k->count()) * 1e-6) : QJsonValue()},
+            {QStringLiteral("end_line"), double(lineNumber(c.endLine))},
+            {QStringLiteral("trace_complete"), c.traceComplete},
+            {QStringLiteral("frames"), QJsonArray::fromStringList(c.frames)}});
     }
     return out;
 }

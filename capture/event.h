@@ -53,11 +53,11 @@ bool isCrashKind(EventKind k);
 
 struct Event
 {
-    LineIndex line = -1;          // console line it refers to (a recorded marker: the next line)
-    HostNs arrival = kNoHostTime; // for recorded markers and gaps, which are not lines
-    std::uint32_t count = 0;      // drop: messages dropped; kmsg gap: sequence numbers missing
-    std::int32_t note = -1;       // index into Run::notes for text that is not the line's
-    std::int16_t rule = -1;       // rule that matched (names user markers)
+    LineIndex line;                // console line it refers to (a recorded marker: the next line)
+    std::optional<HostNs> arrival; // for recorded markers and gaps, which are not lines
+    std::uint32_t count = 0;       // drop: messages dropped; kmsg gap: sequence numbers missing
+    std::int32_t note = -1;        // index into Run::notes for text that is not the line's
+    std::int16_t rule = -1;        // rule that matched (names user markers)
     EventKind kind = EventKind::Marker;
 };
 

@@ -24,7 +24,7 @@ public:
     GrabserialParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
     bool feed(const char *p, std::size_t n) override
     {
-        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
+        m_framer.feed(p, n, std::nullopt, [this](const LineFramer::Line &l) { line(l); });
         return true;
     }
     void finish() override
@@ -91,7 +91,7 @@ private:
         if (p == std::string_view::npos || p >= s.size() || s[p] != ']') {
             return std::string_view::npos;
         }
-        *t = ns;
+        *t = HostNs(ns);
         ++p;
         if (p < s.size() && s[p] == ' ') {
             ++p;
@@ -100,7 +100,7 @@ private:
     }
     void line(const LineFramer::Line &l)
     {
-        HostNs t = 0;
+        HostNs t;
         const std::size_t q = stamp(l.text, &t);
         std::string_view text = l.text;
         if (q != std::string_view::npos) {
@@ -111,12 +111,12 @@ private:
         }
         const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
         m_b.addBytes(std::int64_t(text.size()) + 2);
-        m_b.addLine(text, hasHostTime(m_last) ? m_last : 0, flags);
+        m_b.addLine(text, m_last.value_or(HostNs(0)), flags);
     }
     Run &m_run;
     RunBuilder &m_b;
     LineFramer m_framer;
-    HostNs m_last = kNoHostTime;
+    std::optional<HostNs> m_last;
     std::int64_t m_untimed = 0;
     std::string m_minuteKey;
     std::int64_t m_minuteNs = 0;
@@ -129,7 +129,7 @@ public:
     KmsgParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
     bool feed(const char *p, std::size_t n) override
     {
-        m_framer.feed(p, n, kNoHostTime, [this](const LineFramer::Line &l) { line(l); });
+        m_framer.feed(p, n, std::nullopt, [this](const LineFramer::Line &l) { line(l); });
         return true;
     }
     void finish() override
@@ -176,7 +176,7 @@ private:
         m_b.addBytes(std::int64_t(s.size()) + 1);
         if (semi == std::string_view::npos) {
             ++m_bad;
-            m_b.addLine(s, kNoHostTime, 0, kNoKernelTime, -1, false);
+            m_b.addLine(s, std::nullopt, 0, std::nullopt, -1, false);
             return;
         }
         const std::int64_t seq = f[1];
@@ -189,10 +189,10 @@ private:
                                  .arg(m_lastSeq)
                                  .arg(seq)
                                  .toStdString(),
-                             kNoHostTime, std::uint32_t(lost));
+                             std::nullopt, std::uint32_t(lost));
         }
         m_lastSeq = seq;
-        m_b.addLine(s.substr(semi + 1), kNoHostTime, 0, f[2], int(f[0] & 7), false);
+        m_b.addLine(s.substr(semi + 1), std::nullopt, 0, KernelUs(f[2]), int(f[0] & 7), false);
     }
     Run &m_run;
     RunBuilder &m_b;

@@ -12,7 +12,7 @@ constexpr std::size_t kSearchWindow = 256;
 
 // Parses "[ seconds.micro]" at p; returns the position after ']' or npos. Strict: exactly
 // six fraction digits as printk writes them (used away from the line start).
-std::size_t parseTime(std::string_view s, std::size_t p, KernelUs *out, bool strict = false)
+std::size_t parseTime(std::string_view s, std::size_t p, std::int64_t *outUs, bool strict = false)
 {
     static constexpr std::int64_t kScale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
     const char *const b = s.data();
@@ -50,7 +50,7 @@ std::size_t parseTime(std::string_view s, std::size_t p, KernelUs *out, bool str
     if (fd == 0 || (strict && fd != 6) || c >= e || *c != ']') {
         return std::string_view::npos;
     }
-    *out = sec * 1000000 + frac * kScale[fd < 6 ? fd : 6];
+    *outUs = sec * 1000000 + frac * kScale[fd < 6 ? fd : 6];
     return std::size_t(c + 1 - b);
 }
 
@@ -100,7 +100,8 @@ KernelPrefix parseKernelPrefix(std::string_view s)
             p = q + 1;
         }
     }
-    std::size_t after = parseTime(s, p, &r.time);
+    std::int64_t us = 0;
+    std::size_t after = parseTime(s, p, &us);
     if (after == std::string_view::npos && p == 0) {
         // Not at the start: look for a timestamp behind escape codes or a prompt.
         const std::size_t limit = s.size() < kSearchWindow ? s.size() : kSearchWindow;
@@ -111,7 +112,7 @@ KernelPrefix parseKernelPrefix(std::string_view s)
                 break;
             }
             q = std::size_t(static_cast<const char *>(hit) - s.data());
-            after = parseTime(s, q, &r.time, true);
+            after = parseTime(s, q, &us, true);
             if (after != std::string_view::npos) {
                 r.timeAt = q;
                 break;
@@ -121,8 +122,7 @@ KernelPrefix parseKernelPrefix(std::string_view s)
     }
     if (after != std::string_view::npos) {
         p = after;
-    } else {
-        r.time = kNoKernelTime;
+        r.time = KernelUs(us);
     }
     const std::size_t c = parseCaller(s, p, &r.callerKind, &r.callerId);
     if (c != std::string_view::npos) {

@@ -13,7 +13,7 @@ namespace tty {
 
 struct KernelPrefix
 {
-    KernelUs time = kNoKernelTime;
+    std::optional<KernelUs> time;
     int level = -1;      // syslog level 0..7 from a leading <N>
     char callerKind = 0; // 'T' (task) or 'C' (CPU), 0 when absent
     int callerId = -1;

@@ -36,20 +36,23 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
     if (histogram) {
         s->histogram.assign(std::size_t(1) << 16, 0);
     }
-    s->lags.reserve(std::size_t(to - from));
+    s->lags.reserve(std::size_t((to - from).count()));
     // Boot by boot: no boot lookup per line.
     for (const Boot &b : run.boots) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
-        const bool timed = run.hasArrival && hasHostTime(b.kernelZero);
+        const bool timed = run.hasArrival && b.kernelZero;
+        const HostNs zero = b.kernelZero.value_or(HostNs(0));
         for (LineIndex i = first; i < end; ++i) {
-            const KernelUs k = run.lines.kernelTime(i);
-            if (!hasKernelTime(k)) {
+            const std::optional<KernelUs> k = run.lines.kernelTime(i);
+            if (!k) {
                 continue;
             }
             ++s->kernelLines;
-            if (timed && !(run.lines.flags(i) & KernelTimeNotAtStart)) {
-                const double lag =
-                    double(run.lines.arrival(i) - b.kernelZero) * 1e-9 - double(k) * 1e-6;
+            if (!timed || (run.lines.flags(i) & KernelTimeNotAtStart)) {
+                continue;
+            }
+            if (const std::optional<HostNs> a = run.lines.arrival(i)) {
+                const double lag = double((*a - zero).count()) * 1e-9 - double(k->count()) * 1e-6;
                 s->lags.push_back(float(lag));
                 if (histogram) {
                     ++s->histogram[bucketOf(float(lag))];
@@ -71,7 +74,7 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
 {
     // A small range: its lags are ranked directly. Setting up the histogram (64 Ki
     // buckets, per slice and merged) cost more than the whole pass over a small log.
-    if (end - first <= (LineIndex(1) << 16)) {
+    if (end - first <= LineCount(1 << 16)) {
         Slice s;
         scan(run, first, end, &s, false);
         LagSummary r;
@@ -129,7 +132,7 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
         bucket[q] = b;
         within[q] = ranks[q] - below;
     }
-    forEachSlice(0, slices, slices, [&](int s, LineIndex, LineIndex) {
+    forEachSlice(LineIndex(0), LineIndex(slices), slices, [&](int s, LineIndex, LineIndex) {
         Slice &part = parts[std::size_t(s)];
         for (const float x : part.lags) {
             const std::uint32_t b = bucketOf(x);

@@ -5,8 +5,8 @@
 
 namespace tty {
 
-LineFacts analyseLine(std::string_view text, std::uint16_t flags, KernelUs kernel, int level,
-                      bool parsePrefix)
+LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<KernelUs> kernel,
+                      int level, bool parsePrefix)
 {
     LineFacts f;
     f.kernel = kernel;
@@ -16,7 +16,7 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, KernelUs kerne
         if (p.level >= 0) {
             level = p.level;
         }
-        if (p.timeAt > 0 && hasKernelTime(p.time)) {
+        if (p.timeAt > 0 && p.time) {
             flags |= KernelTimeNotAtStart;
         }
         f.message = p.message;

@@ -14,15 +14,16 @@ namespace tty {
 
 struct LineFacts
 {
-    KernelUs kernel = kNoKernelTime;
+    std::optional<KernelUs> kernel;
     std::uint16_t flags = 0; // LineFlag bits, the level included
     std::size_t message = 0; // where the message starts, after the prefix
 };
 
 // `kernel`/`level` override the parsed prefix (kmsg records carry them outside the text);
 // without parsePrefix they are taken as given.
-LineFacts analyseLine(std::string_view text, std::uint16_t flags, KernelUs kernel = kNoKernelTime,
-                      int level = -1, bool parsePrefix = true);
+LineFacts analyseLine(std::string_view text, std::uint16_t flags,
+                      std::optional<KernelUs> kernel = std::nullopt, int level = -1,
+                      bool parsePrefix = true);
 
 // Appends the events the rules find in the line.
 void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,

@@ -8,6 +8,7 @@
 #include "types.h"
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,17 +19,18 @@ class LineFramer
 public:
     struct Line
     {
-        std::string_view text; // without the line ending
-        HostNs firstByte;      // arrival of the chunk that held the first byte
-        bool newline;          // false: final fragment, or a Split piece
-        bool split;            // an over-long line cut here; the next line continues it
+        std::string_view text;           // without the line ending
+        std::optional<HostNs> firstByte; // arrival of the chunk that held the first byte
+        bool newline;                    // false: final fragment, or a Split piece
+        bool split;                      // an over-long line cut here; the next line continues it
     };
 
     static constexpr std::size_t kDefaultMaxLine = 64u << 20;
     explicit LineFramer(std::size_t maxLineBytes = kDefaultMaxLine) : m_max(maxLineBytes) {}
 
     // Feeds one chunk; `sink(const Line&)` is called for every completed line.
-    template <typename Sink> void feed(const char *p, std::size_t n, HostNs chunkTime, Sink &&sink)
+    template <typename Sink>
+    void feed(const char *p, std::size_t n, std::optional<HostNs> chunkTime, Sink &&sink)
     {
         const char *end = p + n;
         while (p < end) {
@@ -63,7 +65,7 @@ public:
 
     // The unterminated tail seen so far (live capture shows an idle prompt from it).
     std::string_view pending() const { return m_partial; }
-    HostNs pendingTime() const { return m_partialTime; }
+    std::optional<HostNs> pendingTime() const { return m_partialTime; }
 
 private:
     static std::string_view trimCr(const char *b, const char *e)
@@ -89,7 +91,7 @@ private:
 
     std::size_t m_max;
     std::string m_partial;
-    HostNs m_partialTime = kNoHostTime;
+    std::optional<HostNs> m_partialTime;
 };
 
 } // namespace tty

@@ -108,25 +108,26 @@ public:
     }
     void merge(ParsedBlock &b)
     {
-        const LineIndex base = m_run.lines.size();
+        const LineIndex base = m_run.lines.endIndex();
         if (m_format == LineFormat::HostTs) {
             for (std::size_t i = 0; i < b.lines(); ++i) {
-                HostNs a = b.arrivals[i];
-                if (hasHostTime(a)) {
+                std::optional<HostNs> a = LineTable::unpackArrival(b.arrivals[i]);
+                if (a) {
                     m_lastStamp = a;
                 } else {
                     if (m_result.untimed++ == 0) {
-                        m_result.firstUntimed = base + LineIndex(i);
+                        m_result.firstUntimed = base + LineCount(std::int64_t(i));
                     }
-                    a = hasHostTime(m_lastStamp) ? m_lastStamp : 0;
+                    a = m_lastStamp.value_or(HostNs(0));
                 }
-                b.arrivals[i] = m_builder.repairArrival(a, base + LineIndex(i));
+                b.arrivals[i] = LineTable::packArrival(
+                    m_builder.repairArrival(a, base + LineCount(std::int64_t(i))));
             }
         }
         m_run.lines.appendBlock(std::move(b.text), b.textSize, b.offsets.data(), b.arrivals.data(),
                                 b.kernelAndFlags.data(), b.lines());
         for (Event e : b.events) {
-            e.line += base;
+            e.line += base - LineIndex(0); // block-local to the run's
             m_run.events.push_back(e);
         }
         m_builder.addBytes(b.bytes);
@@ -141,7 +142,7 @@ private:
     LineFormat m_format;
     RunBuilder &m_builder;
     Run &m_run;
-    HostNs m_lastStamp = kNoHostTime;
+    std::optional<HostNs> m_lastStamp;
     LineLoadResult m_result;
 };
 
@@ -227,7 +228,7 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
         merge.merged();
         if (options.progress) {
             progress.bytesDone = b->filePos;
-            progress.lines = run.lines.size();
+            progress.lines = run.lines.size().count();
             options.progress(progress);
         }
         parsedPool.put(std::move(b));

@@ -36,8 +36,8 @@ private:
 
 struct LineLoadResult
 {
-    std::int64_t untimed = 0;    // hostts lines without a stamp
-    LineIndex firstUntimed = -1; // the first of them
+    std::int64_t untimed = 0;              // hostts lines without a stamp
+    std::optional<LineIndex> firstUntimed; // the first of them
 };
 
 // Parses the rest of `input` (its first block already read into `first`) into the run.

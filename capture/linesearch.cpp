@@ -13,34 +13,37 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
     const int slices = sliceCount(run.lines.size());
     std::vector<std::vector<LineIndex>> found(static_cast<std::size_t>(slices));
     std::atomic<bool> invalid{false};
-    forEachSlice(0, run.lines.size(), slices, [&](int s, LineIndex from, LineIndex to) {
-        const LineMatcher m(pattern); // one per thread: a regex object is not to be shared
-        if (!m.isValid()) {
-            invalid = true;
-            return;
-        }
-        std::vector<LineIndex> &out = found[std::size_t(s)];
-        if (!m.literal().empty()) {
-            for (LineIndex i = from; i < to && !cancelled(); ++i) {
-                i = run.lines.findContaining(m.literal(), i, to);
-                if (i < 0) {
-                    break;
+    forEachSlice(
+        LineIndex(0), run.lines.endIndex(), slices, [&](int s, LineIndex from, LineIndex to) {
+            const LineMatcher m(pattern); // one per thread: a regex object is not to be shared
+            if (!m.isValid()) {
+                invalid = true;
+                return;
+            }
+            std::vector<LineIndex> &out = found[std::size_t(s)];
+            if (!m.literal().empty()) {
+                for (LineIndex i = from; i < to && !cancelled(); ++i) {
+                    const std::optional<LineIndex> hit =
+                        run.lines.findContaining(m.literal(), i, to);
+                    if (!hit) {
+                        break;
+                    }
+                    i = *hit;
+                    if (m.literalOnly() || m.matches(run.lines.text(i))) {
+                        out.push_back(i);
+                    }
                 }
-                if (m.literalOnly() || m.matches(run.lines.text(i))) {
+                return;
+            }
+            for (LineIndex i = from; i < to; ++i) {
+                if ((i.value() & 0xffff) == 0 && cancelled()) {
+                    return;
+                }
+                if (m.matches(run.lines.text(i))) {
                     out.push_back(i);
                 }
             }
-            return;
-        }
-        for (LineIndex i = from; i < to; ++i) {
-            if ((i & 0xffff) == 0 && cancelled()) {
-                return;
-            }
-            if (m.matches(run.lines.text(i))) {
-                out.push_back(i);
-            }
-        }
-    });
+        });
     if (invalid || cancelled()) {
         return nullptr;
     }

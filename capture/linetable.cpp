@@ -21,11 +21,12 @@ LineTable &LineTable::operator=(LineTable &&) noexcept = default;
 void LineTable::addIndexChunk()
 {
     m_offset.push_back(pageArray<std::uint32_t>(kChunkLines));
-    m_arrival.push_back(pageArray<HostNs>(kChunkLines));
+    m_arrival.push_back(pageArray<std::int64_t>(kChunkLines));
     m_kernelAndFlags.push_back(pageArray<std::int64_t>(kChunkLines));
 }
 
-void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags)
+void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
+                       std::optional<KernelUs> kernel, std::uint16_t flags)
 {
     if (chunk(m_size) >= m_offset.size()) {
         addIndexChunk();
@@ -52,13 +53,13 @@ void LineTable::append(std::string_view text, HostNs arrival, KernelUs kernel, s
     m_offset[c][s] = std::uint32_t(tc.used);
     tc.used += text.size();
     m_textBytes += text.size();
-    m_arrival[c][s] = arrival;
+    m_arrival[c][s] = packArrival(arrival);
     m_kernelAndFlags[c][s] = packKernelAndFlags(kernel, flags);
     ++m_size;
 }
 
 void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
-                            const std::uint32_t *offsets, const HostNs *arrivals,
+                            const std::uint32_t *offsets, const std::int64_t *arrivals,
                             const std::int64_t *kernelAndFlags, std::size_t n)
 {
     if (n == 0) {
@@ -85,24 +86,25 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
         std::memcpy(&m_arrival[c][s], arrivals + done, take * sizeof *arrivals);
         std::memcpy(&m_kernelAndFlags[c][s], kernelAndFlags + done, take * sizeof *kernelAndFlags);
         done += take;
-        m_size += LineIndex(take);
+        m_size += LineCount(std::int64_t(take));
     }
 }
 
 void LineTable::replaceLast(std::string_view text, std::uint16_t flags)
 {
-    if (m_size > 0) {
-        replaceLast(text, flags, kernelTime(m_size - 1));
+    if (!empty()) {
+        replaceLast(text, flags, kernelTime(m_size - 1_lines));
     }
 }
 
-void LineTable::replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel)
+void LineTable::replaceLast(std::string_view text, std::uint16_t flags,
+                            std::optional<KernelUs> kernel)
 {
-    if (m_size == 0) {
+    if (empty()) {
         return;
     }
-    const LineIndex last = m_size - 1;
-    const HostNs arrival = this->arrival(last);
+    const LineIndex last = m_size - 1_lines;
+    const std::optional<HostNs> arrival = this->arrival(last);
     TextChunk &tc = m_text[textChunkOf(last)];
     const std::uint32_t off = m_offset[chunk(last)][slot(last)];
     m_textBytes -= tc.used - off;
@@ -126,48 +128,53 @@ std::string_view LineTable::text(LineIndex i) const
     const TextChunk &tc = m_text[tci];
     const std::uint32_t begin = m_offset[chunk(i)][slot(i)];
     std::size_t end = tc.used;
-    if (i + 1 < m_size && (tci + 1 >= m_text.size() || m_text[tci + 1].firstLine > i + 1)) {
-        end = m_offset[chunk(i + 1)][slot(i + 1)];
+    const LineIndex next = i + 1_lines;
+    if (next < m_size && (tci + 1 >= m_text.size() || m_text[tci + 1].firstLine > next)) {
+        end = m_offset[chunk(next)][slot(next)];
     }
     return std::string_view(tc.data.get() + begin, end - begin);
 }
 
-LineIndex LineTable::findContaining(std::string_view needle, LineIndex from, LineIndex end) const
+std::optional<LineIndex> LineTable::findContaining(std::string_view needle, LineIndex from,
+                                                   LineIndex end) const
 {
     end = std::min(end, m_size);
     auto offset = [&](LineIndex i) { return m_offset[chunk(i)][slot(i)]; };
-    LineIndex i = std::max<LineIndex>(from, 0);
+    LineIndex i = std::max(from, LineIndex(0));
     while (i < end) {
         const std::size_t tci = textChunkOf(i);
         const TextChunk &tc = m_text[tci];
         const LineIndex chunkEnd = tci + 1 < m_text.size() ? m_text[tci + 1].firstLine : m_size;
-        const LineIndex last = std::min(end, chunkEnd) - 1; // last line searched in this chunk
-        auto lineEnd = [&](LineIndex j) { return j + 1 < chunkEnd ? offset(j + 1) : tc.used; };
+        // The last line searched in this chunk.
+        const LineIndex last = std::min(end, chunkEnd) - 1_lines;
+        auto lineEnd = [&](LineIndex j) {
+            return j + 1_lines < chunkEnd ? offset(j + 1_lines) : tc.used;
+        };
         const char *const base = tc.data.get();
         const char *const regionEnd = base + lineEnd(last);
         const char *p = base + offset(i);
         const char *hit = findBytes(p, std::size_t(regionEnd - p), needle);
         if (!hit) {
-            i = last + 1;
+            i = last + 1_lines;
             continue;
         }
         // The line holding the hit: the last one in [i, last] starting at or before it.
         const std::size_t at = std::size_t(hit - base);
         LineIndex lo = i, hi = last;
         while (lo < hi) {
-            const LineIndex mid = lo + (hi - lo + 1) / 2;
+            const LineIndex mid = lo + (hi - lo + 1_lines) / 2;
             if (offset(mid) <= at) {
                 lo = mid;
             } else {
-                hi = mid - 1;
+                hi = mid - 1_lines;
             }
         }
         if (at + needle.size() <= lineEnd(lo)) {
             return lo;
         }
-        i = lo + 1; // the hit runs into the next line: any later hit in `lo` would too
+        i = lo + 1_lines; // the hit runs into the next line: any later hit in `lo` would too
     }
-    return -1;
+    return std::nullopt;
 }
 
 std::size_t LineTable::memoryBytes() const

@@ -5,7 +5,9 @@
 #include "types.h"
 
 #include <cstddef>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -30,38 +32,59 @@ public:
     LineTable(LineTable &&) noexcept;
     LineTable &operator=(LineTable &&) noexcept;
 
-    void append(std::string_view text, HostNs arrival, KernelUs kernel, std::uint16_t flags);
+    void append(std::string_view text, std::optional<HostNs> arrival,
+                std::optional<KernelUs> kernel, std::uint16_t flags);
     // Appends n lines parsed elsewhere: their texts lie back to back in `text` (line i
-    // starts at offsets[i]), which the table takes over; kernelAndFlags as packed by
-    // packKernelAndFlags.
+    // starts at offsets[i]), which the table takes over; arrivals as packed by packArrival,
+    // kernelAndFlags as packed by packKernelAndFlags.
     void appendBlock(PageArray<char> text, std::size_t textSize, const std::uint32_t *offsets,
-                     const HostNs *arrivals, const std::int64_t *kernelAndFlags, std::size_t n);
-    static std::int64_t packKernelAndFlags(KernelUs kernel, std::uint16_t flags)
+                     const std::int64_t *arrivals, const std::int64_t *kernelAndFlags,
+                     std::size_t n);
+    // The table's own encodings, for parsers that fill arrays for appendBlock: a plain
+    // int64 per line, with a reserved value for "none", keeps 16 M lines small. The
+    // reserved values never leave the table: the accessors below return std::optional.
+    static std::int64_t packArrival(std::optional<HostNs> arrival)
     {
-        const std::int64_t k = hasKernelTime(kernel) ? ((kernel + 1) & kKernelMask) : 0;
+        return arrival ? arrival->count() : kNoArrival;
+    }
+    static std::optional<HostNs> unpackArrival(std::int64_t packed)
+    {
+        return packed == kNoArrival ? std::nullopt : std::optional<HostNs>(HostNs(packed));
+    }
+    // A negative kernel time counts as none (kmsg can carry one).
+    static std::int64_t packKernelAndFlags(std::optional<KernelUs> kernel, std::uint16_t flags)
+    {
+        const std::int64_t k =
+            kernel && kernel->count() >= 0 ? ((kernel->count() + 1) & kKernelMask) : 0;
         return k | (std::int64_t(flags) << kFlagShift);
     }
 
-    LineIndex size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
+    LineCount size() const { return m_size - LineIndex(0); }
+    // One past the last line (an index, not an iterator): loops run `i < endIndex()`.
+    LineIndex endIndex() const { return m_size; }
+    bool empty() const { return m_size == LineIndex(0); }
     std::string_view text(LineIndex i) const;
     // The text's length; cheaper than text(i).size() in passes over every line.
     std::size_t textSize(LineIndex i) const
     {
-        if (i + 1 < m_size) {
+        if (i + 1_lines < m_size) {
             const std::uint32_t b = m_offset[chunk(i)][slot(i)];
-            const std::uint32_t e = m_offset[chunk(i + 1)][slot(i + 1)];
+            const std::uint32_t e = m_offset[chunk(i + 1_lines)][slot(i + 1_lines)];
             if (e > b) {
                 return e - b; // same text chunk (a new chunk starts again at 0)
             }
         }
         return text(i).size();
     }
-    HostNs arrival(LineIndex i) const { return m_arrival[chunk(i)][slot(i)]; }
-    KernelUs kernelTime(LineIndex i) const
+    // None for formats without host stamps before the first stamped line.
+    std::optional<HostNs> arrival(LineIndex i) const
+    {
+        return unpackArrival(m_arrival[chunk(i)][slot(i)]);
+    }
+    std::optional<KernelUs> kernelTime(LineIndex i) const
     {
         const std::int64_t k = m_kernelAndFlags[chunk(i)][slot(i)] & kKernelMask;
-        return k == 0 ? kNoKernelTime : k - 1;
+        return k == 0 ? std::nullopt : std::optional<KernelUs>(KernelUs(k - 1));
     }
     std::uint16_t flags(LineIndex i) const
     {
@@ -70,27 +93,29 @@ public:
     int level(LineIndex i) const { return int(flags(i) & LevelMask) - 1; }
 
     // Used by the loader to repair arrival times after a host clock step.
-    void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t; }
+    void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t.count(); }
     // Used by live capture: an idle partial line that later got more bytes.
     void replaceLast(std::string_view text, std::uint16_t flags);
     // ...with the kernel time parsed from the completed text.
-    void replaceLast(std::string_view text, std::uint16_t flags, KernelUs kernel);
+    void replaceLast(std::string_view text, std::uint16_t flags, std::optional<KernelUs> kernel);
 
-    // The first line in [from, end) whose text contains `needle` (non-empty), or -1: one
+    // The first line in [from, end) whose text contains `needle` (non-empty), if any:
     // one search over each text chunk instead of a search per line.
-    LineIndex findContaining(std::string_view needle, LineIndex from, LineIndex end) const;
+    std::optional<LineIndex> findContaining(std::string_view needle, LineIndex from,
+                                            LineIndex end) const;
 
     std::size_t textBytes() const { return m_textBytes; }
     std::size_t memoryBytes() const;
 
 private:
     // kernelAndFlags: kernel time + 1 (0 = none) in the low 48 bits, flags in the high 16.
+    static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
     static constexpr int kFlagShift = 48;
     static constexpr std::int64_t kKernelMask = (std::int64_t(1) << kFlagShift) - 1;
     static constexpr int kChunkBits = 16;
-    static constexpr LineIndex kChunkLines = LineIndex(1) << kChunkBits;
-    static std::size_t chunk(LineIndex i) { return std::size_t(i >> kChunkBits); }
-    static std::size_t slot(LineIndex i) { return std::size_t(i & (kChunkLines - 1)); }
+    static constexpr std::int64_t kChunkLines = std::int64_t(1) << kChunkBits;
+    static std::size_t chunk(LineIndex i) { return std::size_t(i.value() >> kChunkBits); }
+    static std::size_t slot(LineIndex i) { return std::size_t(i.value() & (kChunkLines - 1)); }
     std::size_t textChunkOf(LineIndex i) const;
     void addIndexChunk();
 
@@ -99,14 +124,14 @@ private:
         PageArray<char> data;
         std::size_t capacity = 0;
         std::size_t used = 0;
-        LineIndex firstLine = 0;
+        LineIndex firstLine;
     };
 
     std::vector<PageArray<std::uint32_t>> m_offset;
-    std::vector<PageArray<HostNs>> m_arrival;
+    std::vector<PageArray<std::int64_t>> m_arrival; // packArrival
     std::vector<PageArray<std::int64_t>> m_kernelAndFlags;
     std::vector<TextChunk> m_text;
-    LineIndex m_size = 0;
+    LineIndex m_size; // one past the last line
     std::size_t m_textBytes = 0;
 };
 

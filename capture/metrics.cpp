@@ -13,24 +13,26 @@ namespace tty {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-LineIndex findFirstIn(const Run &run, const LineMatcher &m, LineIndex from, LineIndex end)
+std::optional<LineIndex> findFirstIn(const Run &run, const LineMatcher &m, LineIndex from,
+                                     LineIndex end)
 {
     if (!m.literal().empty() && m.isValid()) {
         // Only lines holding the required literal can match: find those in bulk.
         for (LineIndex i = from; i < end; ++i) {
-            i = run.lines.findContaining(m.literal(), i, end);
-            if (i < 0 || m.literalOnly() || m.matches(run.lines.text(i))) {
-                return i;
+            const std::optional<LineIndex> hit = run.lines.findContaining(m.literal(), i, end);
+            if (!hit || m.literalOnly() || m.matches(run.lines.text(*hit))) {
+                return hit;
             }
+            i = *hit;
         }
-        return -1;
+        return std::nullopt;
     }
     for (LineIndex i = from; i < end; ++i) {
         if (m.matches(run.lines.text(i))) {
             return i;
         }
     }
-    return -1;
+    return std::nullopt;
 }
 
 } // namespace
@@ -38,19 +40,20 @@ LineIndex findFirstIn(const Run &run, const LineMatcher &m, LineIndex from, Line
 // A pattern that is found late or not at all is searched for through the whole text: a
 // big run is searched by slices at once, each with a matcher of its own (a regex object
 // must not be shared between threads).
-LineIndex findFirst(const Run &run, const QString &pattern, LineIndex from, LineIndex end)
+std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineIndex from,
+                                   LineIndex end)
 {
     const int slices = sliceCount(end - from);
-    std::vector<LineIndex> hits(std::size_t(slices), -1);
+    std::vector<std::optional<LineIndex>> hits(static_cast<std::size_t>(slices));
     forEachSlice(from, end, slices, [&](int s, LineIndex a, LineIndex b) {
         hits[std::size_t(s)] = findFirstIn(run, LineMatcher(pattern), a, b);
     });
-    for (const LineIndex h : hits) {
-        if (h >= 0) {
+    for (const std::optional<LineIndex> h : hits) {
+        if (h) {
             return h;
         }
     }
-    return -1;
+    return std::nullopt;
 }
 
 namespace {
@@ -58,8 +61,8 @@ namespace {
 // When a line was produced (kernel time on the host clock), or its arrival without one.
 double productionTime(const Run &run, LineIndex i)
 {
-    const double p = run.producedAt(i);
-    return p == p ? p : run.timeOf(i);
+    const std::optional<double> p = run.producedAt(i);
+    return p ? *p : run.timeOf(i);
 }
 
 void intervalStats(const std::vector<double> &times, double *mean, double *p50, double *p99)
@@ -85,16 +88,16 @@ double kernelDuration(const Run &run, LineIndex first, LineIndex end)
     bool any = false;
     for (const Boot &b : run.boots) {
         const LineIndex from = std::max(first, b.first), to = std::min(end, b.end);
-        KernelUs lo = std::numeric_limits<KernelUs>::max(), hi = -1;
+        // lo > hi while no kernel time was seen (kernel times are never negative).
+        KernelUs lo(std::numeric_limits<std::int64_t>::max()), hi(-1);
         for (LineIndex i = from; i < to; ++i) {
-            const KernelUs k = run.lines.kernelTime(i);
-            if (hasKernelTime(k)) {
-                lo = std::min(lo, k);
-                hi = std::max(hi, k);
+            if (const std::optional<KernelUs> k = run.lines.kernelTime(i)) {
+                lo = std::min(lo, *k);
+                hi = std::max(hi, *k);
             }
         }
-        if (hi >= 0) {
-            total += double(hi - lo) * 1e-6;
+        if (hi >= KernelUs(0)) {
+            total += double((hi - lo).count()) * 1e-6;
             any = true;
         }
     }
@@ -118,11 +121,12 @@ double wireTime(std::int64_t bytes, int bitsPerChar, int baud)
     return baud > 0 ? double(bytes) * bitsPerChar / baud : kNaN;
 }
 
-LineIndex findFirstReporting(const Run &run, const QString &pattern, const char *option,
-                             LineIndex from, LineIndex end, QStringList *warnings)
+std::optional<LineIndex> findFirstReporting(const Run &run, const QString &pattern,
+                                            const char *option, LineIndex from, LineIndex end,
+                                            QStringList *warnings)
 {
-    const LineIndex hit = findFirst(run, pattern, from, end);
-    if (hit < 0) {
+    const std::optional<LineIndex> hit = findFirst(run, pattern, from, end);
+    if (!hit) {
         *warnings << QStringLiteral("%1 '%2' matched no line").arg(QLatin1String(option), pattern);
     }
     return hit;
@@ -132,27 +136,28 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
                    Metrics *m)
 {
     WindowResult &w = m->window;
-    w.startLine = first < end ? first : -1;
+    w.startLine = first < end ? std::optional<LineIndex>(first) : std::nullopt;
     if (!o.windowStart.isEmpty()) {
         w.startLine =
             findFirstReporting(run, o.windowStart, "--window-start", first, end, &m->warnings);
     }
-    w.found = w.startLine >= 0 && w.startLine < end;
+    w.found = w.startLine && *w.startLine < end;
     if (!w.found) {
         return;
     }
+    const LineIndex start = *w.startLine;
     const LineMatcher only(o.windowMatch);
     w.printedKnown = run.hasArrival;
-    w.start = run.hasArrival ? run.timeOf(w.startLine) : kNaN;
+    w.start = run.hasArrival ? run.timeOf(start) : kNaN;
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
-    const double p0 = productionTime(run, w.startLine);
+    const double p0 = productionTime(run, start);
     w.producedKnown = std::isfinite(p0);
     const double t1 = w.start + o.windowSeconds, p1 = p0 + o.windowSeconds;
     std::int64_t bytes = 0;
-    for (LineIndex i = w.startLine; i < end; ++i) {
+    for (LineIndex i = start; i < end; ++i) {
         const double t = run.hasArrival ? run.timeOf(i) : kNaN;
-        const double p = run.producedAt(i);
+        const double p = run.producedAt(i).value_or(kNaN);
         const bool inArrival = t >= w.start && t <= t1;
         const bool inProduced = p >= p0 && p <= p1;
         if (!inArrival && !inProduced) {
@@ -162,7 +167,7 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
             continue;
         }
         if (inArrival) {
-            bytes += lineBytes(run, i, i + 1);
+            bytes += lineBytes(run, i, i + 1_lines);
         }
         if (!only.isEmpty() && !only.matches(run.lines.text(i))) {
             continue;
@@ -183,19 +188,19 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     double dropped = 0;
     for (const DropSpan &d : run.drops) {
         const LineIndex at = run.events[d.event].line;
-        if (at < first || at >= end || !std::isfinite(d.from)) {
+        if (at < first || at >= end || !d.from || !d.to) {
             continue;
         }
-        if (!only.isEmpty() &&
-            (d.before < 0 || d.after < 0 || !only.matches(run.lines.text(d.before)) ||
-             !only.matches(run.lines.text(d.after)))) {
+        if (!only.isEmpty() && (!d.before || !d.after || !only.matches(run.lines.text(*d.before)) ||
+                                !only.matches(run.lines.text(*d.after)))) {
             continue;
         }
+        const double from = *d.from, to = *d.to;
         double share = 0;
-        if (d.to > d.from) {
-            share = std::max(0.0, std::min(d.to, p1) - std::max(d.from, p0)) / (d.to - d.from);
+        if (to > from) {
+            share = std::max(0.0, std::min(to, p1) - std::max(from, p0)) / (to - from);
         } else {
-            share = d.from >= p0 && d.from <= p1 ? 1.0 : 0.0;
+            share = from >= p0 && from <= p1 ? 1.0 : 0.0;
         }
         dropped += share * d.count;
     }
@@ -213,26 +218,26 @@ void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineI
         r.from = s.first;
         r.to = s.second;
         r.fromLine = findFirstReporting(run, s.first, "--span", first, end, &m->warnings);
-        if (r.fromLine < 0) {
+        if (!r.fromLine) {
             r.missing = QStringLiteral("no line matches '%1'").arg(s.first);
         } else {
-            r.toLine = findFirst(run, s.second, r.fromLine, end);
-            if (r.toLine < 0) {
+            const LineIndex fromLine = *r.fromLine;
+            r.toLine = findFirst(run, s.second, fromLine, end);
+            if (!r.toLine) {
                 r.missing =
                     QStringLiteral("no line matches '%1' after '%2'").arg(s.second, s.first);
                 m->warnings << QStringLiteral("--span '%1' matched no line after '%2'")
                                    .arg(s.second, s.first);
             } else {
                 if (run.hasArrival) {
-                    r.seconds = run.timeOf(r.toLine) - productionTime(run, r.fromLine);
+                    r.seconds = run.timeOf(*r.toLine) - productionTime(run, fromLine);
                 } else {
                     r.missing = QStringLiteral("no host arrival times");
                 }
-                const KernelUs k0 = run.lines.kernelTime(r.fromLine);
-                const KernelUs k1 = run.lines.kernelTime(r.toLine);
-                if (hasKernelTime(k0) && hasKernelTime(k1) &&
-                    run.bootOf(r.fromLine) == run.bootOf(r.toLine)) {
-                    r.kernelSeconds = double(k1 - k0) * 1e-6;
+                const std::optional<KernelUs> k0 = run.lines.kernelTime(fromLine);
+                const std::optional<KernelUs> k1 = run.lines.kernelTime(*r.toLine);
+                if (k0 && k1 && run.bootOf(fromLine) == run.bootOf(*r.toLine)) {
+                    r.kernelSeconds = double((*k1 - *k0).count()) * 1e-6;
                 }
             }
         }
@@ -247,11 +252,13 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
         return;
     }
     QStringList unreported;
-    const LineIndex hit = findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end,
-                                             o.bootPatternGiven ? &m->warnings : &unreported);
-    if (hit < 0) {
+    const std::optional<LineIndex> found =
+        findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end,
+                           o.bootPatternGiven ? &m->warnings : &unreported);
+    if (!found) {
         return;
     }
+    const LineIndex hit = *found;
     m->bootDoneLine = hit;
     const Boot &b = run.boots[std::size_t(run.bootOf(hit))];
     const LineIndex start = std::max(b.first, first);
@@ -260,19 +267,19 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     }
     const double done = run.timeOf(hit);
     m->bootTimeFirstByte = done - run.timeOf(start);
-    if (hasHostTime(b.kernelZero)) {
-        m->bootTimeKernel = done - double(b.kernelZero - run.origin) * 1e-9;
+    if (b.kernelZero) {
+        m->bootTimeKernel = done - double((*b.kernelZero - run.origin).count()) * 1e-9;
     }
-    m->bootWireSeconds = wireTime(lineBytes(run, start, hit + 1), m->bitsPerChar, m->baud);
+    m->bootWireSeconds = wireTime(lineBytes(run, start, hit + 1_lines), m->bitsPerChar, m->baud);
     if (o.bootStart == QLatin1String("kernel")) {
         m->bootTime = m->bootTimeKernel;
     } else if (o.bootStart.isEmpty() || o.bootStart == QLatin1String("first-byte")) {
         m->bootTime = m->bootTimeFirstByte;
     } else {
-        const LineIndex from =
-            findFirstReporting(run, o.bootStart, "--boot-start", start, hit + 1, &m->warnings);
-        if (from >= 0) {
-            m->bootTime = done - productionTime(run, from);
+        const std::optional<LineIndex> from = findFirstReporting(
+            run, o.bootStart, "--boot-start", start, hit + 1_lines, &m->warnings);
+        if (from) {
+            m->bootTime = done - productionTime(run, *from);
         }
     }
 }
@@ -303,24 +310,23 @@ double quantile(std::vector<double> &v, double p)
     return v[k];
 }
 
-Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end)
+Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
+                       std::optional<LineIndex> last)
 {
     Metrics m;
-    if (end < 0 || end > run.lines.size()) {
-        end = run.lines.size();
-    }
-    first = std::clamp<LineIndex>(first, 0, end);
+    const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
+    first = std::clamp(first, LineIndex(0), end);
     m.first = first;
     m.end = end;
-    m.lines = end - first;
-    const bool whole = first == 0 && end == run.lines.size();
+    m.lines = (end - first).count();
+    const bool whole = first == LineIndex(0) && end == run.lines.endIndex();
 
     const LagSummary lags = summariseLags(run, first, end);
     m.kernelLines = lags.kernelLines;
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
     if (m.lines > 0 && run.hasArrival) {
-        m.duration = run.timeOf(end - 1) - run.timeOf(first);
+        m.duration = run.timeOf(end - 1_lines) - run.timeOf(first);
     }
     m.kernelDuration = kernelDuration(run, first, end);
     for (const Boot &b : run.boots) {
@@ -334,7 +340,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
     }
 
     // Events: those of lines in range, and notes placed before a line in range.
-    LineIndex panicLine = -1, endLine = -1, traceLine = -1;
+    std::optional<LineIndex> panicLine, endLine, traceLine;
     for (const Event &e : run.events) {
         const bool in = e.line >= first && (e.line < end || (whole && e.line >= end));
         if (!in) {
@@ -344,7 +350,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
         if (e.kind == EventKind::Drop) {
             ++m.dropNotices;
             m.droppedMessages += e.count;
-        } else if (e.kind == EventKind::Panic && panicLine < 0) {
+        } else if (e.kind == EventKind::Panic && !panicLine) {
             panicLine = e.line;
         }
     }
@@ -352,13 +358,13 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
         if (e.line < first || e.line >= end) {
             continue;
         }
-        if (e.kind == EventKind::PanicEnd && endLine < 0 && e.line >= panicLine) {
+        if (e.kind == EventKind::PanicEnd && !endLine && (!panicLine || e.line >= *panicLine)) {
             endLine = e.line;
         }
     }
-    if (panicLine >= 0 || endLine >= 0) {
-        const LineIndex from = panicLine >= 0 ? panicLine : first;
-        const LineIndex to = endLine >= 0 ? endLine : end;
+    if (panicLine || endLine) {
+        const LineIndex from = panicLine.value_or(first);
+        const LineIndex to = endLine.value_or(end);
         for (const Event &e : run.events) {
             if (e.kind == EventKind::CallTrace && e.line > from && e.line < to) {
                 traceLine = e.line;
@@ -367,19 +373,19 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
         }
         PanicResult &p = m.panic;
         p.detected = true;
-        p.line = panicLine >= 0 ? panicLine : endLine;
-        if (panicLine < 0) {
+        p.line = panicLine ? panicLine : endLine;
+        if (!panicLine) {
             p.missing << QStringLiteral("banner");
         }
-        if (traceLine < 0) {
+        if (!traceLine) {
             p.missing << QStringLiteral("call trace");
         }
-        if (endLine < 0) {
+        if (!endLine) {
             p.missing << QStringLiteral("end marker");
         }
         p.complete = p.missing.isEmpty();
-        const std::string_view t = run.lines.text(p.line);
-        const std::string_view key = panicLine >= 0 ? "not syncing: " : "not syncing: ";
+        const std::string_view t = run.lines.text(*p.line);
+        const std::string_view key = "not syncing: ";
         const auto at = t.find(key);
         if (at != std::string_view::npos) {
             std::string_view r = t.substr(at + key.size());
@@ -408,8 +414,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first, 
                 if (run.hasArrival) {
                     arrivals.push_back(run.timeOf(i));
                 }
-                const KernelUs k = run.lines.kernelTime(i);
-                kernel.push_back(hasKernelTime(k) ? run.producedAt(i) : kNaN);
+                kernel.push_back(run.producedAt(i).value_or(kNaN));
             }
         }
         if (st.matches == 0) {

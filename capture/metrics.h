@@ -34,7 +34,7 @@ struct WindowResult
 {
     bool found = false; // the start pattern matched (always true without one)
     double start = 0;   // run seconds (arrival of the start line)
-    LineIndex startLine = -1;
+    std::optional<LineIndex> startLine;
     bool printedKnown = false; // the format has arrival times, so `lines` means something
     std::int64_t lines = 0;    // lines that arrived in [start, start + seconds]
     // Lines the kernel produced in the same span of kernel time: the printed ones and the
@@ -52,7 +52,7 @@ struct SpanResult
     // The same span by kernel time alone: production of FROM to production of TO (same
     // boot, both timestamped). Knowable without host times.
     double kernelSeconds = std::numeric_limits<double>::quiet_NaN();
-    LineIndex fromLine = -1, toLine = -1;
+    std::optional<LineIndex> fromLine, toLine;
     QString missing; // which end was not found
 };
 
@@ -61,7 +61,7 @@ struct PanicResult
     bool detected = false;
     bool complete = false;
     QStringList missing; // "banner", "call trace", "end marker"
-    LineIndex line = -1;
+    std::optional<LineIndex> line;
     QString reason;
 };
 
@@ -80,7 +80,7 @@ struct IntervalStats
 
 struct Metrics
 {
-    LineIndex first = 0, end = 0; // the lines measured (a whole run or one boot)
+    LineIndex first, end; // the lines measured (a whole run or one boot)
     std::int64_t lines = 0;
     std::int64_t kernelLines = 0;
     std::int64_t bytes = 0;
@@ -103,7 +103,7 @@ struct Metrics
     double bootTimeFirstByte = kNoValue;
     double bootTimeKernel = kNoValue;
     double bootWireSeconds = kNoValue; // wire time of the bytes up to the boot-done line
-    LineIndex bootDoneLine = -1;
+    std::optional<LineIndex> bootDoneLine;
     PanicResult panic;
     std::array<std::int64_t, kEventKindCount> eventCounts{};
     std::vector<IntervalStats> intervals;
@@ -117,14 +117,15 @@ bool bytesAreExact(const Run &run);
 // Bits on the wire per console byte, from the recording's settings (8N1 when unknown).
 int bitsPerCharacter(const RunMeta &meta);
 
-// Metrics over [first, end) of a run (end < 0: to the end); a boot's range gives per-boot
+// Metrics over [first, end) of a run (no end: to the end); a boot's range gives per-boot
 // figures.
-Metrics computeMetrics(const Run &run, const MetricOptions &options, LineIndex first = 0,
-                       LineIndex end = -1);
+Metrics computeMetrics(const Run &run, const MetricOptions &options, LineIndex first = LineIndex(0),
+                       std::optional<LineIndex> end = std::nullopt);
 
-// The first line in [from, end) matching a regex, -1 if none (a big run is searched in
+// The first line in [from, end) matching a regex, if any (a big run is searched in
 // slices at once, the regex only run on lines holding its required literal).
-LineIndex findFirst(const Run &run, const QString &pattern, LineIndex from, LineIndex end);
+std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineIndex from,
+                                   LineIndex end);
 
 // p in [0, 1] of a sample (sorted in place); NaN for an empty one.
 double quantile(std::vector<double> &v, double p);

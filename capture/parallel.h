@@ -12,17 +12,17 @@ namespace tty {
 
 // How many slices a pass over n items takes: one per hardware thread, but no slice
 // smaller than minPerSlice (threads cost more than a short pass).
-inline int sliceCount(LineIndex n, LineIndex minPerSlice = LineIndex(1) << 20)
+inline int sliceCount(LineCount n, LineCount minPerSlice = LineCount(1 << 20))
 {
     const int cores = std::max(1, int(std::thread::hardware_concurrency()));
-    return int(std::clamp<LineIndex>(n / std::max<LineIndex>(minPerSlice, 1), 1, cores));
+    return int(std::clamp<std::int64_t>(n / std::max(minPerSlice, 1_lines), 1, cores));
 }
 
 // Runs f(slice, from, to) for `slices` equal slices of [begin, end) at once, the first on
 // the calling thread, and returns when all are done.
 template <typename F> void forEachSlice(LineIndex begin, LineIndex end, int slices, F &&f)
 {
-    const LineIndex n = std::max<LineIndex>(end - begin, 0);
+    const LineCount n = std::max(end - begin, 0_lines);
     auto bound = [&](int s) { return begin + n * s / std::max(slices, 1); };
     std::vector<std::thread> threads;
     for (int s = 1; s < slices; ++s) {

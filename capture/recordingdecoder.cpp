@@ -33,6 +33,16 @@ bool parseInt(std::string_view s, std::int64_t *out)
     *out = neg ? v : -v;
     return true;
 }
+
+bool parseWall(std::string_view s, HostNs *out)
+{
+    std::int64_t ns = 0;
+    if (!parseInt(s, &ns)) {
+        return false;
+    }
+    *out = HostNs(ns);
+    return true;
+}
 } // namespace
 
 bool RecordingDecoder::parseHeader()
@@ -53,7 +63,7 @@ bool RecordingDecoder::parseHeader()
         return false;
     }
     m_type = f[0][0];
-    return parseInt(f[1], &m_wall) && parseInt(f[2], &m_mono) && parseInt(f[3], &m_length) &&
+    return parseWall(f[1], &m_wall) && parseInt(f[2], &m_mono) && parseInt(f[3], &m_length) &&
            m_length >= 0;
 }
 

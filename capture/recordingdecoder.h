@@ -32,16 +32,17 @@ public:
             m_mono0 = mono;
         }
         // Clocks far apart (a corrupt record) would wrap: such a record keeps its wall time.
-        HostNs t = 0;
-        if (__builtin_sub_overflow(mono, m_mono0, &t) || __builtin_add_overflow(m_wall0, t, &t)) {
+        std::int64_t t = 0;
+        if (__builtin_sub_overflow(mono, m_mono0, &t) ||
+            __builtin_add_overflow(m_wall0.count(), t, &t)) {
             return wall;
         }
-        return t;
+        return HostNs(t);
     }
 
 private:
     bool m_anchored = false;
-    HostNs m_wall0 = 0;
+    HostNs m_wall0;
     std::int64_t m_mono0 = 0;
 };
 
@@ -78,7 +79,7 @@ private:
     State m_state = State::Magic;
     std::string m_line;
     char m_type = 0;
-    HostNs m_wall = 0;
+    HostNs m_wall;
     std::int64_t m_mono = 0;
     std::int64_t m_length = 0;
     std::int64_t m_remaining = 0;

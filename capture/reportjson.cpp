@@ -57,7 +57,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                       {QStringLiteral("trace_complete"), m.panic.complete},
                       {QStringLiteral("missing"), QJsonArray::fromStringList(m.panic.missing)}};
     if (m.panic.detected) {
-        panic[QStringLiteral("line")] = double(m.panic.line + 1);
+        panic[QStringLiteral("line")] = double(lineNumber(m.panic.line.value_or(LineIndex(-1))));
         panic[QStringLiteral("reason")] = m.panic.reason;
     }
     j[QStringLiteral("panic")] = panic;
@@ -91,7 +91,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         win[QStringLiteral("match")] = o.windowMatch;
     }
     if (m.window.found) {
-        win[QStringLiteral("start_line")] = double(m.window.startLine + 1);
+        win[QStringLiteral("start_line")] =
+            double(lineNumber(m.window.startLine.value_or(LineIndex(-1))));
         win[QStringLiteral("start_s")] = num(m.window.start);
     }
     j[QStringLiteral("window")] = win;
@@ -128,7 +129,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     QJsonArray events;
     qint64 omitted = 0;
     for (const Event &e : run.events) {
-        if (e.line < m.first || (e.line >= m.end && m.end < run.lines.size())) {
+        if (e.line < m.first || (e.line >= m.end && m.end < run.lines.endIndex())) {
             continue;
         }
         const bool wanted = eo.which == EventOutput::Which::All ||
@@ -139,15 +140,16 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         }
         const std::string_view t = run.eventText(e);
         QJsonObject eo{{QStringLiteral("kind"), QLatin1String(eventKindName(e.kind))},
-                       {QStringLiteral("line"), double(e.line + 1)},
+                       {QStringLiteral("line"), double(lineNumber(e.line))},
                        {QStringLiteral("text"), QString::fromUtf8(t.data(), qsizetype(t.size()))}};
-        const HostNs a = run.eventArrival(e);
+        const std::optional<HostNs> a = run.eventArrival(e);
         eo[QStringLiteral("arrival")] =
-            run.hasArrival && hasHostTime(a) ? num(double(a) * 1e-9) : QJsonValue();
-        const KernelUs k =
-            e.note < 0 && e.line < run.lines.size() ? run.lines.kernelTime(e.line) : kNoKernelTime;
+            run.hasArrival && a ? num(double(a->count()) * 1e-9) : QJsonValue();
+        const std::optional<KernelUs> k = e.note < 0 && e.line < run.lines.endIndex()
+                                              ? run.lines.kernelTime(e.line)
+                                              : std::nullopt;
         eo[QStringLiteral("kernel_time")] =
-            hasKernelTime(k) ? QJsonValue(double(k) * 1e-6) : QJsonValue();
+            k ? QJsonValue(double(k->count()) * 1e-6) : QJsonValue();
         if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
             eo[QStringLiteral("count")] = double(e.count);
         }

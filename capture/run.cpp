@@ -13,12 +13,21 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Kernel time falling back starts a new boot even without a banner (it may have been
 // dropped) when it falls back to near zero by a clear margin, or by a lot. Small steps back
 // are normal: CPUs log out of order during SMP bring-up (calibrate_delay on a secondary).
-constexpr KernelUs kNewBootMaxUs = 1000000;
-constexpr KernelUs kNewBootMinDropUs = 2000000;
-constexpr KernelUs kAlwaysNewBootDropUs = 30000000;
+constexpr KernelUs kNewBootMax{1000000};
+constexpr Microseconds kNewBootMinDrop{2000000};
+constexpr Microseconds kAlwaysNewBootDrop{30000000};
 // After a reboot/power-off/panic line or a silence, a fall of this much is a new boot.
-constexpr KernelUs kRestartAfterCueUs = 100000;
-constexpr HostNs kSilenceNs = 3000000000LL;
+constexpr Microseconds kRestartAfterCue{100000};
+constexpr Nanoseconds kSilence{3000000000LL};
+
+double seconds(Nanoseconds d)
+{
+    return double(d.count()) * 1e-9;
+}
+double seconds(KernelUs k)
+{
+    return double(k.count()) * 1e-6;
+}
 
 // The release named by a "Linux version <release> ..." banner; the banner may end right
 // after it (a line cut short), and a line's text is not NUL-terminated.
@@ -38,58 +47,63 @@ QString bannerVersion(std::string_view line)
 // load time. A few per line resolve any burst the lines can make, and the floor keeps a
 // short log's lanes at about one bin per pixel on any screen (lanedata.cpp picks the level
 // with at most one bin per pixel, falling back to the finest).
-std::size_t seriesBins(LineIndex lines)
+std::size_t seriesBins(LineCount lines)
 {
     constexpr std::size_t kFloor = 4096, kCeiling = std::size_t(1) << 20;
-    return std::clamp(std::size_t(lines) * 16, kFloor, kCeiling);
+    return std::clamp(std::size_t(lines.count()) * 16, kFloor, kCeiling);
 }
 } // namespace
 
 double Run::timeOf(LineIndex i) const
 {
-    const HostNs a = lines.arrival(i);
-    return hasHostTime(a) ? double(a - origin) * 1e-9 : kNaN;
+    const std::optional<HostNs> a = lines.arrival(i);
+    return a ? seconds(*a - origin) : kNaN;
 }
 
-double Run::producedAt(LineIndex i) const
+std::optional<double> Run::producedAt(LineIndex i) const
 {
-    const KernelUs k = lines.kernelTime(i);
-    if (!hasKernelTime(k)) {
-        return kNaN;
+    const std::optional<KernelUs> k = lines.kernelTime(i);
+    if (!k) {
+        return std::nullopt;
     }
     const Boot &b = boots[std::size_t(bootOf(i))];
-    if (hasArrival && hasHostTime(b.kernelZero)) {
-        return double(b.kernelZero - origin) * 1e-9 + double(k) * 1e-6;
+    if (hasArrival && b.kernelZero) {
+        return seconds(*b.kernelZero - origin) + seconds(*k);
     }
-    return b.timeBase + double(k) * 1e-6;
+    return b.timeBase + seconds(*k);
 }
 
-double Run::lagOf(LineIndex i) const
+std::optional<double> Run::lagOf(LineIndex i) const
 {
     // A timestamp behind other text arrived later than the line's first byte: its lag
     // would be wrong, so it has none.
     if (!hasArrival || (lines.flags(i) & KernelTimeNotAtStart)) {
-        return kNaN;
+        return std::nullopt;
     }
-    return timeOf(i) - producedAt(i);
+    const std::optional<double> p = producedAt(i);
+    const double t = timeOf(i);
+    if (!p || std::isnan(t)) {
+        return std::nullopt;
+    }
+    return t - *p;
 }
 
 LineIndex Run::lineAt(double runSeconds) const
 {
-    LineIndex lo = 0, hi = lines.size();
-    if (hi == 0 || !std::isfinite(runSeconds)) {
-        return 0;
+    LineIndex lo{0}, hi = lines.endIndex();
+    if (lines.empty() || !std::isfinite(runSeconds)) {
+        return LineIndex(0);
     }
-    const HostNs t = origin + HostNs(runSeconds * 1e9);
+    const HostNs t = hostTimeAt(runSeconds);
     while (lo < hi) {
         const LineIndex mid = lo + (hi - lo) / 2;
         if (lines.arrival(mid) <= t) {
-            lo = mid + 1;
+            lo = mid + 1_lines;
         } else {
             hi = mid;
         }
     }
-    return lo > 0 ? lo - 1 : 0;
+    return lo > LineIndex(0) ? lo - 1_lines : LineIndex(0);
 }
 
 int Run::bootOf(LineIndex i) const
@@ -104,27 +118,27 @@ std::string_view Run::eventText(const Event &e) const
     if (e.note >= 0 && std::size_t(e.note) < notes.size()) {
         return notes[std::size_t(e.note)];
     }
-    if (e.line >= 0 && e.line < lines.size()) {
+    if (e.line < lines.endIndex()) {
         return lines.text(e.line);
     }
     return {};
 }
 
-HostNs Run::eventArrival(const Event &e) const
+std::optional<HostNs> Run::eventArrival(const Event &e) const
 {
-    if (hasHostTime(e.arrival)) {
+    if (e.arrival) {
         return e.arrival;
     }
-    if (e.line >= 0 && e.line < lines.size()) {
+    if (e.line < lines.endIndex()) {
         return lines.arrival(e.line);
     }
-    return kNoHostTime;
+    return std::nullopt;
 }
 
 double Run::eventTime(const Event &e) const
 {
-    const HostNs a = eventArrival(e);
-    return hasHostTime(a) ? double(a - origin) * 1e-9 : kNaN;
+    const std::optional<HostNs> a = eventArrival(e);
+    return a ? seconds(*a - origin) : kNaN;
 }
 
 void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
@@ -132,12 +146,10 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
     // One pass over the kernel times (and arrivals): boots, kernel lines, and per boot the
     // lower envelope of (arrival - kernel time) and the extremes of kernel time, so that
     // neither the offsets nor the series range need another pass over every line.
-    end = std::min(end, lines.size());
+    end = std::min(end, lines.endIndex());
     for (LineIndex i = s->done; i < end; ++i) {
-        const HostNs arrival = hasArrival ? lines.arrival(i) : kNoHostTime;
-        if (hasHostTime(arrival)) {
-            s->lastArrival = std::max(s->lastArrival, arrival);
-        }
+        const HostNs arrival = hasArrival ? lines.arrival(i).value_or(kNoHost) : kNoHost;
+        s->lastArrival = std::max(s->lastArrival, arrival);
         while (s->event < events.size() && events[s->event].line < i) {
             ++s->event;
         }
@@ -152,32 +164,32 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
             ending = ending || k == EventKind::Reboot || k == EventKind::Panic ||
                      k == EventKind::PanicEnd;
         }
-        const KernelUs kt = lines.kernelTime(i);
-        const bool started = s->cur.firstKernelLine >= 0;
+        const std::optional<KernelUs> kt = lines.kernelTime(i);
+        const bool started = s->cur.firstKernelLine.has_value();
         if (started && firmware) {
             // Firmware output (or the terminal reset it starts with) ends the boot before:
             // the new boot starts at this line, with everything after the old kernel's
             // last line (its shutdown, a login prompt) left to the old boot.
             closeBoot(s, i);
-        } else if (started && (banner || (hasKernelTime(kt) && clockRestarted(*s, kt, arrival)))) {
+        } else if (started && (banner || (kt && clockRestarted(*s, *kt, arrival)))) {
             // Firmware output between the two kernels belongs to the new boot.
-            closeBoot(s, s->lastKernelLine + 1);
+            closeBoot(s, s->lastKernelLine + 1_lines); // set once started
         }
         s->ended = s->ended || ending;
-        if (!hasKernelTime(kt)) {
+        if (!kt) {
             continue;
         }
         ++s->kernelLines;
-        if (s->cur.firstKernelLine < 0) {
+        if (!s->cur.firstKernelLine) {
             s->cur.firstKernelLine = i;
         }
-        s->lastKt = kt;
+        s->lastKt = *kt;
         s->lastKernelLine = i;
-        s->lastKernelArrival = hasHostTime(arrival) ? arrival : s->lastKernelArrival;
-        s->scan.minKernel = std::min(s->scan.minKernel, kt);
-        s->scan.maxKernel = std::max(s->scan.maxKernel, kt);
-        if (hasArrival && !(lines.flags(i) & KernelTimeNotAtStart)) {
-            s->scan.envelope = std::min(s->scan.envelope, arrival - kt * 1000);
+        s->lastKernelArrival = arrival != kNoHost ? arrival : s->lastKernelArrival;
+        s->scan.minKernel = std::min(s->scan.minKernel, *kt);
+        s->scan.maxKernel = std::max(s->scan.maxKernel, *kt);
+        if (arrival != kNoHost && !(lines.flags(i) & KernelTimeNotAtStart)) {
+            s->scan.envelope = std::min(s->scan.envelope, arrival - kt->sinceOrigin());
         }
     }
     s->done = std::max(s->done, end);
@@ -185,24 +197,24 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
 
 bool Run::clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival)
 {
-    if (!hasKernelTime(s.lastKt)) {
+    if (s.lastKt == kNoKernel) {
         return false;
     }
-    const KernelUs drop = s.lastKt - kt;
+    const Microseconds drop = s.lastKt - kt;
     // Without a banner (a quiet boot prints none, or it was dropped): the clock falls back
     // to near zero by a clear margin, or by a lot.
-    if ((kt <= kNewBootMaxUs && drop >= kNewBootMinDropUs) || drop >= kAlwaysNewBootDropUs) {
+    if ((kt <= kNewBootMax && drop >= kNewBootMinDrop) || drop >= kAlwaysNewBootDrop) {
         return true;
     }
     // A smaller fall counts after the kernel said it was going down (reboot, power off,
     // panic) or after the console was silent for a while: a quiet boot's clock restarts
     // at ~2 s after a boot that ended at ~4 s. CPUs logging out of order step back by
     // milliseconds only.
-    if (drop < kRestartAfterCueUs) {
+    if (drop < kRestartAfterCue) {
         return false;
     }
-    const bool silence = hasHostTime(arrival) && hasHostTime(s.lastKernelArrival) &&
-                         arrival - s.lastKernelArrival >= kSilenceNs;
+    const bool silence = arrival != kNoHost && s.lastKernelArrival != kNoHost &&
+                         arrival - s.lastKernelArrival >= kSilence;
     return s.ended || silence;
 }
 
@@ -217,9 +229,9 @@ void Run::closeBoot(BootSplit *s, LineIndex start)
     s->ended = false;
 }
 
-void Run::splitBootsSoFar(LineIndex end)
+void Run::splitBootsSoFar(std::optional<LineIndex> end)
 {
-    advanceBootSplit(&m_split, end < 0 ? lines.size() : end);
+    advanceBootSplit(&m_split, end.value_or(lines.endIndex()));
 }
 
 void Run::splitBoots(std::vector<BootScan> *scans)
@@ -227,16 +239,16 @@ void Run::splitBoots(std::vector<BootScan> *scans)
     // The lines split ahead of time stay split (their state is copied: a live run calls
     // this five times a second); the rest is split here.
     BootSplit s = m_split;
-    advanceBootSplit(&s, lines.size());
-    s.cur.end = lines.size();
+    advanceBootSplit(&s, lines.endIndex());
+    s.cur.end = lines.endIndex();
     s.boots.push_back(s.cur);
     s.scans.push_back(s.scan);
     boots = std::move(s.boots);
     *scans = std::move(s.scans);
     kernelLines = s.kernelLines;
-    m_lastArrival = s.lastArrival;
+    m_lastArrival = s.lastArrival != kNoHost ? std::optional<HostNs>(s.lastArrival) : std::nullopt;
     for (const Event &e : events) {
-        if (e.kind == EventKind::Boot && e.note < 0 && e.line >= 0) {
+        if (e.kind == EventKind::Boot && e.note < 0) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
             if (b.version.isEmpty()) {
                 b.version = bannerVersion(lines.text(e.line));
@@ -250,36 +262,34 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
     double base = 0;
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         Boot &b = boots[bi];
-        b.kernelZero = kNoHostTime;
+        b.kernelZero.reset(); // none without arrivals
+        if (scans[bi].envelope != BootScan().envelope) {
+            b.kernelZero = scans[bi].envelope;
+        }
         b.timeBase = base;
         if (hasArrival) {
-            if (scans[bi].envelope != std::numeric_limits<HostNs>::max()) {
-                b.kernelZero = scans[bi].envelope;
-            }
             continue;
         }
         // No host times: lay boots end to end on their kernel clocks, and give every line
         // the time of the last kernel line before it so it can be placed on the timeline.
         double t = base;
         for (LineIndex i = b.first; i < b.end; ++i) {
-            const KernelUs kt = lines.kernelTime(i);
-            if (hasKernelTime(kt)) {
-                t = std::max(t, base + double(kt) * 1e-6);
+            if (const std::optional<KernelUs> kt = lines.kernelTime(i)) {
+                t = std::max(t, base + seconds(*kt));
             }
-            lines.setArrival(i, HostNs(t * 1e9));
+            lines.setArrival(i, HostNs(std::int64_t(t * 1e9)));
         }
         base = t + 1.0;
     }
     if (!hasArrival) {
-        origin = 0;
-        m_lastArrival = lines.empty() ? kNoHostTime : lines.arrival(lines.size() - 1);
+        origin = HostNs(0);
+        m_lastArrival = lines.empty() ? std::nullopt : lines.arrival(lines.endIndex() - 1_lines);
     }
 }
 
 double Run::bootBase(const Boot &b) const
 {
-    return hasArrival && hasHostTime(b.kernelZero) ? double(b.kernelZero - origin) * 1e-9
-                                                   : b.timeBase;
+    return hasArrival && b.kernelZero ? seconds(*b.kernelZero - origin) : b.timeBase;
 }
 
 void Run::placeDrops()
@@ -287,36 +297,40 @@ void Run::placeDrops()
     // Records are printed in the order they were logged, so the dropped ones lie between
     // the printed neighbours. A neighbour is looked for within its boot and a bounded
     // distance (a drop in a stretch of untimed lines has no bound on that side).
-    constexpr LineIndex kMaxLook = 4096;
+    constexpr LineCount kMaxLook{4096};
     drops.clear();
     for (std::size_t e = 0; e < events.size(); ++e) {
         const Event &ev = events[e];
-        if (ev.kind != EventKind::Drop || ev.line < 0) {
+        if (ev.kind != EventKind::Drop) {
             continue;
         }
         DropSpan d;
         d.event = e;
         d.count = ev.count;
-        const Boot &b = boots[std::size_t(bootOf(std::min(ev.line, lines.size() - 1)))];
-        for (LineIndex i = ev.line - 1; i >= std::max(b.first, ev.line - kMaxLook); --i) {
-            if (hasKernelTime(lines.kernelTime(i))) {
+        const Boot &b = boots[std::size_t(bootOf(std::min(ev.line, lines.endIndex() - 1_lines)))];
+        for (LineIndex i = ev.line - 1_lines; i >= std::max(b.first, ev.line - kMaxLook); --i) {
+            if (lines.kernelTime(i)) {
                 d.before = i;
                 break;
             }
         }
         // A notice glued in front of a record (older kernels) came before that record.
         for (LineIndex i = ev.line; i < std::min(b.end, ev.line + kMaxLook); ++i) {
-            if (hasKernelTime(lines.kernelTime(i))) {
+            if (lines.kernelTime(i)) {
                 d.after = i;
                 break;
             }
         }
-        d.from = d.before >= 0 ? producedAt(d.before) : kNaN;
-        d.to = d.after >= 0 ? producedAt(d.after) : kNaN;
-        if (!std::isfinite(d.from)) {
+        if (d.before) {
+            d.from = producedAt(*d.before);
+        }
+        if (d.after) {
+            d.to = producedAt(*d.after);
+        }
+        if (!d.from) {
             d.from = d.to;
         }
-        if (!std::isfinite(d.to)) {
+        if (!d.to) {
             d.to = d.from;
         }
         drops.push_back(d);
@@ -367,9 +381,9 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
         const double base = bootBase(b);
         for (LineIndex i = first; i < end; ++i) {
-            const KernelUs k = lines.kernelTime(i);
-            const double p = hasKernelTime(k) ? base + double(k) * 1e-6 : kNaN;
-            if (hasKernelTime(k)) {
+            const std::optional<KernelUs> k = lines.kernelTime(i);
+            const double p = k ? base + seconds(*k) : kNaN;
+            if (k) {
                 const std::ptrdiff_t bin = producedBins.of(p);
                 if (bin != producedBin) {
                     flushProduced();
@@ -390,7 +404,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
             printed += 1;
             const bool nl = !(f & (NoNewline | Split));
             bytes += double(lines.textSize(i) + (nl ? ending : 0));
-            if (hasKernelTime(k) && !(f & KernelTimeNotAtStart)) {
+            if (k && !(f & KernelTimeNotAtStart)) {
                 const float lag = float(t - p);
                 lagMax = lagCount > 0 ? std::max(lagMax, lag) : lag;
                 lagSum += double(lag);
@@ -412,21 +426,21 @@ void Run::finalize()
     std::vector<BootScan> scans;
     splitBoots(&scans);
     if (hasArrival && !lines.empty()) {
-        origin = lines.arrival(0);
+        origin = lines.arrival(LineIndex(0)).value_or(HostNs(0));
     }
     estimateOffsets(scans);
 
     // The series range from the boots' kernel-time extremes and the last arrival (the
     // same values as timeOf/producedAt give, without a pass over the lines).
     double lo = 0, hi = 0;
-    if (hasHostTime(m_lastArrival)) {
-        hi = std::max(hi, double(m_lastArrival - origin) * 1e-9);
+    if (m_lastArrival) {
+        hi = std::max(hi, seconds(*m_lastArrival - origin));
     }
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         if (scans[bi].minKernel <= scans[bi].maxKernel) {
             const double base = bootBase(boots[bi]);
-            lo = std::min(lo, base + double(scans[bi].minKernel) * 1e-6);
-            hi = std::max(hi, base + double(scans[bi].maxKernel) * 1e-6);
+            lo = std::min(lo, base + seconds(scans[bi].minKernel));
+            hi = std::max(hi, base + seconds(scans[bi].maxKernel));
         }
     }
     series.reset(lo, hi, seriesBins(lines.size()));
@@ -443,7 +457,7 @@ void Run::finalize()
     for (SeriesPyramid::Level &p : parts) {
         p = series.emptyFinest();
     }
-    forEachSlice(0, lines.size(), slices, [&](int s, LineIndex from, LineIndex to) {
+    forEachSlice(LineIndex(0), lines.endIndex(), slices, [&](int s, LineIndex from, LineIndex to) {
         fillSeries(s == 0 ? series.finest() : parts[std::size_t(s - 1)], from, to);
     });
     for (const SeriesPyramid::Level &p : parts) {
@@ -459,7 +473,9 @@ void Run::finalize()
     // Dropped messages were produced too: spread over the time they were produced in.
     placeDrops();
     for (const DropSpan &d : drops) {
-        series.addSpread(Channel::Produced, d.from, d.to, float(d.count));
+        if (d.from && d.to) {
+            series.addSpread(Channel::Produced, *d.from, *d.to, float(d.count));
+        }
     }
     series.build();
 }

@@ -17,6 +17,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex> // std::shared_lock
 #include <string>
 #include <vector>
@@ -38,12 +39,12 @@ struct RunMeta
 // One boot of the kernel inside a capture (a console-server log may hold many).
 struct Boot
 {
-    LineIndex first = 0;
-    LineIndex end = 0; // one past the last line
-    LineIndex firstKernelLine = -1;
+    LineIndex first;
+    LineIndex end; // one past the last line
+    std::optional<LineIndex> firstKernelLine;
     // Lower envelope of (arrival - kernel time): the host time of kernel time 0,
-    // estimated per boot. kNoHostTime when the format has no arrival times.
-    HostNs kernelZero = kNoHostTime;
+    // estimated per boot. None when the format has no arrival times.
+    std::optional<HostNs> kernelZero;
     double timeBase = 0; // runs without arrival times: run seconds of this boot's kernel time 0
     QString version;     // from the `Linux version` banner
 };
@@ -53,11 +54,11 @@ struct Boot
 // before the first printed after it.
 struct DropSpan
 {
-    std::size_t event = 0; // index into Run::events
-    LineIndex before = -1; // the last line with a kernel time before the drop, -1: none
-    LineIndex after = -1;  // the first line with a kernel time after it, -1: none
-    double from = std::numeric_limits<double>::quiet_NaN(); // run seconds, production clock
-    double to = std::numeric_limits<double>::quiet_NaN();
+    std::size_t event = 0;           // index into Run::events
+    std::optional<LineIndex> before; // the last line with a kernel time before the drop
+    std::optional<LineIndex> after;  // the first line with a kernel time after it
+    std::optional<double> from;      // run seconds, production clock; none without neighbours
+    std::optional<double> to;
     std::uint32_t count = 0;
 };
 
@@ -84,7 +85,7 @@ public:
 
     bool hasArrival = false;         // the format carries host arrival times
     bool arrivalIsWallClock = false; // ...and they are Unix times (not elapsed)
-    HostNs origin = 0;               // run second 0 (first arrival)
+    HostNs origin;                   // run second 0 (first arrival)
     std::int64_t bytes = 0;          // console bytes including line endings as received
     std::int64_t metaLines = 0; // console-server lines (conserver MARKs) not counted as console
     std::int64_t kernelLines = 0;
@@ -96,15 +97,15 @@ public:
     // Seconds since the start of the run: by arrival where known, else by kernel time.
     double timeOf(LineIndex i) const;
     // When the line was produced, in run seconds (kernel time mapped to the host clock);
-    // NaN without kernel time.
-    double producedAt(LineIndex i) const;
-    // Console lag in seconds (arrival - production); NaN where either is unknown.
-    double lagOf(LineIndex i) const;
+    // none without kernel time.
+    std::optional<double> producedAt(LineIndex i) const;
+    // Console lag in seconds (arrival - production); none where either is unknown.
+    std::optional<double> lagOf(LineIndex i) const;
     int bootOf(LineIndex i) const;
     // Text of an event: its note, else its line.
     std::string_view eventText(const Event &e) const;
-    // Arrival of an event (recorded markers have their own), else kNoHostTime.
-    HostNs eventArrival(const Event &e) const;
+    // Arrival of an event (recorded markers have their own), else its line's, if any.
+    std::optional<HostNs> eventArrival(const Event &e) const;
     double eventTime(const Event &e) const;
     // The same for events[index], from a table finalize() fills: passes over all events
     // of a big log (10^5 and more) then need not reach into the line table once each.
@@ -112,28 +113,36 @@ public:
     {
         return index < m_eventTimes.size() ? m_eventTimes[index] : eventTime(events[index]);
     }
-    // The last line that arrived at or before a run second (0 if none): arrival times are
+    // The last line that arrived at or before a run second (line 0 if none): arrival times are
     // monotone once loaded, so this is a binary search.
     LineIndex lineAt(double runSeconds) const;
     // Host time (ns) for a run second, for wall-clock axes.
-    HostNs hostTimeAt(double runSeconds) const { return origin + HostNs(runSeconds * 1e9); }
+    HostNs hostTimeAt(double runSeconds) const
+    {
+        return origin + Nanoseconds(std::int64_t(runSeconds * 1e9));
+    }
 
     // Recomputes boots, clock offsets and series after lines were added.
     void finalize();
-    // Splits boots over the lines [up to `end`, -1: all) added since the last call, ahead
+    // Splits boots over the lines [up to `end`, none: all) added since the last call, ahead
     // of finalize(), which then has only the rest to do. The caller promises that those
     // lines and their events will not change any more: a loader's lines, or all but the
     // last line of a live capture (a partial line that may still grow).
-    void splitBootsSoFar(LineIndex end = -1);
+    void splitBootsSoFar(std::optional<LineIndex> end = std::nullopt);
 
 private:
     // What the boot-splitting pass learns about each boot for the passes after it.
     struct BootScan
     {
-        HostNs envelope = std::numeric_limits<HostNs>::max(); // min(arrival - kernel time)
-        KernelUs minKernel = std::numeric_limits<KernelUs>::max();
-        KernelUs maxKernel = std::numeric_limits<KernelUs>::min();
+        // min(arrival - kernel time); the largest HostNs while there was none (a sentinel
+        // kept inside the class: this is updated for every kernel line).
+        HostNs envelope = HostNs(std::numeric_limits<std::int64_t>::max());
+        // Extremes of kernel time, minKernel > maxKernel while there was none.
+        KernelUs minKernel = KernelUs(std::numeric_limits<std::int64_t>::max());
+        KernelUs maxKernel = KernelUs(std::numeric_limits<std::int64_t>::min());
     };
+    static constexpr HostNs kNoHost = HostNs(std::numeric_limits<std::int64_t>::min());
+    static constexpr KernelUs kNoKernel = KernelUs(-1);
     // The boot-splitting pass, resumable line by line.
     struct BootSplit
     {
@@ -141,14 +150,16 @@ private:
         std::vector<BootScan> scans;
         Boot cur;
         BootScan scan;
-        KernelUs lastKt = kNoKernelTime;
-        LineIndex lastKernelLine = -1;
+        // Updated for every line, so plain values with a reserved "none" (kNone...) rather
+        // than std::optional; they stay inside Run.
+        KernelUs lastKt = kNoKernel;
+        LineIndex lastKernelLine;
         std::size_t event = 0; // first event not before the next line
-        HostNs lastArrival = kNoHostTime;
-        HostNs lastKernelArrival = kNoHostTime; // arrival of the last kernel line
+        HostNs lastArrival = kNoHost;
+        HostNs lastKernelArrival = kNoHost; // arrival of the last kernel line
         bool ended = false; // the current boot printed a reboot, power-off or panic line
         std::int64_t kernelLines = 0;
-        LineIndex done = 0; // lines split
+        LineIndex done; // lines split
     };
     void advanceBootSplit(BootSplit *s, LineIndex end) const;
     // Whether a kernel line at `kt` (arriving at `arrival`) starts a new boot by its clock.
@@ -163,8 +174,8 @@ private:
     void placeDrops();
     // Adds the lines [from, to) to a copy of the series' finest level.
     void fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const;
-    BootSplit m_split;                  // advanced by splitBootsSoFar, consumed by finalize
-    HostNs m_lastArrival = kNoHostTime; // the latest arrival, found by splitBoots
+    BootSplit m_split;                   // advanced by splitBootsSoFar, consumed by finalize
+    std::optional<HostNs> m_lastArrival; // the latest arrival, found by splitBoots
     std::vector<double> m_eventTimes;
 };
 

@@ -7,14 +7,14 @@ namespace tty {
 
 namespace {
 // A host clock that goes back by more than this is reported; smaller jitter is only clamped.
-constexpr HostNs kReportedStepNs = 1000000;
+constexpr Nanoseconds kReportedStep{1000000};
 } // namespace
 
-void RunBuilder::addLine(std::string_view text, HostNs arrival, std::uint16_t flags,
-                         KernelUs kernel, int level, bool parsePrefix)
+void RunBuilder::addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
+                         std::optional<KernelUs> kernel, int level, bool parsePrefix)
 {
     const LineFacts f = analyseLine(text, flags, kernel, level, parsePrefix);
-    const LineIndex idx = m_run.lines.size();
+    const LineIndex idx = m_run.lines.endIndex();
     if (flags & Split) {
         ++m_splitPieces;
     }
@@ -22,46 +22,49 @@ void RunBuilder::addLine(std::string_view text, HostNs arrival, std::uint16_t fl
     detectEvents(m_rules, text, f.message, idx, &m_run.events);
 }
 
-HostNs RunBuilder::repairArrival(HostNs arrival, LineIndex line)
+std::optional<HostNs> RunBuilder::repairArrivalSlow(std::optional<HostNs> stamped, LineIndex line)
 {
-    if (!hasHostTime(arrival)) {
-        return arrival;
+    if (!stamped) {
+        return stamped;
     }
     // The timeline needs arrival times that never go back: a host clock stepped back
     // (NTP, a user setting the date) is folded out and reported.
     // A time so far from the others that the correction would wrap is corrupt, not a
     // clock step: the line keeps the time of the line before, like an untimed line.
-    HostNs step = 0, correction = m_clockCorrection;
-    if (__builtin_add_overflow(arrival, m_clockCorrection, &arrival) ||
-        (hasHostTime(m_lastArrival) && arrival < m_lastArrival &&
-         (__builtin_sub_overflow(m_lastArrival, arrival, &step) ||
-          __builtin_add_overflow(m_clockCorrection, step, &correction)))) {
+    // The overflow checks work on the counts (the types' operators do not check).
+    std::int64_t arrival = 0, step = 0, correction = m_clockCorrection.count();
+    const std::int64_t last = m_lastArrivalNs;
+    const bool hasLast = last != kNoArrival;
+    if (__builtin_add_overflow(stamped->count(), m_clockCorrection.count(), &arrival) ||
+        (hasLast && arrival < last &&
+         (__builtin_sub_overflow(last, arrival, &step) ||
+          __builtin_add_overflow(m_clockCorrection.count(), step, &correction)))) {
         if (m_outOfRange++ == 0) {
             m_firstOutOfRangeLine = line;
         }
-        return m_lastArrival;
+        return hasLast ? std::optional<HostNs>(HostNs(last)) : std::nullopt;
     }
-    if (hasHostTime(m_lastArrival) && arrival < m_lastArrival) {
-        m_clockCorrection = correction;
-        if (step > kReportedStepNs) {
+    if (hasLast && arrival < last) {
+        m_clockCorrection = Nanoseconds(correction);
+        if (Nanoseconds(step) > kReportedStep) {
             ++m_clockSteps;
-            m_largestStep = std::max(m_largestStep, step);
-            if (m_firstStepLine < 0) {
+            m_largestStep = std::max(m_largestStep, Nanoseconds(step));
+            if (!m_firstStepLine) {
                 m_firstStepLine = line;
             }
         }
-        arrival = m_lastArrival;
+        arrival = last;
     }
-    m_lastArrival = arrival;
-    return arrival;
+    m_lastArrivalNs = arrival;
+    return HostNs(arrival);
 }
 
 void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
 {
-    const LineIndex idx = m_run.lines.size() - 1;
-    if (idx < 0) {
+    if (m_run.lines.empty()) {
         return;
     }
+    const LineIndex idx = m_run.lines.endIndex() - 1_lines;
     // Take off the events at the end that belong to the old text, keeping note events
     // (markers, gaps) in place: those placed before the line, then the line's new events,
     // then those placed after it, so the events stay in line order.
@@ -81,11 +84,11 @@ void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
     m_run.events.insert(m_run.events.end(), after.rbegin(), after.rend());
 }
 
-void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, HostNs arrival,
+void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, std::optional<HostNs> arrival,
                               std::uint32_t count)
 {
     Event e;
-    e.line = m_run.lines.size();
+    e.line = m_run.lines.endIndex();
     e.kind = kind;
     e.count = count;
     e.arrival = arrival;
@@ -109,15 +112,15 @@ void RunBuilder::finish()
                               "before line %3); times after each step were shifted so the "
                               "timeline stays in order")
                               .arg(m_clockSteps)
-                              .arg(double(m_largestStep) * 1e-9, 0, 'f', 3)
-                              .arg(m_firstStepLine + 1);
+                              .arg(double(m_largestStep.count()) * 1e-9, 0, 'f', 3)
+                              .arg(lineNumber(m_firstStepLine.value_or(LineIndex(-1))));
     }
     if (m_outOfRange > 0) {
         m_run.warnings << QStringLiteral("%1 line(s) had an arrival time too far from the others "
                                          "to be corrected (first: line %2); they were kept with "
                                          "the time of the line before")
                               .arg(m_outOfRange)
-                              .arg(m_firstOutOfRangeLine + 1);
+                              .arg(lineNumber(m_firstOutOfRangeLine.value_or(LineIndex(-1))));
     }
     m_run.finalize();
 }

@@ -15,14 +15,15 @@ public:
     RunBuilder(Run &run, const RuleSet &rules) : m_run(run), m_rules(rules) {}
 
     // A console line as received. `kernel`/`level` override the parsed prefix (kmsg
-    // records carry them outside the text); pass kNoKernelTime / -1 to parse them.
-    void addLine(std::string_view text, HostNs arrival, std::uint16_t flags = 0,
-                 KernelUs kernel = kNoKernelTime, int level = -1, bool parsePrefix = true);
+    // records carry them outside the text); leave them out (none / -1) to parse them.
+    void addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags = 0,
+                 std::optional<KernelUs> kernel = std::nullopt, int level = -1,
+                 bool parsePrefix = true);
     // Replaces the last line (a partial line that was completed later).
     void replaceLastLine(std::string_view text, std::uint16_t flags);
     // An event that is not a console line (recorded marker, gap, kmsg sequence gap): it
     // is placed before the next line.
-    void addNoteEvent(EventKind kind, std::string_view text, HostNs arrival,
+    void addNoteEvent(EventKind kind, std::string_view text, std::optional<HostNs> arrival,
                       std::uint32_t count = 0);
     // Counts the console bytes as received (line endings included).
     void addBytes(std::int64_t n) { m_run.bytes += n; }
@@ -32,21 +33,34 @@ public:
     // Adds warnings for what was repaired; then Run::finalize().
     void finish();
 
-    // Folds host clock steps back out of the arrival time of `line` (kNoHostTime passes
+    // Folds host clock steps back out of the arrival time of `line` (none passes
     // through); called in line order, also for lines appended in blocks.
-    HostNs repairArrival(HostNs arrival, LineIndex line);
+    std::optional<HostNs> repairArrival(std::optional<HostNs> arrival, LineIndex line)
+    {
+        // Inline for the common case (no step so far, time not going back): the loader
+        // calls this for every line.
+        if (arrival && m_clockCorrection == Nanoseconds(0) && m_lastArrivalNs <= arrival->count()) {
+            m_lastArrivalNs = arrival->count();
+            return arrival;
+        }
+        return repairArrivalSlow(arrival, line);
+    }
 
 private:
+    std::optional<HostNs> repairArrivalSlow(std::optional<HostNs> arrival, LineIndex line);
+
     Run &m_run;
     const RuleSet &m_rules;
-    HostNs m_lastArrival = kNoHostTime;
-    HostNs m_clockCorrection = 0;
+    // The last arrival returned, in ns; kNoArrival before the first (checked per line).
+    static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
+    std::int64_t m_lastArrivalNs = kNoArrival;
+    Nanoseconds m_clockCorrection{0};
     std::int64_t m_clockSteps = 0;
     std::int64_t m_splitPieces = 0;
-    HostNs m_largestStep = 0;
-    LineIndex m_firstStepLine = -1;
+    Nanoseconds m_largestStep{0};
+    std::optional<LineIndex> m_firstStepLine;
     std::int64_t m_outOfRange = 0; // arrivals the correction would have wrapped
-    LineIndex m_firstOutOfRangeLine = -1;
+    std::optional<LineIndex> m_firstOutOfRangeLine;
 };
 
 } // namespace tty

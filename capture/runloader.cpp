@@ -50,7 +50,7 @@ void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
         }
         if (options.progress) {
             progress.bytesDone = cur.filePos;
-            progress.lines = run.lines.size();
+            progress.lines = run.lines.size().count();
             options.progress(progress);
         }
         spares.put(std::move(cur.data));
@@ -120,7 +120,7 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
             run->warnings << QStringLiteral("%1 line(s) had no host timestamp (first: line %2); "
                                             "they were kept with the time of the line before")
                                  .arg(r.untimed)
-                                 .arg(r.firstUntimed + 1);
+                                 .arg(lineNumber(r.firstUntimed.value_or(LineIndex(-1))));
         }
     }
 
@@ -129,15 +129,16 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     if (input.cancelled()) {
         run->load.stop(LoadOutcome::Cancelled,
                        QStringLiteral("loading was cancelled after %1 lines; those were kept")
-                           .arg(run->lines.size()));
+                           .arg(run->lines.size().count()));
     } else if (!input.error().isEmpty()) {
         run->load.stop(LoadOutcome::Damaged, QStringLiteral("%1 (%2 lines before it were loaded)")
                                                  .arg(input.error())
-                                                 .arg(run->lines.size()));
+                                                 .arg(run->lines.size().count()));
     }
     if (!input.warning().isEmpty()) {
-        run->warnings
-            << QStringLiteral("%1 (%2 lines loaded)").arg(input.warning()).arg(run->lines.size());
+        run->warnings << QStringLiteral("%1 (%2 lines loaded)")
+                             .arg(input.warning())
+                             .arg(run->lines.size().count());
         run->load.truncate(run->warnings.back());
     }
     if (!options.label.isEmpty()) {

@@ -58,7 +58,7 @@ TextShape textShape(const LineTable &lines)
 {
     TextShape t;
     std::int64_t run = 0; // the line being joined from Split pieces
-    for (LineIndex i = 0; i < lines.size(); ++i) {
+    for (LineIndex i{0}; i < lines.endIndex(); ++i) {
         const std::int64_t len = std::int64_t(lines.textSize(i));
         run += len;
         t.longestLine = std::max(t.longestLine, run);

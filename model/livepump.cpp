@@ -75,7 +75,7 @@ void LivePump::finalize()
     const auto lock = changing(r);
     // All lines but the last (a partial line may still grow) are final: the boot split
     // need not go over them again, which keeps an update cheap hours into a capture.
-    r.splitBootsSoFar(r.lines.size() - 1);
+    r.splitBootsSoFar(r.lines.endIndex() - 1_lines);
     r.finalize();
     m_finalizedLines = r.lines.size();
     m_finalizedEvents = r.events.size();

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace tty {
 
@@ -56,8 +57,8 @@ private:
     CaptureSession &m_session;
     LiveRun &m_live;
     Mode m_mode;
-    std::size_t m_reported = 0;         // events reported stable so far
-    std::int64_t m_finalizedLines = -1; // lines and events at the last finalize
+    std::size_t m_reported = 0;                // events reported stable so far
+    std::optional<LineCount> m_finalizedLines; // lines and events at the last finalize
     std::size_t m_finalizedEvents = 0;
     std::int64_t m_lastFinalizeMono = 0;
     std::int64_t m_finalizeNs = 0; // how long the last finalize took

@@ -16,7 +16,8 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
             tr.label = sides[s].trials.size() > 1
                            ? QStringLiteral("%1 [%2]").arg(sides[s].label, t.source)
                            : sides[s].label;
-            LineIndex first = 0, end = -1;
+            LineIndex first{0};
+            std::optional<LineIndex> end; // none: the whole run
             if (t.boot >= 0 && std::size_t(t.boot) < t.run->boots.size()) {
                 first = t.run->boots[std::size_t(t.boot)].first;
                 end = t.run->boots[std::size_t(t.boot)].end;

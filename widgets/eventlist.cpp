@@ -114,11 +114,11 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             return std::isfinite(t) ? QString::number(t, 'f', 3) : QString();
         }
         case Kernel: {
-            if (e.note >= 0 || e.line >= run.lines.size()) {
+            if (e.note >= 0 || e.line >= run.lines.endIndex()) {
                 return {};
             }
-            const KernelUs k = run.lines.kernelTime(e.line);
-            return hasKernelTime(k) ? QString::number(double(k) * 1e-6, 'f', 6) : QString();
+            const std::optional<KernelUs> k = run.lines.kernelTime(e.line);
+            return k ? QString::number(double(k->count()) * 1e-6, 'f', 6) : QString();
         }
         case Text:
             return LogModel::displayText(run.eventText(e));

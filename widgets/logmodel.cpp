@@ -39,12 +39,13 @@ void LogModel::setRun(std::shared_ptr<const Run> run)
 int LogModel::targetRows() const
 {
     // QAbstractItemModel counts rows in int: more than 2^31 lines are not shown.
-    constexpr LineIndex kMax = std::numeric_limits<int>::max();
+    constexpr LineCount kMax{std::numeric_limits<int>::max()};
     if (!m_run) {
         return 0;
     }
     return int(
-        std::min<LineIndex>(m_filter ? LineIndex(m_filter->size()) : m_run->lines.size(), kMax));
+        std::min(m_filter ? LineCount(std::int64_t(m_filter->size())) : m_run->lines.size(), kMax)
+            .count());
 }
 
 void LogModel::growRows()
@@ -66,11 +67,11 @@ void LogModel::ensureLineShown(LineIndex line)
 {
     // Jumping to a line the stepwise growth has not reached yet: take the rows up to it
     // at once (one larger step, as the user asked for that place).
-    LineIndex row = line;
+    std::int64_t row = line.value();
     if (m_filter) {
         row = std::lower_bound(m_filter->begin(), m_filter->end(), line) - m_filter->begin();
     }
-    const int want = int(std::min<LineIndex>(row + 1, targetRows()));
+    const int want = int(std::min<std::int64_t>(row + 1, targetRows()));
     if (want > m_rows) {
         beginInsertRows({}, m_rows, want - 1);
         m_rows = want;
@@ -88,7 +89,8 @@ void LogModel::linesChanged()
     if (!m_run || m_filter) {
         return; // a filtered view keeps its rows until the next search
     }
-    const int now = int(std::min<LineIndex>(m_run->lines.size(), std::numeric_limits<int>::max()));
+    const int now =
+        int(std::min<std::int64_t>(m_run->lines.size().count(), std::numeric_limits<int>::max()));
     if (m_rows > 0) {
         emit dataChanged(index(m_rows - 1, 0), index(m_rows - 1, ColumnCount - 1));
     }
@@ -133,18 +135,20 @@ void LogModel::setWallClock(bool on)
     }
 }
 
-LineIndex LogModel::lineAt(int row) const
+std::optional<LineIndex> LogModel::lineAt(int row) const
 {
     if (m_filter) {
-        return row >= 0 && std::size_t(row) < m_filter->size() ? (*m_filter)[std::size_t(row)] : -1;
+        return row >= 0 && std::size_t(row) < m_filter->size()
+                   ? std::optional<LineIndex>((*m_filter)[std::size_t(row)])
+                   : std::nullopt;
     }
-    return row;
+    return LineIndex(row);
 }
 
 int LogModel::rowOf(LineIndex line) const
 {
     if (!m_filter) {
-        return int(std::clamp<LineIndex>(line, 0, std::max<LineIndex>(rowCount() - 1, 0)));
+        return int(std::clamp<std::int64_t>(line.value(), 0, std::max(rowCount() - 1, 0)));
     }
     auto it = std::upper_bound(m_filter->begin(), m_filter->end(), line);
     const int row = it == m_filter->begin() ? 0 : int(it - m_filter->begin()) - 1;
@@ -196,37 +200,39 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
     if (!m_run || !index.isValid()) {
         return {};
     }
-    const LineIndex line = lineAt(index.row());
-    if (line < 0 || line >= m_run->lines.size()) {
+    const std::optional<LineIndex> at = lineAt(index.row());
+    if (!at || *at < LineIndex(0) || *at >= m_run->lines.endIndex()) {
         return {};
     }
+    const LineIndex line = *at;
     switch (role) {
     case LineRole:
-        return qlonglong(line);
+        return qlonglong(line.value());
     case Qt::DisplayRole: {
         switch (index.column()) {
         case Number:
-            return qlonglong(line + 1);
+            return qlonglong(lineNumber(line));
         case Arrival: {
             if (!m_run->hasArrival) {
                 return QStringLiteral("–");
             }
-            if (m_wallClock && m_run->arrivalIsWallClock) {
-                return QDateTime::fromMSecsSinceEpoch(m_run->lines.arrival(line) / 1000000, Qt::UTC)
+            const std::optional<HostNs> a = m_run->lines.arrival(line);
+            if (m_wallClock && m_run->arrivalIsWallClock && a) {
+                return QDateTime::fromMSecsSinceEpoch(a->count() / 1000000, Qt::UTC)
                     .toString(QStringLiteral("HH:mm:ss.zzz"));
             }
             return QString::number(m_run->timeOf(line), 'f', 6);
         }
         case Kernel: {
-            const KernelUs k = m_run->lines.kernelTime(line);
-            return hasKernelTime(k) ? QStringLiteral("%1.%2")
-                                          .arg(k / 1000000)
-                                          .arg(k % 1000000, 6, 10, QLatin1Char('0'))
-                                    : QString();
+            const std::optional<KernelUs> k = m_run->lines.kernelTime(line);
+            return k ? QStringLiteral("%1.%2")
+                           .arg(k->count() / 1000000)
+                           .arg(k->count() % 1000000, 6, 10, QLatin1Char('0'))
+                     : QString();
         }
         case Lag: {
-            const double lag = m_run->lagOf(line);
-            return std::isfinite(lag) ? QString::number(lag, 'f', 3) : QString();
+            const std::optional<double> lag = m_run->lagOf(line);
+            return lag ? QString::number(*lag, 'f', 3) : QString();
         }
         case Text:
             return displayText(m_run->lines.text(line));

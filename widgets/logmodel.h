@@ -36,7 +36,7 @@ public:
     // in steps.
     void ensureLineShown(LineIndex line);
 
-    LineIndex lineAt(int row) const;
+    std::optional<LineIndex> lineAt(int row) const; // none: not a row
     // The row showing `line`, or of the nearest line shown before it.
     int rowOf(LineIndex line) const;
 

@@ -79,8 +79,9 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &LogView::onSearchDone);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &cur) {
-                if (cur.isValid()) {
-                    emit currentLineChanged(m_model->lineAt(cur.row()));
+                if (const std::optional<LineIndex> l =
+                        cur.isValid() ? m_model->lineAt(cur.row()) : std::nullopt) {
+                    emit currentLineChanged(*l);
                 }
             });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
@@ -88,12 +89,16 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
         if (rows.isEmpty()) {
             return;
         }
-        LineIndex lo = m_model->lineAt(rows.front().row()), hi = lo;
+        std::optional<LineIndex> lo, hi;
         for (const QModelIndex &i : rows) {
-            lo = std::min(lo, m_model->lineAt(i.row()));
-            hi = std::max(hi, m_model->lineAt(i.row()));
+            if (const std::optional<LineIndex> l = m_model->lineAt(i.row())) {
+                lo = lo ? std::min(*lo, *l) : *l;
+                hi = hi ? std::max(*hi, *l) : *l;
+            }
         }
-        emit selectionChanged(lo, hi);
+        if (lo) {
+            emit selectionChanged(*lo, *hi);
+        }
     });
 }
 
@@ -135,10 +140,10 @@ void LogView::showLine(LineIndex line)
     m_table->scrollTo(idx, QAbstractItemView::PositionAtCenter);
 }
 
-LineIndex LogView::currentLine() const
+std::optional<LineIndex> LogView::currentLine() const
 {
     const QModelIndex cur = m_table->currentIndex();
-    return cur.isValid() ? m_model->lineAt(cur.row()) : -1;
+    return cur.isValid() ? m_model->lineAt(cur.row()) : std::nullopt;
 }
 
 void LogView::search(const QString &regex, bool wait)
@@ -201,7 +206,8 @@ void LogView::step(int direction)
     if (!m_matches || m_matches->empty()) {
         return;
     }
-    const LineIndex cur = currentLine();
+    // No current line: the search starts before the first line.
+    const LineIndex cur = currentLine().value_or(LineIndex(-1));
     LineIndex target;
     if (direction > 0) {
         auto it = std::upper_bound(m_matches->begin(), m_matches->end(), cur);
@@ -228,10 +234,10 @@ void LogView::setFilterToMatches(bool on)
         m_filter->setChecked(on);
         return;
     }
-    const LineIndex cur = currentLine();
+    const std::optional<LineIndex> cur = currentLine();
     m_model->setFilter(on ? m_matches : nullptr);
-    if (cur >= 0) {
-        showLine(cur);
+    if (cur) {
+        showLine(*cur);
     }
 }
 

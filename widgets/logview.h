@@ -33,7 +33,7 @@ public:
 
     // Moves the current line (and scrolls it into view, centred).
     void showLine(LineIndex line);
-    LineIndex currentLine() const;
+    std::optional<LineIndex> currentLine() const; // none: no current row
 
     // Search: runs over all lines in the background; blocks until done when `wait`.
     void search(const QString &regex, bool wait = false);

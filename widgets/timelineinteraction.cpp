@@ -117,8 +117,8 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
                 if (isCrashKind(e.kind)) {
                     // The report around this headline only (a WARN opens at its `cut here`
                     // line just before), not the whole run.
-                    for (const Crash &c :
-                         findCrashes(r, std::max<LineIndex>(0, e.line - 2), e.line + 1)) {
+                    for (const Crash &c : findCrashes(r, std::max(LineIndex(0), e.line - 2_lines),
+                                                      e.line + 1_lines)) {
                         if (c.event == std::size_t(ev)) {
                             tip +=
                                 QStringLiteral("<br><b>crash:</b> %1%2")

@@ -100,10 +100,10 @@ void TimelineView::setTimeAxisMode(TimeAxisMode mode)
     m_ticker->setMode(mode);
     if (!m_runs.isEmpty() && !m_runs.front().run->boots.empty()) {
         const Run &r = *m_runs.front().run;
-        m_ticker->setWallOrigin(double(r.origin) * 1e-9 + m_runs.front().shift);
+        m_ticker->setWallOrigin(double(r.origin.count()) * 1e-9 + m_runs.front().shift);
         const Boot &b = r.boots.front();
-        const double kz = hasHostTime(b.kernelZero) && r.hasArrival
-                              ? double(b.kernelZero - r.origin) * 1e-9
+        const double kz = b.kernelZero && r.hasArrival
+                              ? double((*b.kernelZero - r.origin).count()) * 1e-9
                               : b.timeBase;
         m_ticker->setKernelOrigin(m_runs.front().shift - kz);
     }
@@ -162,7 +162,7 @@ QPair<double, double> TimelineView::fullRange() const
             continue;
         }
         const double a = runX(ri, std::min(0.0, r.series.start()));
-        const double b = runX(ri, std::max(r.timeOf(r.lines.size() - 1), r.series.end()));
+        const double b = runX(ri, std::max(r.timeOf(r.lines.endIndex() - 1_lines), r.series.end()));
         lo = first ? a : std::min(lo, a);
         hi = first ? b : std::max(hi, b);
         first = false;

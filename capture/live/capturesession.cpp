@@ -54,7 +54,7 @@ bool CaptureSession::start(QString *error)
     const QJsonObject header = RecordingWriter::headerJson(
         m_options.port, s.baud, s.dataBits, QLatin1String(parityName(s.parity)), s.stopBits,
         QLatin1String(flowName(s.flow)), m_options.label,
-        QDateTime::fromMSecsSinceEpoch(wall / 1000000, Qt::UTC));
+        QDateTime::fromMSecsSinceEpoch(wall.count() / 1000000, Qt::UTC));
     emitRecord('H', wall, mono, QJsonDocument(header).toJson(QJsonDocument::Compact).toStdString());
     m_started = true;
     if (m_writer.isOpen()) {

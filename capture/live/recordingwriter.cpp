@@ -31,7 +31,7 @@ std::int64_t clockNs(clockid_t id)
 
 HostNs wallNowNs()
 {
-    return clockNs(CLOCK_REALTIME);
+    return HostNs(clockNs(CLOCK_REALTIME));
 }
 std::int64_t monoNowNs()
 {
@@ -98,7 +98,7 @@ void RecordingWriter::append(char type, HostNs wall, std::int64_t mono, const ch
     }
     char head[96];
     const int h = std::snprintf(head, sizeof head, "%c %" PRId64 " %" PRId64 " %zu\n", type,
-                                std::int64_t(wall), mono, n);
+                                wall.count(), mono, n);
     m_in.append(head, std::size_t(h));
     m_in.append(p, n);
     m_in.push_back('\n');

@@ -113,8 +113,8 @@ int main(int argc, char **argv)
                     " bytes left out); process CPU %.2f s; recording byte-exact: %s\n",
                     mib, secs, double(mib) / secs, double(st.recording.fileBytes) / (1 << 20),
                     double(src.size()) / double(st.recording.fileBytes),
-                    std::int64_t(live.run().lines.size()), live.run().events.size(), st.liveDropped,
-                    cpu, exact ? "yes" : "NO");
+                    live.run().lines.size().count(), live.run().events.size(), st.liveDropped, cpu,
+                    exact ? "yes" : "NO");
         if (!exact) {
             return 1;
         }

@@ -210,8 +210,8 @@ int main(int argc, char **argv)
                         .left(40)
                         .toLocal8Bit()
                         .constData(),
-                    qlonglong(w.session().sides[0].trials[0].run->lines.size()), loadS, maxGap,
-                    full, zoom);
+                    qlonglong(w.session().sides[0].trials[0].run->lines.size().count()), loadS,
+                    maxGap, full, zoom);
         std::fflush(stdout);
     }
     return 0;

@@ -31,8 +31,8 @@ inline void initQt()
 inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {})
 {
     volatile double sink = 0;
-    for (tty::LineIndex i = 0; i < run.lines.size(); ++i) {
-        sink = sink + double(run.lines.text(i).size()) + run.timeOf(i) + run.lagOf(i);
+    for (tty::LineIndex i{0}; i < run.lines.endIndex(); ++i) {
+        sink = sink + double(run.lines.text(i).size()) + run.timeOf(i) + run.lagOf(i).value_or(0);
     }
     for (const tty::Event &e : run.events) {
         sink = sink + double(run.eventText(e).size()) + run.eventTime(e);

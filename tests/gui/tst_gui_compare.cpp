@@ -190,10 +190,10 @@ private slots:
         for (int side = 0; side < 2; ++side) {
             LogPane *p = w->logPane(side);
             const double shift = w->timeline()->runs()[p->timelineRun()].shift;
-            const LineIndex l = p->view()->currentLine();
-            QVERIFY(l > 0);
-            QVERIFY(p->run()->timeOf(l) - shift <= 10.0);
-            QVERIFY(p->run()->timeOf(l + 1) - shift > 10.0);
+            const std::optional<LineIndex> l = p->view()->currentLine();
+            QVERIFY(l && *l > LineIndex(0));
+            QVERIFY(p->run()->timeOf(*l) - shift <= 10.0);
+            QVERIFY(p->run()->timeOf(*l + 1_lines) - shift > 10.0);
         }
     }
 
@@ -230,7 +230,7 @@ private slots:
         for (int run = 0; run < 6; ++run) {
             const Run &r = *t->runs()[run].run;
             std::int64_t n = 0;
-            for (LineIndex i = 0; i < r.lines.size(); ++i) {
+            for (LineIndex i{0}; i < r.lines.endIndex(); ++i) {
                 n += r.lines.text(i).find("noise: worker 0 seq") != std::string_view::npos ? 1 : 0;
             }
             QVERIFY(n > 1000);

@@ -58,13 +58,14 @@ private slots:
             put(pty.master, "[    1." + std::to_string(100000 + i) + "] noise: line " +
                                 std::to_string(i) + "\r\n");
         }
-        QVERIFY(waitFor([&] { return run.lines.size() >= 50; }));
+        QVERIFY(waitFor([&] { return run.lines.size() >= 50_lines; }));
         QVERIFY(waitFor([&] { return w.logPane(0)->view()->model()->rowCount() >= 50; }));
-        QCOMPARE(std::string(run.lines.text(49)), std::string("[    1.100049] noise: line 49"));
+        QCOMPARE(std::string(run.lines.text(LineIndex(49))),
+                 std::string("[    1.100049] noise: line 49"));
 
         // Follow mode keeps the newest line in view; zooming pauses it.
         QVERIFY(w.liveBar()->following());
-        const double lastX = run.timeOf(run.lines.size() - 1);
+        const double lastX = run.timeOf(run.lines.endIndex() - 1_lines);
         QVERIFY(w.timeline()->xUpper() >= lastX);
         QCPAxis *x = w.timeline()->laneRect(TimelineView::Printed)->axis(QCPAxis::atBottom);
         x->setRange(x->range().lower - 100, x->range().lower - 50); // what a drag does
@@ -115,7 +116,8 @@ private slots:
         // A prompt without newline shows after a short idle time.
         put(pty.master, "corpusvm login: ");
         QVERIFY(waitFor([&] {
-            return std::string(run.lines.text(run.lines.size() - 1)) == "corpusvm login: ";
+            return std::string(run.lines.text(run.lines.endIndex() - 1_lines)) ==
+                   "corpusvm login: ";
         }));
 
         w.stopCapture();

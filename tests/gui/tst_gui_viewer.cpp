@@ -35,14 +35,14 @@ class TestViewer : public QObject
 private:
     std::unique_ptr<MainWindow> w;
     const Run *run() const { return w->session().sides[0].trials[0].run.get(); }
-    LineIndex firstEventLine(EventKind k) const
+    std::optional<LineIndex> firstEventLine(EventKind k) const
     {
         for (const Event &e : run()->events) {
             if (e.kind == k) {
                 return e.line;
             }
         }
-        return -1;
+        return std::nullopt;
     }
 
 private slots:
@@ -54,7 +54,7 @@ private slots:
         w->openFiles({sample("blast_crash-smp2-115200-t1.hostts.log.zst")});
         QVERIFY(w->waitForLoaded());
         QCOMPARE(w->session().sides.size(), 1);
-        QCOMPARE(run()->lines.size(), 8803); // the truth file's count
+        QCOMPARE(run()->lines.size(), 8803_lines); // the truth file's count
         QApplication::processEvents();
         w->timeline()->plot()->replot();
     }
@@ -152,8 +152,8 @@ private slots:
         const double x = g->keyAxis()->coordToPixel(g->data()->at(0)->key);
         const double y = g->valueAxis()->coordToPixel(g->data()->at(0)->value);
         QTest::mouseClick(t->plot(), Qt::LeftButton, Qt::NoModifier, QPoint(int(x), int(y)));
-        const LineIndex panic = firstEventLine(EventKind::Panic);
-        QCOMPARE(panic + 1, 8763); // truth: first_kernel_panic.line
+        const std::optional<LineIndex> panic = firstEventLine(EventKind::Panic);
+        QCOMPARE(lineNumber(panic.value()), 8763); // truth: first_kernel_panic.line
         QCOMPARE(w->logPane(0)->view()->currentLine(), panic);
         // ...and the event list follows.
         const QModelIndex cur = w->eventList()->table()->currentIndex();
@@ -191,12 +191,12 @@ private slots:
         const int px = int(rect->axis(QCPAxis::atBottom)->coordToPixel(20.0));
         QTest::mouseClick(t->plot(), Qt::LeftButton, Qt::NoModifier,
                           QPoint(px, rect->center().y()));
-        const LineIndex l = w->logPane(0)->view()->currentLine();
-        QVERIFY(l > 0);
+        const std::optional<LineIndex> l = w->logPane(0)->view()->currentLine();
+        QVERIFY(l && *l > LineIndex(0));
         // The line shown is the last one that arrived by then.
         const double at = rect->axis(QCPAxis::atBottom)->pixelToCoord(px);
-        QVERIFY(run()->timeOf(l) <= at);
-        QVERIFY(run()->timeOf(l + 1) > at);
+        QVERIFY(run()->timeOf(*l) <= at);
+        QVERIFY(run()->timeOf(*l + 1_lines) > at);
     }
 
     void nextEventKeys()
@@ -242,8 +242,8 @@ private slots:
         QTest::keyClick(v->table(), Qt::Key_Down, Qt::ShiftModifier);
         QVERIFY(spy.count() >= 1);
         const auto args = spy.last();
-        QCOMPARE(args[0].toLongLong(), 100);
-        QCOMPARE(args[1].toLongLong(), 101);
+        QCOMPARE(args[0].value<LineIndex>(), LineIndex(100));
+        QCOMPARE(args[1].value<LineIndex>(), LineIndex(101));
     }
 
     void exportDrawsEveryLane()
@@ -297,7 +297,7 @@ private slots:
         w2.openFiles({cut});
         QVERIFY(w2.waitForLoaded());
         QVERIFY(!w2.session().isEmpty());
-        const qint64 kept = w2.session().sides[0].trials[0].run->lines.size();
+        const qint64 kept = w2.session().sides[0].trials[0].run->lines.size().count();
         QVERIFY(kept > 1000 && kept < 11365);
         QVERIFY2(w2.notices()->isVisibleTo(&w2) &&
                      w2.notices()->text().contains(QStringLiteral("truncated")),
@@ -367,10 +367,10 @@ private slots:
         QVERIFY(!cancel->isVisible());
         QVERIFY(!w2.session().isEmpty());
         const Run &r = *w2.session().sides[0].trials[0].run;
-        QVERIFY(r.lines.size() > 0);
+        QVERIFY(r.lines.size() > 0_lines);
         QVERIFY2(r.load.outcome == LoadOutcome::Cancelled, loadOutcomeName(r.load.outcome));
         QVERIFY2(r.load.message.contains(QStringLiteral("cancelled")), qPrintable(r.load.message));
-        QCOMPARE(std::string(r.lines.text(0)), std::string("[    1.100000] line 0"));
+        QCOMPARE(std::string(r.lines.text(LineIndex(0))), std::string("[    1.100000] line 0"));
         QVERIFY2(w2.notices()->text().contains(QStringLiteral("cancelled")),
                  qPrintable(w2.notices()->text()));
     }
@@ -399,14 +399,14 @@ private slots:
         v.show();
         v.setRun(run);
         QVERIFY(v.model()->rowCount() < n); // the rest come in steps
-        v.showLine(590000);
+        v.showLine(LineIndex(590000));
         QCOMPARE(v.currentLine(), LineIndex(590000));
 
         v.search(QStringLiteral("seq 5"), true);
         v.setFilterToMatches(true);
         v.setFilterToMatches(false);
         QVERIFY(v.model()->rowCount() < n);
-        v.showLine(580000);
+        v.showLine(LineIndex(580000));
         QCOMPARE(v.currentLine(), LineIndex(580000));
         QTRY_COMPARE_WITH_TIMEOUT(v.model()->rowCount(), n, 20000);
     }

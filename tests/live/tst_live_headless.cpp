@@ -91,7 +91,7 @@ private slots:
         std::unique_ptr<Run> r = loadRun(out, {}, &error);
         QVERIFY(r);
         QCOMPARE(r->meta.label, QStringLiteral("headless test"));
-        QCOMPARE(r->lines.size(), LineIndex(2));
+        QCOMPARE(r->lines.size(), LineCount(2));
     }
 
     void sigkillLosesAtMostASecond()
@@ -152,7 +152,7 @@ private slots:
         std::unique_ptr<Run> r = loadRun(out, {}, &error);
         QVERIFY2(r, qPrintable(error));
         QVERIFY2(!r->load.stoppedEarly(), qPrintable(r->load.message));
-        QVERIFY(r->lines.size() > 1000);
+        QVERIFY(r->lines.size() > 1000_lines);
     }
 
     // The disk fills during a capture (a file size limit makes write() fail with EFBIG, as a
@@ -208,8 +208,8 @@ private slots:
         QString error;
         std::unique_ptr<Run> r = loadRun(out, {}, &error);
         QVERIFY2(r, qPrintable(error));
-        QVERIFY(r->lines.size() > 0);
-        const std::string_view first = r->lines.text(0);
+        QVERIFY(r->lines.size() > 0_lines);
+        const std::string_view first = r->lines.text(LineIndex(0));
         QCOMPARE(std::string(first), sent.substr(0, sent.find('\r')));
     }
 };

@@ -59,22 +59,25 @@ private slots:
         QVERIFY(waitFor(
             [&] {
                 live.add(s.takeLive());
-                return live.run().lines.size() >= 4;
+                return live.run().lines.size() >= 4_lines;
             },
             3000));
         const Run &r = live.run();
-        QCOMPARE(r.lines.size(), LineIndex(4));
-        QCOMPARE(r.lines.text(0), std::string_view("[    0.000000] Linux version 6.1.0 (test)"));
-        QCOMPARE(r.lines.text(1), std::string_view("[    0.100000] second half"));
-        QCOMPARE(r.lines.text(2), std::string_view("third"));
-        QCOMPARE(r.lines.text(3), std::string_view(binary, sizeof binary - 2));
-        QCOMPARE(r.lines.kernelTime(1), KernelUs(100000));
+        QCOMPARE(r.lines.size(), LineCount(4));
+        QCOMPARE(r.lines.text(LineIndex(0)),
+                 std::string_view("[    0.000000] Linux version 6.1.0 (test)"));
+        QCOMPARE(r.lines.text(LineIndex(1)), std::string_view("[    0.100000] second half"));
+        QCOMPARE(r.lines.text(LineIndex(2)), std::string_view("third"));
+        QCOMPARE(r.lines.text(LineIndex(3)), std::string_view(binary, sizeof binary - 2));
+        QCOMPARE(r.lines.kernelTime(LineIndex(1)), KernelUs(100000));
         // Arrival = arrival of the line's first byte, within a scheduling delay.
-        const HostNs slack = 80'000'000;
-        QVERIFY(r.lines.arrival(0) >= t0 - 1'000'000 && r.lines.arrival(0) < t0 + slack);
-        QVERIFY(r.lines.arrival(1) >= t1 - 1'000'000 && r.lines.arrival(1) < t2);
-        QVERIFY(r.lines.arrival(2) >= t2 - 1'000'000 && r.lines.arrival(2) < t2 + slack);
-        QVERIFY(r.lines.arrival(0) < r.lines.arrival(1));
+        const Nanoseconds slack{80'000'000}, early{1'000'000};
+        QVERIFY(r.lines.arrival(LineIndex(0)) >= t0 - early &&
+                r.lines.arrival(LineIndex(0)) < t0 + slack);
+        QVERIFY(r.lines.arrival(LineIndex(1)) >= t1 - early && r.lines.arrival(LineIndex(1)) < t2);
+        QVERIFY(r.lines.arrival(LineIndex(2)) >= t2 - early &&
+                r.lines.arrival(LineIndex(2)) < t2 + slack);
+        QVERIFY(r.lines.arrival(LineIndex(0)) < r.lines.arrival(LineIndex(1)));
 
         QVERIFY(s.stop(&error));
         // The recording loads into the same lines with the same times.
@@ -83,7 +86,7 @@ private slots:
         QVERIFY2(!loaded->load.stoppedEarly(), qPrintable(loaded->load.message));
         QVERIFY2(loaded->warnings.isEmpty(), qPrintable(loaded->warnings.join(QLatin1Char('\n'))));
         QCOMPARE(loaded->lines.size(), r.lines.size());
-        for (LineIndex i = 0; i < r.lines.size(); ++i) {
+        for (LineIndex i{0}; i < r.lines.endIndex(); ++i) {
             QCOMPARE(loaded->lines.text(i), r.lines.text(i));
             QCOMPARE(loaded->lines.arrival(i), r.lines.arrival(i));
         }
@@ -113,32 +116,32 @@ private slots:
         QVERIFY(waitFor(
             [&] {
                 pump();
-                return live.run().lines.size() == 1;
+                return live.run().lines.size() == 1_lines;
             },
             2000));
         // Not shown before the idle timeout...
-        QCOMPARE(live.run().lines.text(0), std::string_view("boot ok"));
+        QCOMPARE(live.run().lines.text(LineIndex(0)), std::string_view("boot ok"));
         // ...then shown as a line without newline.
         QVERIFY(waitFor(
             [&] {
                 pump();
-                return live.run().lines.size() == 2;
+                return live.run().lines.size() == 2_lines;
             },
             2000));
-        QCOMPARE(live.run().lines.text(1), std::string_view("debian login: "));
-        QVERIFY(live.run().lines.flags(1) & NoNewline);
+        QCOMPARE(live.run().lines.text(LineIndex(1)), std::string_view("debian login: "));
+        QVERIFY(live.run().lines.flags(LineIndex(1)) & NoNewline);
         QVERIFY(live.lastLineOpen());
-        const HostNs promptArrival = live.run().lines.arrival(1);
+        const std::optional<HostNs> promptArrival = live.run().lines.arrival(LineIndex(1));
 
         // More bytes that do not end the line yet: the shown line grows in place.
         QVERIFY(pty.write("ro"));
         QVERIFY(waitFor(
             [&] {
                 pump();
-                return live.run().lines.text(1).size() > 14;
+                return live.run().lines.text(LineIndex(1)).size() > 14;
             },
             2000));
-        QCOMPARE(live.run().lines.text(1), std::string_view("debian login: ro"));
+        QCOMPARE(live.run().lines.text(LineIndex(1)), std::string_view("debian login: ro"));
         QVERIFY(pty.write("ot\r\n"));
         QVERIFY(waitFor(
             [&] {
@@ -146,10 +149,10 @@ private slots:
                 return !live.lastLineOpen();
             },
             2000));
-        QCOMPARE(live.run().lines.size(), LineIndex(2));
-        QCOMPARE(live.run().lines.text(1), std::string_view("debian login: root"));
-        QVERIFY(!(live.run().lines.flags(1) & NoNewline));
-        QCOMPARE(live.run().lines.arrival(1), promptArrival);
+        QCOMPARE(live.run().lines.size(), LineCount(2));
+        QCOMPARE(live.run().lines.text(LineIndex(1)), std::string_view("debian login: root"));
+        QVERIFY(!(live.run().lines.flags(LineIndex(1)) & NoNewline));
+        QCOMPARE(live.run().lines.arrival(LineIndex(1)), promptArrival);
 
         // A panic shown while idle, a marker dropped meanwhile, then the line completes:
         // one panic event, in line order before the marker placed after the line.
@@ -177,9 +180,10 @@ private slots:
             },
             2000));
         const Run &r = live.run();
-        QCOMPARE(r.lines.size(), LineIndex(3));
-        QCOMPARE(r.lines.text(2), std::string_view("Kernel panic - not syncing: VFS: Unable to "
-                                                   "mount root fs"));
+        QCOMPARE(r.lines.size(), LineCount(3));
+        QCOMPARE(r.lines.text(LineIndex(2)),
+                 std::string_view("Kernel panic - not syncing: VFS: Unable to "
+                                  "mount root fs"));
         QCOMPARE(r.events.size(), std::size_t(2));
         QCOMPARE(r.events[0].kind, EventKind::Panic);
         QCOMPARE(r.events[0].line, LineIndex(2));
@@ -190,8 +194,8 @@ private slots:
         QVERIFY(s.stop(&error));
         std::unique_ptr<Run> loaded = loadRun(path, {}, &error);
         QVERIFY2(loaded, qPrintable(error));
-        QCOMPARE(loaded->lines.size(), LineIndex(3));
-        QCOMPARE(loaded->lines.text(1), std::string_view("debian login: root"));
+        QCOMPARE(loaded->lines.size(), LineCount(3));
+        QCOMPARE(loaded->lines.text(LineIndex(1)), std::string_view("debian login: root"));
         // The loader places a marker recorded inside a line before that line (it cannot
         // know the line was shown); the same two events either way.
         QCOMPARE(loaded->events.size(), std::size_t(2));
@@ -300,7 +304,7 @@ private slots:
 
         std::unique_ptr<Run> loaded = loadRun(path, {}, &error);
         QVERIFY(loaded);
-        QCOMPARE(loaded->lines.size(), LineIndex(2));
+        QCOMPARE(loaded->lines.size(), LineCount(2));
         QCOMPARE(loaded->events.size(), std::size_t(2));
         QCOMPARE(loaded->events[0].kind, EventKind::Gap);
         QCOMPARE(loaded->events[1].kind, EventKind::Gap);

@@ -25,7 +25,7 @@ void TstLiveReaders::searchWhileGrowing()
     Run &run = live.run();
     QVERIFY(run.growLock);
     run.finalize();
-    const HostNs wall0 = 1796014814000000000;
+    const HostNs wall0(1796014814000000000);
     std::atomic<bool> done{false};
     std::atomic<int> searches{0}, failed{0};
     std::vector<std::thread> readers;
@@ -47,7 +47,8 @@ void TstLiveReaders::searchWhileGrowing()
                     "\n";
         }
         const std::vector<LiveRecord> recs{
-            LiveRecord{'D', wall0 + HostNs(b) * 1000000, std::int64_t(b + 1) * 1000000, data}};
+            LiveRecord{'D', wall0 + Nanoseconds(std::int64_t(b) * 1000000),
+                       std::int64_t(b + 1) * 1000000, data}};
         const std::unique_lock<GrowLock> growing(*run.growLock);
         live.add(recs);
         if (b % 50 == 0) {
@@ -68,7 +69,7 @@ void TstLiveReaders::searchWhileGrowing()
         t.join();
     }
     QCOMPARE(failed.load(), 0);
-    QCOMPARE(run.lines.size(), LineIndex(kBatches * kPerBatch));
+    QCOMPARE(run.lines.size(), LineCount(kBatches * kPerBatch));
     const auto hits = findMatchingLines(run, QStringLiteral("tick [0-9]*7$"), nullptr);
     QVERIFY(hits);
     QCOMPARE(hits->size(), std::size_t(kBatches * kPerBatch / 10));

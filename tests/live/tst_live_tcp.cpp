@@ -104,11 +104,11 @@ private slots:
                 pty.write("sync\r\n");
                 QTest::qWait(50);
                 live.add(s.takeLive());
-                return live.run().lines.size() > 0;
+                return live.run().lines.size() > 0_lines;
             },
             5000));
         pty.releaseSlave();
-        const LineIndex first = live.run().lines.size();
+        const LineIndex first = live.run().lines.endIndex();
         std::string payload;
         for (int i = 0; i < 2000; ++i) {
             payload += "[  " + std::to_string(i) + ".000000] console line " + std::to_string(i) +
@@ -120,19 +120,19 @@ private slots:
             [&] {
                 live.add(s.takeLive());
                 const Run &r = live.run();
-                return r.lines.size() > 0 &&
-                       r.lines.text(r.lines.size() - 1).substr(0, 12) == "Kernel panic";
+                return r.lines.size() > 0_lines &&
+                       r.lines.text(r.lines.endIndex() - 1_lines).substr(0, 12) == "Kernel panic";
             },
             5000));
         const Run &r = live.run();
         // All lines after the sync lines, in order, none lost.
         LineIndex i = first;
-        while (i < r.lines.size() && r.lines.text(i) == "sync") {
+        while (i < r.lines.endIndex() && r.lines.text(i) == "sync") {
             ++i;
         }
-        QCOMPARE(r.lines.size() - i, LineIndex(2001));
+        QCOMPARE(r.lines.endIndex() - i, 2001_lines);
         for (int k = 0; k < 2000; ++k) {
-            QCOMPARE(r.lines.text(i + k),
+            QCOMPARE(r.lines.text(i + LineCount(k)),
                      std::string_view("[  " + std::to_string(k) + ".000000] console line " +
                                       std::to_string(k) + " over ser2net"));
         }

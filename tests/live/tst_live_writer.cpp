@@ -41,17 +41,20 @@ private slots:
             QDateTime(QDate(2024, 5, 1), QTime(12, 0), Qt::UTC));
         QCOMPARE(h.value(QStringLiteral("start_utc")).toString(),
                  QStringLiteral("2024-05-01T12:00:00.000Z"));
-        const HostNs wall = 1714564800LL * 1000000000;
+        const HostNs wall(1714564800LL * 1000000000);
         const std::int64_t mono = 5000000000;
         w.append('H', wall, mono, QJsonDocument(h).toJson(QJsonDocument::Compact).toStdString());
-        w.append('D', wall + 1000, mono + 1000, "[    1.000000] Linux version 6.1\r\nlog");
-        w.append('M', wall + 2000, mono + 2000, "my marker");
-        w.append('D', wall + 3000, mono + 3000, "in: ");
-        w.append('S', wall + 4000, mono + 4000, "root\n");
-        w.append('G', wall + 5000, mono + 5000, "/dev/ttyUSB0: device hung up or vanished");
-        w.append('R', wall + 6000, mono + 6000, "/dev/ttyUSB0 (serial (libserialport))");
-        w.append('W', wall + 7000, mono + 7000, "a warning");
-        w.append('D', wall + 8000, mono + 8000, std::string("x\0y\n", 4));
+        w.append('D', wall + Nanoseconds(1000), mono + 1000,
+                 "[    1.000000] Linux version 6.1\r\nlog");
+        w.append('M', wall + Nanoseconds(2000), mono + 2000, "my marker");
+        w.append('D', wall + Nanoseconds(3000), mono + 3000, "in: ");
+        w.append('S', wall + Nanoseconds(4000), mono + 4000, "root\n");
+        w.append('G', wall + Nanoseconds(5000), mono + 5000,
+                 "/dev/ttyUSB0: device hung up or vanished");
+        w.append('R', wall + Nanoseconds(6000), mono + 6000,
+                 "/dev/ttyUSB0 (serial (libserialport))");
+        w.append('W', wall + Nanoseconds(7000), mono + 7000, "a warning");
+        w.append('D', wall + Nanoseconds(8000), mono + 8000, std::string("x\0y\n", 4));
         QVERIFY(w.close(&error));
 
         std::unique_ptr<Run> r = loadRun(path, {}, &error);
@@ -64,9 +67,9 @@ private slots:
         QCOMPARE(r->meta.extra.value(QStringLiteral("tool")).toString(),
                  QStringLiteral("ttyscope"));
         QVERIFY(!r->meta.host.isEmpty());
-        QCOMPARE(r->lines.size(), LineIndex(2));
-        QCOMPARE(r->lines.text(1), std::string_view("login: x\0y", 10));
-        QCOMPARE(r->lines.arrival(0), wall + 1000);
+        QCOMPARE(r->lines.size(), LineCount(2));
+        QCOMPARE(r->lines.text(LineIndex(1)), std::string_view("login: x\0y", 10));
+        QCOMPARE(r->lines.arrival(LineIndex(0)), wall + Nanoseconds(1000));
         QVERIFY(r->warnings.join(QLatin1Char(' ')).contains(QLatin1String("a warning")));
         QStringList kinds;
         for (const Event &e : r->events) {

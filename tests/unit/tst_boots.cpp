@@ -37,7 +37,7 @@ void TstBoots::twoBootsFromSamples()
     const Boot &first = run->boots[0], &second = run->boots[1];
     QCOMPARE(first.first, LineIndex(0));
     QCOMPARE(first.end, second.first);
-    QCOMPARE(second.end, run->lines.size());
+    QCOMPARE(second.end, run->lines.endIndex());
     QCOMPARE(first.version, QStringLiteral("6.1.0-57-amd64"));
     QCOMPARE(second.version, QStringLiteral("6.1.0-57-amd64"));
     // Firmware output before the second kernel belongs to the second boot.
@@ -48,7 +48,7 @@ void TstBoots::twoBootsFromSamples()
     const Metrics m2 = computeMetrics(*run, MetricOptions{}, second.first, second.end);
     QCOMPARE(m1.boots, 1);
     QCOMPARE(m2.boots, 1);
-    QCOMPARE(m1.lines + m2.lines, qint64(run->lines.size()));
+    QCOMPARE(m1.lines + m2.lines, run->lines.size().count());
     QCOMPARE(m1.lines, qint64(370)); // panic_noroot truth: 370 lines
     QCOMPARE(m2.lines, qint64(371)); // boot_login-default truth: 371 lines
     QVERIFY(m1.panic.detected && m1.panic.complete);
@@ -57,7 +57,7 @@ void TstBoots::twoBootsFromSamples()
     QCOMPARE(all.boots, 2);
     QCOMPARE(all.eventCounts[std::size_t(EventKind::Boot)], qint64(2));
     // Without host times the boots are laid end to end on the timeline.
-    QVERIFY(run->timeOf(second.firstKernelLine) > run->timeOf(first.end - 1));
+    QVERIFY(run->timeOf(second.firstKernelLine.value()) > run->timeOf(first.end - 1_lines));
 }
 
 namespace {
@@ -138,7 +138,7 @@ void TstBoots::consoleServerLog()
     QByteArray log;
     std::vector<LineIndex> starts;
     std::vector<bool> banners;
-    LineIndex lines = 0;
+    LineIndex lines{0}; // where the next piece starts
     double lastHost = 0;
     for (int k = 0; k < 22; ++k) {
         const Kind &kind = cycle[k % 7];
@@ -169,11 +169,11 @@ void TstBoots::consoleServerLog()
                 log += l + '\n';
             }
         }
-        lines += piece.size();
+        lines += LineCount(piece.size());
     }
     const auto run = loadBytes(zstdCompress(log));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), lines);
+    QCOMPARE(run->lines.endIndex(), lines);
     QCOMPARE(run->boots.size(), std::size_t(22));
     for (std::size_t b = 0; b < 22; ++b) {
         QCOMPARE(run->boots[b].first, starts[b]);
@@ -239,8 +239,8 @@ void TstBoots::kernelTimeBackwards()
     QVERIFY(run);
     QCOMPARE(int(run->boots.size()), boots);
     // Lines are placed monotonically on the timeline whatever the kernel clock did.
-    for (LineIndex i = 1; i < run->lines.size(); ++i) {
-        QVERIFY(run->timeOf(i) >= run->timeOf(i - 1));
+    for (LineIndex i{1}; i < run->lines.endIndex(); ++i) {
+        QVERIFY(run->timeOf(i) >= run->timeOf(i - 1_lines));
     }
 }
 
@@ -253,16 +253,17 @@ void TstBoots::hostClockStepsBack()
                          "1699999990.499999\t[    1.600001] c, 1 us jitter\n");
     const auto run = loadBytes(log);
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(5));
+    QCOMPARE(run->lines.size(), LineCount(5));
     const QString w = run->warnings.join(QLatin1Char(' '));
     QVERIFY2(w.contains(QLatin1String("host clock went back 1 time(s)")), qPrintable(w));
     QVERIFY2(w.contains(QLatin1String("largest step 11.000 s")), qPrintable(w));
     QVERIFY2(w.contains(QLatin1String("line 3")), qPrintable(w));
-    for (LineIndex i = 1; i < run->lines.size(); ++i) {
-        QVERIFY(run->lines.arrival(i) >= run->lines.arrival(i - 1));
+    for (LineIndex i{1}; i < run->lines.endIndex(); ++i) {
+        QVERIFY(run->lines.arrival(i) >= run->lines.arrival(i - 1_lines));
     }
     // Shifted by the step: b arrives 0.5 s after the line before it.
-    QCOMPARE(run->lines.arrival(3) - run->lines.arrival(2), HostNs(500000000));
+    QCOMPARE(*run->lines.arrival(LineIndex(3)) - *run->lines.arrival(LineIndex(2)),
+             Nanoseconds(500000000));
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QVERIFY(m.hasLag);
     // The step does not turn into 11 s of lag (the folded line arrives with the one before).
@@ -289,17 +290,18 @@ void TstBoots::splitAsLinesCome()
     RunBuilder liveBuilder(live, rules), wholeBuilder(whole, rules);
     for (int i = 0; i < lines.size(); ++i) {
         const QByteArray &l = lines[i];
-        const HostNs t = HostNs(1700000000) * 1000000000 + HostNs(i) * 10000000;
+        const HostNs t =
+            HostNs(std::int64_t(1700000000) * 1000000000) + Nanoseconds(std::int64_t(i) * 10000000);
         wholeBuilder.addLine(std::string_view(l.constData(), std::size_t(l.size())), t);
         // The live run first sees half of each line, as an idle partial line, then all of it.
         const QByteArray half = l.left(l.size() / 2);
         liveBuilder.addLine(std::string_view(half.constData(), std::size_t(half.size())), t,
                             NoNewline);
-        live.splitBootsSoFar(live.lines.size() - 1);
+        live.splitBootsSoFar(live.lines.endIndex() - 1_lines);
         live.finalize();
         liveBuilder.replaceLastLine(std::string_view(l.constData(), std::size_t(l.size())), 0);
         if (i % 7 == 0) {
-            live.splitBootsSoFar(live.lines.size() - 1);
+            live.splitBootsSoFar(live.lines.endIndex() - 1_lines);
             live.finalize();
         }
     }

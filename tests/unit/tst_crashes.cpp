@@ -22,8 +22,8 @@ QStringList describe(const Run &run)
     for (const Crash &c : findCrashes(run)) {
         out << QStringLiteral("%1|%2|%3|%4|%5")
                    .arg(QLatin1String(eventKindName(c.kind)), c.title)
-                   .arg(c.line + 1)
-                   .arg(c.endLine + 1)
+                   .arg(lineNumber(c.line))
+                   .arg(lineNumber(c.endLine))
                    .arg(c.traceComplete ? QStringLiteral("complete")
                                         : QStringLiteral("incomplete"));
     }

@@ -137,5 +137,10 @@ inline QByteArray lineText(const tty::Run &run, tty::LineIndex i)
     const std::string_view t = run.lines.text(i);
     return QByteArray(t.data(), qsizetype(t.size()));
 }
+// Tests name lines by literal numbers: lineText(*run, 3).
+inline QByteArray lineText(const tty::Run &run, int i)
+{
+    return lineText(run, tty::LineIndex(i));
+}
 
 } // namespace testutil

@@ -101,7 +101,7 @@ void TstInputFile::recognisedByContent()
 
     const auto run = loadRun(path, LoadOptions{}, &error);
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(50));
+    QCOMPARE(run->lines.size(), LineCount(50));
     QCOMPARE(lineText(*run, 49), stripped(lines[49]));
 }
 
@@ -114,7 +114,7 @@ void TstInputFile::multiFrame()
     QVERIFY2(run, qPrintable(error));
     QVERIFY(!run->load.stoppedEarly());
     QVERIFY(run->warnings.isEmpty());
-    QCOMPARE(run->lines.size(), LineIndex(100));
+    QCOMPARE(run->lines.size(), LineCount(100));
     QCOMPARE(lineText(*run, 39), stripped(a[39]));
     QCOMPARE(lineText(*run, 40), stripped(b[0]));
     QCOMPARE(lineText(*run, 99), stripped(b[59]));
@@ -141,11 +141,11 @@ void TstInputFile::truncatedAnywhere()
             expected = linesAt[f];
         }
         const QString where = QStringLiteral("cut at %1 of %2").arg(cut).arg(full.size());
-        QVERIFY2(run->lines.size() >= expected, qPrintable(where));
-        for (LineIndex i = 0; i < run->lines.size(); ++i) {
-            const QByteArray want = stripped(lines[int(i)]);
+        QVERIFY2(run->lines.size().count() >= expected, qPrintable(where));
+        for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
+            const QByteArray want = stripped(lines[int(i.value())]);
             if (run->lines.flags(i) & NoNewline) {
-                QVERIFY2(i == run->lines.size() - 1 && want.startsWith(lineText(*run, i)),
+                QVERIFY2(i == run->lines.endIndex() - 1_lines && want.startsWith(lineText(*run, i)),
                          qPrintable(where));
             } else {
                 QVERIFY2(lineText(*run, i) == want, qPrintable(where));
@@ -174,7 +174,7 @@ void TstInputFile::corruptFrame()
     QString error;
     const auto run = loadBytes(first + second, LoadOptions{}, &error);
     QVERIFY2(run, qPrintable(error));
-    QCOMPARE(run->lines.size(), LineIndex(30));
+    QCOMPARE(run->lines.size(), LineCount(30));
     QCOMPARE(lineText(*run, 29), stripped(a[29]));
     QCOMPARE(run->load.outcome, LoadOutcome::Damaged);
     QVERIFY2(run->load.message.contains(QStringLiteral("byte %1").arg(first.size())),
@@ -196,13 +196,13 @@ void TstInputFile::corruptFrame()
     QCOMPARE(run2->load.outcome, LoadOutcome::Damaged);
     QVERIFY2(run2->load.message.contains(QRegularExpression(QStringLiteral("at byte \\d+"))),
              qPrintable(run2->load.message));
-    QVERIFY2(run2->lines.size() >= at[ends.size() / 2],
+    QVERIFY2(run2->lines.size().count() >= at[ends.size() / 2],
              qPrintable(QStringLiteral("%1 lines, %2 flushed before the damage")
-                            .arg(run2->lines.size())
+                            .arg(run2->lines.size().count())
                             .arg(at[ends.size() / 2])));
-    QVERIFY(run2->lines.size() < 3000);
-    for (LineIndex i = 0; i < run2->lines.size(); ++i) {
-        QVERIFY(stripped(many[int(i)]).startsWith(lineText(*run2, i)));
+    QVERIFY(run2->lines.size() < 3000_lines);
+    for (LineIndex i{0}; i < run2->lines.endIndex(); ++i) {
+        QVERIFY(stripped(many[int(i.value())]).startsWith(lineText(*run2, i)));
     }
 }
 
@@ -242,7 +242,7 @@ void TstInputFile::emptyFile()
         QString error;
         const auto run = loadBytes(data, LoadOptions{}, &error);
         QVERIFY2(run, qPrintable(error));
-        QCOMPARE(run->lines.size(), LineIndex(0));
+        QCOMPARE(run->lines.size(), LineCount(0));
         QVERIFY(!run->load.stoppedEarly());
         QVERIFY(run->warnings.join(QLatin1Char(' ')).contains(QLatin1String("no console lines")));
         const Metrics m = computeMetrics(*run, MetricOptions{});
@@ -302,7 +302,7 @@ void TstInputFile::pipeLoadsAndCancels()
     QVERIFY2(run, qPrintable(error));
     QVERIFY(returnedFirst); // it did not wait for the writer to close the pipe
     QCOMPARE(run->meta.format, Format::HostTs);
-    QCOMPARE(run->lines.size(), LineIndex(3000));
+    QCOMPARE(run->lines.size(), LineCount(3000));
     QCOMPARE(lineText(*run, 2999), QByteArray("[    1.102999] line 2999"));
     QCOMPARE(run->load.outcome, LoadOutcome::Cancelled);
     QVERIFY2(run->load.message.contains(QLatin1String("cancelled")), qPrintable(run->load.message));

@@ -53,11 +53,11 @@ void TstLineParsing::framing()
     QFETCH(bool, lastHasNewline);
     const auto run = loadBytes(input, withFormat(QStringLiteral("raw")));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(lines.size()));
+    QCOMPARE(run->lines.size(), LineCount(lines.size()));
     for (int i = 0; i < lines.size(); ++i) {
         QCOMPARE(lineText(*run, i), lines[i]);
     }
-    QCOMPARE(!(run->lines.flags(run->lines.size() - 1) & NoNewline), lastHasNewline);
+    QCOMPARE(!(run->lines.flags(run->lines.endIndex() - 1_lines) & NoNewline), lastHasNewline);
     QCOMPARE(run->bytes, qint64(input.size()));
 }
 
@@ -71,8 +71,8 @@ void TstLineParsing::framingAcrossChunks()
         auto sink = [&](const LineFramer::Line &l) {
             got << QByteArray(l.text.data(), qsizetype(l.text.size()));
         };
-        f.feed(input.constData(), std::size_t(cut), 1, sink);
-        f.feed(input.constData() + cut, std::size_t(input.size() - cut), 2, sink);
+        f.feed(input.constData(), std::size_t(cut), HostNs(1), sink);
+        f.feed(input.constData() + cut, std::size_t(input.size() - cut), HostNs(2), sink);
         f.finish(sink);
         QCOMPARE(got, (QList<QByteArray>{"first", "second\rstill", "", "last"}));
     }
@@ -132,7 +132,7 @@ void TstLineParsing::prefix()
     QFETCH(bool, atStart);
     QFETCH(QByteArray, message);
     const KernelPrefix p = parseKernelPrefix(std::string_view(line.constData(), line.size()));
-    QCOMPARE(qint64(p.time), time);
+    QCOMPARE(p.time ? p.time->count() : qint64(-1), time);
     QCOMPARE(p.level, level);
     QCOMPARE(p.callerKind, callerKind);
     QCOMPARE(p.callerId, callerId);
@@ -152,19 +152,19 @@ void TstLineParsing::escapeBeforeTimestamp()
     const auto run = loadBytes(input);
     QVERIFY(run);
     QCOMPARE(run->meta.format, Format::Raw);
-    QCOMPARE(run->lines.size(), LineIndex(3));
-    QCOMPARE(run->lines.kernelTime(0), kNoKernelTime);
-    QCOMPARE(run->lines.kernelTime(1), KernelUs(0));
-    QVERIFY(run->lines.flags(1) & KernelTimeNotAtStart);
-    QVERIFY(!(run->lines.flags(2) & KernelTimeNotAtStart));
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QVERIFY(!run->lines.kernelTime(LineIndex(0)));
+    QCOMPARE(run->lines.kernelTime(LineIndex(1)), KernelUs(0));
+    QVERIFY(run->lines.flags(LineIndex(1)) & KernelTimeNotAtStart);
+    QVERIFY(!(run->lines.flags(LineIndex(2)) & KernelTimeNotAtStart));
     QVERIFY(lineText(*run, 1).startsWith("\x1b"
                                          "c\x1b[?7l"));
     QCOMPARE(run->boots.size(), std::size_t(1));
     QCOMPARE(run->boots[0].version, QStringLiteral("6.1.0-57-amd64"));
     bool boot = false, panic = false;
     for (const Event &e : run->events) {
-        boot = boot || (e.kind == EventKind::Boot && e.line == 1);
-        panic = panic || (e.kind == EventKind::Panic && e.line == 2);
+        boot = boot || (e.kind == EventKind::Boot && e.line == LineIndex(1));
+        panic = panic || (e.kind == EventKind::Panic && e.line == LineIndex(2));
     }
     QVERIFY(boot);
     QVERIFY(panic);
@@ -179,11 +179,11 @@ void TstLineParsing::bytesKeptExactly()
     for (const QString &format : {QStringLiteral("raw"), QStringLiteral("auto")}) {
         const auto run = loadBytes(input, withFormat(format));
         QVERIFY(run);
-        QCOMPARE(run->lines.size(), LineIndex(3));
+        QCOMPARE(run->lines.size(), LineCount(3));
         QCOMPARE(lineText(*run, 0), QByteArray("[    1.000000] nul\0inside", 25));
         QCOMPARE(lineText(*run, 1), QByteArray("[    2.000000] bad utf8 \xff\xfe\xc3\x28 end"));
         QCOMPARE(lineText(*run, 2), QByteArray(3, '\0'));
-        QCOMPARE(run->lines.kernelTime(1), KernelUs(2000000));
+        QCOMPARE(run->lines.kernelTime(LineIndex(1)), KernelUs(2000000));
     }
     // Host-timestamped too.
     const auto ts = loadBytes(QByteArray("1700000000.5\tbad \xff\0byte\n", 24));
@@ -203,9 +203,9 @@ void TstLineParsing::hugeLine()
     const auto run = loadBytes(zstdCompress(input));
     QVERIFY(run);
     QVERIFY2(t.elapsed() < 20000, "a 50 MB line must not make loading crawl");
-    QCOMPARE(run->lines.size(), LineIndex(3));
-    QCOMPARE(qsizetype(run->lines.text(1).size()), huge);
-    QVERIFY(!(run->lines.flags(1) & (Split | NoNewline)));
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QCOMPARE(qsizetype(run->lines.text(LineIndex(1)).size()), huge);
+    QVERIFY(!(run->lines.flags(LineIndex(1)) & (Split | NoNewline)));
     QCOMPARE(lineText(*run, 2), QByteArray("[    2.000000] after"));
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.lines, qint64(3));
@@ -229,11 +229,11 @@ void TstLineParsing::endlessLine()
     input += "\nafter\n";
     const auto run = loadBytes(input, withFormat(format));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(4));
-    QCOMPARE(qsizetype(run->lines.text(1).size()), max);
-    QVERIFY(run->lines.flags(1) & Split);
-    QCOMPARE(qsizetype(run->lines.text(2).size()), qsizetype(1000));
-    QVERIFY(!(run->lines.flags(2) & (Split | NoNewline)));
+    QCOMPARE(run->lines.size(), LineCount(4));
+    QCOMPARE(qsizetype(run->lines.text(LineIndex(1)).size()), max);
+    QVERIFY(run->lines.flags(LineIndex(1)) & Split);
+    QCOMPARE(qsizetype(run->lines.text(LineIndex(2)).size()), qsizetype(1000));
+    QVERIFY(!(run->lines.flags(LineIndex(2)) & (Split | NoNewline)));
     QCOMPARE(lineText(*run, 3), QByteArray("after"));
     QVERIFY2(run->warnings.join('\n').contains(QLatin1String("ran past 64 MiB")),
              qPrintable(run->warnings.join('\n')));
@@ -253,10 +253,10 @@ void TstLineParsing::binaryGarbage()
         const auto run = loadBytes(garbage, withFormat(format), &error);
         QVERIFY2(run, qPrintable(error));
         const qint64 newlines = garbage.count('\n');
-        QVERIFY(run->lines.size() == newlines + (garbage.endsWith('\n') ? 0 : 1) ||
+        QVERIFY(run->lines.size().count() == newlines + (garbage.endsWith('\n') ? 0 : 1) ||
                 format == QLatin1String("kmsg"));
         const Metrics m = computeMetrics(*run, MetricOptions{});
-        QCOMPARE(m.lines, qint64(run->lines.size()));
+        QCOMPARE(m.lines, run->lines.size().count());
     }
 }
 

@@ -373,7 +373,7 @@ void TstRules::dropsInARun()
     QCOMPARE(m.dropNotices, qint64(3));
     QCOMPARE(m.droppedMessages, qint64(14));
     QCOMPARE(m.eventCounts[std::size_t(EventKind::Console)], qint64(1));
-    QCOMPARE(run->lines.kernelTime(2), KernelUs(1100000));
+    QCOMPARE(run->lines.kernelTime(LineIndex(2)), KernelUs(1100000));
 }
 
 void TstRules::userMarker()

@@ -75,21 +75,22 @@ std::unique_ptr<Run> parseLineByLine(const QByteArray &data)
     run->hasArrival = true;
     static const RuleSet rules = RuleSet::builtin();
     RunBuilder builder(*run, rules);
-    HostNs last = kNoHostTime;
+    std::optional<HostNs> last;
     auto line = [&](const LineFramer::Line &l) {
         std::int64_t ns = 0;
         const std::size_t q = parseSeconds(l.text, 0, &ns, 1);
         std::string_view text = l.text;
-        HostNs arrival = hasHostTime(last) ? last : 0;
+        HostNs arrival = last.value_or(HostNs(0));
         if (q != std::string_view::npos && q < text.size() && (text[q] == '\t' || text[q] == ' ')) {
             text = text.substr(q + 1);
-            arrival = last = ns;
+            arrival = HostNs(ns);
+            last = arrival;
         }
         builder.addBytes(std::int64_t(text.size()) + 2);
         builder.addLine(text, arrival, l.newline ? 0 : (l.split ? Split : NoNewline));
     };
     LineFramer framer;
-    framer.feed(data.constData(), std::size_t(data.size()), kNoHostTime, line);
+    framer.feed(data.constData(), std::size_t(data.size()), std::nullopt, line);
     framer.finish(line);
     builder.finish();
     return run;
@@ -126,13 +127,13 @@ void TstScale::parallelParseMatchesLineByLine()
     const auto ref = parseLineByLine(log);
 
     QCOMPARE(run->lines.size(), ref->lines.size());
-    for (LineIndex i = 0; i < ref->lines.size(); ++i) {
+    for (LineIndex i{0}; i < ref->lines.endIndex(); ++i) {
         if (run->lines.text(i) != ref->lines.text(i) ||
             run->lines.arrival(i) != ref->lines.arrival(i) ||
             run->lines.kernelTime(i) != ref->lines.kernelTime(i) ||
             run->lines.flags(i) != ref->lines.flags(i)) {
             QFAIL(qPrintable(QStringLiteral("line %1 differs: '%2' vs '%3'")
-                                 .arg(i)
+                                 .arg(i.value())
                                  .arg(QString::fromUtf8(lineText(*run, i)))
                                  .arg(QString::fromUtf8(lineText(*ref, i)))));
         }
@@ -156,7 +157,7 @@ void TstScale::parallelParseMatchesLineByLine()
     // The repairs were reported: the untimed lines with the first one, the clock step.
     QVERIFY(run->warnings.join('\n').contains(QLatin1String("(first: line 1)")));
     QVERIFY(run->warnings.join('\n').contains(QLatin1String("host clock went back 1 time")));
-    QCOMPARE(run->lines.flags(run->lines.size() - 1) & NoNewline, int(NoNewline));
+    QCOMPARE(run->lines.flags(run->lines.endIndex() - 1_lines) & NoNewline, int(NoNewline));
 }
 
 void TstScale::cutterCutsLikeLineFramer()
@@ -185,7 +186,7 @@ void TstScale::cutterCutsLikeLineFramer()
     // its 64 MiB maximum: LineFramer cuts only lines that span chunks.
     for (qsizetype at = 0; at < data.size();) {
         const qsizetype n = std::min<qsizetype>(data.size() - at, 1 + rng.bounded(50));
-        framer.feed(data.constData() + at, std::size_t(n), kNoHostTime, keep);
+        framer.feed(data.constData() + at, std::size_t(n), std::nullopt, keep);
         at += n;
     }
     framer.finish(keep);
@@ -269,19 +270,19 @@ void TstScale::slicedSeriesAndLagQuantiles()
     }
     const auto run = loadBytes(log, withFormat("hostts"));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(n));
+    QCOMPARE(run->lines.size(), LineCount(n));
 
     // Series: each line counted once in the bin of its arrival (lines, bytes, lags) and of
     // its production, as a plain pass over the lines computes them.
     const SeriesPyramid::Level &fine = run->series.level(0);
     std::vector<double> printed(fine.bins(), 0), produced(fine.bins(), 0), bytes(fine.bins(), 0),
         lagCount(fine.bins(), 0), lagSum(fine.bins(), 0), lagMax(fine.bins(), 0);
-    for (LineIndex i = 0; i < run->lines.size(); ++i) {
+    for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
         const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i)));
         printed[a] += 1;
         bytes[a] += double(run->lines.text(i).size() + 2);
-        produced[std::size_t(run->series.binAt(run->producedAt(i)))] += 1;
-        const double lag = run->timeOf(i) - run->producedAt(i);
+        produced[std::size_t(run->series.binAt(run->producedAt(i).value()))] += 1;
+        const double lag = run->timeOf(i) - run->producedAt(i).value();
         lagCount[a] += 1;
         lagSum[a] += lag;
         lagMax[a] = std::max(lagMax[a], lag);
@@ -298,11 +299,11 @@ void TstScale::slicedSeriesAndLagQuantiles()
 
     // Lag quantiles: the nearest rank of the sorted lags.
     std::vector<double> lags;
-    for (LineIndex i = 0; i < run->lines.size(); ++i) {
-        lags.push_back(run->lagOf(i));
+    for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
+        lags.push_back(run->lagOf(i).value());
     }
     std::sort(lags.begin(), lags.end());
-    const LagSummary s = summariseLags(*run, 0, run->lines.size());
+    const LagSummary s = summariseLags(*run, LineIndex(0), run->lines.endIndex());
     QCOMPARE(s.count, qint64(n));
     QVERIFY(std::fabs(s.p50 - lags[rankOf(lags.size(), 0.5)]) < 1e-5);
     QVERIFY(std::fabs(s.p99 - lags[rankOf(lags.size(), 0.99)]) < 1e-5);
@@ -315,7 +316,7 @@ void TstScale::slicedSeriesAndLagQuantiles()
     for (const char *pattern : {"] x", "x$", "^\\[ *1[0-9]\\.5", "(17|20)\\.9.*x"}) {
         const LineMatcher m{QString::fromLatin1(pattern)};
         std::vector<LineIndex> want;
-        for (LineIndex i = 0; i < run->lines.size(); ++i) {
+        for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
             if (m.matches(run->lines.text(i))) {
                 want.push_back(i);
             }
@@ -328,13 +329,13 @@ void TstScale::slicedSeriesAndLagQuantiles()
     QVERIFY(!findMatchingLines(*run, QStringLiteral("x"), &stop));
 
     // A range that is not the whole run is summarised on its own, by slices as well.
-    const LineIndex from = 1000;
+    const LineIndex from{1000};
     std::vector<double> part;
-    for (LineIndex i = from; i < run->lines.size(); ++i) {
-        part.push_back(run->lagOf(i));
+    for (LineIndex i = from; i < run->lines.endIndex(); ++i) {
+        part.push_back(run->lagOf(i).value());
     }
     std::sort(part.begin(), part.end());
-    const LagSummary r = summariseLags(*run, from, run->lines.size());
+    const LagSummary r = summariseLags(*run, from, run->lines.endIndex());
     QCOMPARE(r.count, qint64(part.size()));
     QCOMPARE(r.kernelLines, qint64(part.size()));
     QVERIFY(std::fabs(r.p50 - part[rankOf(part.size(), 0.5)]) < 1e-5);

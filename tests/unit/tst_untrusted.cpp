@@ -64,10 +64,10 @@ void TstUntrusted::hostSecondsOutOfRange()
                                "1700000001.000000\t[    1.000000] c\n",
                                withFormat(QStringLiteral("hostts")));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(run->lines.size(), LineCount(3));
     QCOMPARE(lineText(*run, 1), QByteArray("99999999999.000000\t[    0.100000] b"));
-    QCOMPARE(run->lines.arrival(1), HostNs(1700000000000000000));
-    QCOMPARE(run->lines.arrival(2), HostNs(1700000001000000000));
+    QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(1700000000000000000));
+    QCOMPARE(run->lines.arrival(LineIndex(2)), HostNs(1700000001000000000));
     QVERIFY2(allWarnings(*run).contains(
                  QLatin1String("1 line(s) had no host timestamp (first: line 2)")),
              qPrintable(allWarnings(*run)));
@@ -81,10 +81,10 @@ void TstUntrusted::grabserialDateOutOfRange()
                                "[2026-11-30T05:00:15.000000 1.000000] c\n",
                                withFormat(QStringLiteral("grabserial")));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(3));
-    QCOMPARE(run->lines.arrival(0), HostNs(1796014814000000000));
-    QCOMPARE(run->lines.arrival(1), HostNs(1796014814000000000));
-    QCOMPARE(run->lines.arrival(2), HostNs(1796014815000000000));
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QCOMPARE(run->lines.arrival(LineIndex(0)), HostNs(1796014814000000000));
+    QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(1796014814000000000));
+    QCOMPARE(run->lines.arrival(LineIndex(2)), HostNs(1796014815000000000));
     QVERIFY2(allWarnings(*run).contains(QLatin1String("1 line(s) had no grabserial timestamp")),
              qPrintable(allWarnings(*run)));
 }
@@ -99,10 +99,11 @@ void TstUntrusted::clockCorrectionOutOfRange()
                                "1700000001.000000\td\n",
                                withFormat(QStringLiteral("hostts")));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(4));
-    QCOMPARE(run->lines.arrival(1), HostNs(9000000000000000000));
-    QCOMPARE(run->lines.arrival(2), HostNs(9000000000000000000)); // folded: a step back
-    QCOMPARE(run->lines.arrival(3), HostNs(9000000000000000000)); // would wrap: kept as before
+    QCOMPARE(run->lines.size(), LineCount(4));
+    QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(9000000000000000000));
+    QCOMPARE(run->lines.arrival(LineIndex(2)), HostNs(9000000000000000000)); // folded: a step back
+    QCOMPARE(run->lines.arrival(LineIndex(3)),
+             HostNs(9000000000000000000)); // would wrap: kept as before
     QVERIFY2(allWarnings(*run).contains(QLatin1String(
                  "1 line(s) had an arrival time too far from the others to be corrected "
                  "(first: line 4)")),
@@ -119,7 +120,7 @@ void TstUntrusted::recordingNumberOutOfRange()
     rec += record('D', "9999999999999999999", "3", "second\n");
     const auto run = loadBytes(rec);
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(1));
+    QCOMPARE(run->lines.size(), LineCount(1));
     QCOMPARE(lineText(*run, 0), QByteArray("first"));
     QCOMPARE(run->load.outcome, LoadOutcome::Damaged);
     QCOMPARE(run->load.message,
@@ -133,7 +134,7 @@ void TstUntrusted::recordingNumberOutOfRange()
     const auto ok = loadBytes(edge);
     QVERIFY(ok);
     QVERIFY2(!ok->load.stoppedEarly(), qPrintable(ok->load.message));
-    QCOMPARE(ok->lines.size(), LineIndex(1));
+    QCOMPARE(ok->lines.size(), LineCount(1));
 }
 
 // Found by fuzz_load (tests/fuzz/regressions/load/kmsg_field_*): a kmsg field of 19 or
@@ -145,7 +146,7 @@ void TstUntrusted::kmsgNumberOutOfRange()
                                "6,2,300,-;third\n",
                                withFormat(QStringLiteral("kmsg")));
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(3));
+    QCOMPARE(run->lines.size(), LineCount(3));
     QCOMPARE(lineText(*run, 1), QByteArray("6,9999999999999999999,200,-;second"));
     QCOMPARE(lineText(*run, 2), QByteArray("third"));
     QVERIFY2(allWarnings(*run).contains(
@@ -163,7 +164,7 @@ void TstUntrusted::recordingCutInsideRecordIsPartial()
     QVERIFY(run);
     QCOMPARE(run->load.outcome, LoadOutcome::Truncated);
     QVERIFY(!run->load.message.isEmpty());
-    QCOMPARE(run->lines.size(), LineIndex(2));
+    QCOMPARE(run->lines.size(), LineCount(2));
     QCOMPARE(lineText(*run, 1), QByteArray("seco"));
 }
 
@@ -203,7 +204,7 @@ void TstUntrusted::crOnlyLineEndsWarn()
     }
     const auto run = loadBytes(cr);
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineIndex(1)); // one line, kept whole
+    QCOMPARE(run->lines.size(), LineCount(1)); // one line, kept whole
     QVERIFY2(allWarnings(*run).contains(
                  kNotText + QStringLiteral(": 0.0% of the first %1 bytes are not text, and the "
                                            "longest line is %1 bytes")
@@ -246,8 +247,8 @@ void TstUntrusted::loadFromMemory()
                                       QStringLiteral("mem.log.zst"), {}, &error);
     QVERIFY2(run, qPrintable(error));
     QCOMPARE(run->meta.format, Format::HostTs);
-    QCOMPARE(run->lines.size(), LineIndex(2));
-    QCOMPARE(run->lines.arrival(1), HostNs(1700000001000000000));
+    QCOMPARE(run->lines.size(), LineCount(2));
+    QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(1700000001000000000));
 }
 
 QTEST_GUILESS_MAIN(TstUntrusted)
