@@ -255,7 +255,7 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
         return shown(v.front()) ? approx + fmt(*v.front(), row.decimals, row.integer)
                                 : QStringLiteral("n/a");
     }
-    const Summary s = summarize(v);
+    const Summary s = summarizePresent(v);
     if (s.n == 0) {
         return QStringLiteral("n/a");
     }
@@ -270,7 +270,7 @@ Difference Report::difference(const ReportRow &row) const
     if (!hasDiff() || row.boolean) {
         return {};
     }
-    return welch(summarize(row.values[0]), summarize(row.values[1]));
+    return welch(summarizePresent(row.values[0]), summarizePresent(row.values[1]));
 }
 
 int Report::better(const ReportRow &row) const
@@ -311,7 +311,7 @@ QString Report::diffCell(const ReportRow &row, bool withInterval) const
     if (!hasDiff()) {
         return {};
     }
-    const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
+    const Summary a = summarizePresent(row.values[0]), b = summarizePresent(row.values[1]);
     if (a.n == 0 || b.n == 0) {
         return QStringLiteral("n/a");
     }

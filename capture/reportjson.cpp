@@ -213,7 +213,7 @@ QJsonObject Report::json() const
         QJsonObject stats;
         for (const ReportRow &row : m_rows) {
             const std::size_t ci = std::size_t(&c - m_columns.data());
-            const Summary s = summarize(row.values[ci]);
+            const Summary s = summarizePresent(row.values[ci]);
             QJsonArray vals;
             for (const std::optional<double> &v : row.values[ci]) {
                 vals.append(num(v));
@@ -230,7 +230,7 @@ QJsonObject Report::json() const
     if (hasDiff()) {
         QJsonObject diff;
         for (const ReportRow &row : m_rows) {
-            const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
+            const Summary a = summarizePresent(row.values[0]), b = summarizePresent(row.values[1]);
             if (a.n == 0 || b.n == 0) {
                 continue;
             }

@@ -81,7 +81,7 @@ Summary summarize(const std::vector<double> &v)
     return s;
 }
 
-Summary summarize(const std::vector<std::optional<double>> &v)
+Summary summarizePresent(const std::vector<std::optional<double>> &v)
 {
     std::vector<double> present;
     present.reserve(v.size());
