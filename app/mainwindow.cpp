@@ -107,9 +107,13 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_events, &EventList::eventActivated, this, [this](int run, int ev) {
         showEventAt(run, ev);
         const Run &r = *m_session.timelineRuns()[run].run;
-        const double x = r.eventTime(r.events[std::size_t(ev)]) - m_timeline->runs()[run].shift;
+        const std::optional<double> t = r.eventTime(r.events[std::size_t(ev)]);
+        if (!t) {
+            return;
+        }
+        const double x = *t - m_timeline->runs()[run].shift;
         const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;
-        if (std::isfinite(x) && (x < m_timeline->xLower() || x > m_timeline->xUpper())) {
+        if (x < m_timeline->xLower() || x > m_timeline->xUpper()) {
             m_timeline->setXRange(x - half, x + half);
         }
     });
@@ -163,7 +167,11 @@ void MainWindow::buildDocks()
         const Run &r = *m_session.sides[0].trials[0].run;
         if (boot >= 0 && std::size_t(boot) < r.boots.size()) {
             const Boot &b = r.boots[std::size_t(boot)];
-            m_timeline->setXRange(r.timeOf(b.first), r.timeOf(std::max(b.first, b.end - 1_lines)));
+            const std::optional<double> from = r.timeOf(b.first);
+            const std::optional<double> to = r.timeOf(std::max(b.first, b.end - 1_lines));
+            if (from && to) { // a boot without arrival times leaves the range as it is
+                m_timeline->setXRange(*from, *to);
+            }
         } else {
             m_timeline->resetZoom();
         }
@@ -344,8 +352,12 @@ void MainWindow::setSession(Session session)
                 [this, pane](LineIndex a, LineIndex b) {
                     const Run *r = pane->run();
                     const double shift = m_timeline->runs().value(pane->timelineRun()).shift;
-                    if (r) {
-                        m_timeline->setHighlight(r->timeOf(a) - shift, r->timeOf(b) - shift);
+                    const std::optional<double> ta = r ? r->timeOf(a) : std::nullopt;
+                    const std::optional<double> tb = r ? r->timeOf(b) : std::nullopt;
+                    if (ta && tb) {
+                        m_timeline->setHighlight(*ta - shift, *tb - shift);
+                    } else if (r) {
+                        m_timeline->clearHighlight(); // no arrival times to place it by
                     }
                 });
     }

@@ -97,12 +97,13 @@ void MainWindow::onLiveUpdated()
     if (m_liveBar->following()) {
         // Keep the newest data in view with the current zoom (at least a minute).
         const double span = std::max(10.0, m_timeline->xUpper() - m_timeline->xLower());
-        const double end =
-            runs.front().run->lines.empty()
-                ? 0
-                : runs.front().run->timeOf(runs.front().run->lines.endIndex() - 1_lines) -
-                      runs.front().shift;
-        m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
+        const Run &r = *runs.front().run;
+        const std::optional<double> last =
+            r.lines.empty() ? std::optional<double>(0) : r.timeOf(r.lines.endIndex() - 1_lines);
+        if (last) { // without an arrival time there is no newest moment to follow
+            const double end = r.lines.empty() ? 0 : *last - runs.front().shift;
+            m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
+        }
     }
     for (LogPane *p : m_panes) {
         p->view()->model()->linesChanged();

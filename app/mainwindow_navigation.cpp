@@ -53,7 +53,11 @@ void MainWindow::showEventAt(int timelineRun, int eventIndex)
     pane->view()->showLine(std::min(e.line, run.lines.endIndex() - 1_lines));
     m_events->selectEvent(timelineRun, eventIndex);
     // The other side follows to the same aligned moment.
-    const double x = run.eventTime(e) - m_timeline->runs()[timelineRun].shift;
+    const std::optional<double> t = run.eventTime(e);
+    if (!t) {
+        return; // no aligned moment for the other side to follow to
+    }
+    const double x = *t - m_timeline->runs()[timelineRun].shift;
     for (int s = 0; s < m_panes.size(); ++s) {
         if (s != side && m_panes[s]->run()) {
             const double shift = m_timeline->runs()[m_panes[s]->timelineRun()].shift;
@@ -78,8 +82,12 @@ void MainWindow::onLogLineChanged(int side, LineIndex line)
     if (!pane || !pane->run()) {
         return;
     }
-    const double x =
-        pane->run()->timeOf(line) - m_timeline->runs().value(pane->timelineRun()).shift;
+    const std::optional<double> t = pane->run()->timeOf(line);
+    if (!t) {
+        m_timeline->setCursorX(std::numeric_limits<double>::quiet_NaN()); // hides the cursor
+        return;
+    }
+    const double x = *t - m_timeline->runs().value(pane->timelineRun()).shift;
     m_timeline->setCursorX(x);
     if (x < m_timeline->xLower() || x > m_timeline->xUpper()) {
         const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;

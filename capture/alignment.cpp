@@ -91,9 +91,8 @@ bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineInde
     case Alignment::Kind::FirstEvent:
         for (const Event &e : run.events) {
             if (e.kind == a.event && e.line >= first && e.line < end) {
-                const double t = run.eventTime(e);
-                if (std::isfinite(t)) {
-                    *seconds = t;
+                if (const std::optional<double> t = run.eventTime(e)) {
+                    *seconds = *t;
                     return true;
                 }
             }
@@ -112,8 +111,12 @@ bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineInde
     if (!hit) {
         return false;
     }
-    *seconds = run.timeOf(*hit);
-    return std::isfinite(*seconds);
+    const std::optional<double> t = run.timeOf(*hit);
+    if (!t) {
+        return false; // the line has no arrival time to align on
+    }
+    *seconds = *t;
+    return true;
 }
 
 } // namespace tty

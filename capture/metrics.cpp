@@ -11,7 +11,6 @@
 namespace tty {
 
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::optional<LineIndex> findFirstIn(const Run &run, const LineMatcher &m, LineIndex from,
                                      LineIndex end)
@@ -59,18 +58,21 @@ std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineI
 namespace {
 
 // When a line was produced (kernel time on the host clock), or its arrival without one.
-double productionTime(const Run &run, LineIndex i)
+std::optional<double> productionTime(const Run &run, LineIndex i)
 {
     const std::optional<double> p = run.producedAt(i);
-    return p ? *p : run.timeOf(i);
+    return p ? p : run.timeOf(i);
 }
 
-void intervalStats(const std::vector<double> &times, double *mean, double *p50, double *p99)
+// Statistics of the time between consecutive matches; a match without the time breaks the
+// chain (its neighbours are not consecutive by that clock).
+void intervalStats(const std::vector<std::optional<double>> &times, std::optional<double> *mean,
+                   std::optional<double> *p50, std::optional<double> *p99)
 {
     std::vector<double> d;
     for (std::size_t i = 1; i < times.size(); ++i) {
-        if (times[i] == times[i] && times[i - 1] == times[i - 1]) {
-            d.push_back(times[i] - times[i - 1]);
+        if (times[i] && times[i - 1]) {
+            d.push_back(*times[i] - *times[i - 1]);
         }
     }
     if (d.empty()) {
@@ -82,7 +84,7 @@ void intervalStats(const std::vector<double> &times, double *mean, double *p50, 
 }
 
 // Kernel time covered by [first, end): per boot, its last kernel time minus its first.
-double kernelDuration(const Run &run, LineIndex first, LineIndex end)
+std::optional<double> kernelDuration(const Run &run, LineIndex first, LineIndex end)
 {
     double total = 0;
     bool any = false;
@@ -101,7 +103,7 @@ double kernelDuration(const Run &run, LineIndex first, LineIndex end)
             any = true;
         }
     }
-    return any ? total : kNaN;
+    return any ? std::optional<double>(total) : std::nullopt;
 }
 
 // Console bytes of the lines [from, to) as metrics count them: the text and a line end
@@ -116,9 +118,13 @@ std::int64_t lineBytes(const Run &run, LineIndex from, LineIndex to)
     return n;
 }
 
-double wireTime(std::int64_t bytes, int bitsPerChar, int baud)
+// None without a baud rate.
+std::optional<double> wireTime(std::int64_t bytes, int bitsPerChar, int baud)
 {
-    return baud > 0 ? double(bytes) * bitsPerChar / baud : kNaN;
+    if (baud <= 0) {
+        return std::nullopt;
+    }
+    return double(bytes) * bitsPerChar / baud;
 }
 
 std::optional<LineIndex> findFirstReporting(const Run &run, const QString &pattern,
@@ -148,20 +154,22 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     const LineIndex start = *w.startLine;
     const LineMatcher only(o.windowMatch);
     w.printedKnown = run.hasArrival;
-    w.start = run.hasArrival ? run.timeOf(start) : kNaN;
+    w.start = run.hasArrival ? run.timeOf(start) : std::nullopt;
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
-    const double p0 = productionTime(run, start);
-    w.producedKnown = std::isfinite(p0);
-    const double t1 = w.start + o.windowSeconds, p1 = p0 + o.windowSeconds;
+    const std::optional<double> p0 = productionTime(run, start);
+    w.producedKnown = p0.has_value();
+    // Whether x is in the window that starts at `from`; not when either is unknown.
+    const auto inWindow = [&](std::optional<double> x, std::optional<double> from) {
+        return x && from && *x >= *from && *x <= *from + o.windowSeconds;
+    };
     std::int64_t bytes = 0;
     for (LineIndex i = start; i < end; ++i) {
-        const double t = run.hasArrival ? run.timeOf(i) : kNaN;
-        const double p = run.producedAt(i).value_or(kNaN);
-        const bool inArrival = t >= w.start && t <= t1;
-        const bool inProduced = p >= p0 && p <= p1;
+        const std::optional<double> t = w.start ? run.timeOf(i) : std::nullopt;
+        const bool inArrival = inWindow(t, w.start);
+        const bool inProduced = inWindow(run.producedAt(i), p0);
         if (!inArrival && !inProduced) {
-            if (t > t1 + 3600) {
+            if (t && *t > *w.start + o.windowSeconds + 3600) {
                 break;
             }
             continue;
@@ -178,10 +186,11 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     if (w.printedKnown) {
         w.wireSeconds = wireTime(bytes, m->bitsPerChar, m->baud);
     }
-    if (!w.producedKnown) {
+    if (!p0) {
         w.produced = 0;
         return;
     }
+    const double p1 = *p0 + o.windowSeconds;
     // Dropped messages were produced as well, somewhere between their printed neighbours:
     // the part of that interval inside the window counts. Their text is lost, so with
     // --window-match they count only when the neighbours on both sides match.
@@ -198,9 +207,9 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
         const double from = *d.from, to = *d.to;
         double share = 0;
         if (to > from) {
-            share = std::max(0.0, std::min(to, p1) - std::max(from, p0)) / (to - from);
+            share = std::max(0.0, std::min(to, p1) - std::max(from, *p0)) / (to - from);
         } else {
-            share = from >= p0 && from <= p1 ? 1.0 : 0.0;
+            share = from >= *p0 && from <= p1 ? 1.0 : 0.0;
         }
         dropped += share * d.count;
     }
@@ -230,7 +239,11 @@ void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineI
                                    .arg(s.second, s.first);
             } else {
                 if (run.hasArrival) {
-                    r.seconds = run.timeOf(*r.toLine) - productionTime(run, fromLine);
+                    const std::optional<double> to = run.timeOf(*r.toLine);
+                    const std::optional<double> from = productionTime(run, fromLine);
+                    if (to && from) {
+                        r.seconds = *to - *from;
+                    }
                 } else {
                     r.missing = QStringLiteral("no host arrival times");
                 }
@@ -265,10 +278,12 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     if (!run.hasArrival) {
         return; // the boot-done line's arrival is what every variant ends on
     }
-    const double done = run.timeOf(hit);
-    m->bootTimeFirstByte = done - run.timeOf(start);
-    if (b.kernelZero) {
-        m->bootTimeKernel = done - double((*b.kernelZero - run.origin).count()) * 1e-9;
+    const std::optional<double> done = run.timeOf(hit), begun = run.timeOf(start);
+    if (done && begun) {
+        m->bootTimeFirstByte = *done - *begun;
+    }
+    if (done && b.kernelZero) {
+        m->bootTimeKernel = *done - double((*b.kernelZero - run.origin).count()) * 1e-9;
     }
     m->bootWireSeconds = wireTime(lineBytes(run, start, hit + 1_lines), m->bitsPerChar, m->baud);
     if (o.bootStart == QLatin1String("kernel")) {
@@ -278,8 +293,9 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     } else {
         const std::optional<LineIndex> from = findFirstReporting(
             run, o.bootStart, "--boot-start", start, hit + 1_lines, &m->warnings);
-        if (from) {
-            m->bootTime = done - productionTime(run, *from);
+        const std::optional<double> p = from ? productionTime(run, *from) : std::nullopt;
+        if (done && p) {
+            m->bootTime = *done - *p;
         }
     }
 }
@@ -300,10 +316,10 @@ int bitsPerCharacter(const RunMeta &meta)
     return 1 + std::clamp(data, 5, 8) + (hasParity ? 1 : 0) + std::clamp(stop, 1, 2);
 }
 
-double quantile(std::vector<double> &v, double p)
+std::optional<double> quantile(std::vector<double> &v, double p)
 {
     if (v.empty()) {
-        return kNaN;
+        return std::nullopt;
     }
     const std::size_t k = rankOf(v.size(), p);
     std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(k), v.end());
@@ -326,7 +342,10 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
     if (m.lines > 0 && run.hasArrival) {
-        m.duration = run.timeOf(end - 1_lines) - run.timeOf(first);
+        const std::optional<double> last = run.timeOf(end - 1_lines), start = run.timeOf(first);
+        if (last && start) {
+            m.duration = *last - *start;
+        }
     }
     m.kernelDuration = kernelDuration(run, first, end);
     for (const Boot &b : run.boots) {
@@ -407,14 +426,14 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         IntervalStats st;
         st.pattern = pattern;
         const LineMatcher matcher(pattern);
-        std::vector<double> arrivals, kernel;
+        std::vector<std::optional<double>> arrivals, kernel;
         for (LineIndex i = first; i < end; ++i) {
             if (matcher.matches(run.lines.text(i))) {
                 ++st.matches;
                 if (run.hasArrival) {
                     arrivals.push_back(run.timeOf(i));
                 }
-                kernel.push_back(run.producedAt(i).value_or(kNaN));
+                kernel.push_back(run.producedAt(i));
             }
         }
         if (st.matches == 0) {

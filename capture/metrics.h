@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace tty {
@@ -28,30 +29,28 @@ struct MetricOptions
     QStringList intervals; // regexes: statistics of the time between matches
 };
 
-constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
-
 struct WindowResult
 {
-    bool found = false; // the start pattern matched (always true without one)
-    double start = 0;   // run seconds (arrival of the start line)
+    bool found = false;          // the start pattern matched (always true without one)
+    std::optional<double> start; // run seconds (arrival of the start line); none without
     std::optional<LineIndex> startLine;
     bool printedKnown = false; // the format has arrival times, so `lines` means something
     std::int64_t lines = 0;    // lines that arrived in [start, start + seconds]
     // Lines the kernel produced in the same span of kernel time: the printed ones and the
     // dropped messages whose production interval falls in it (pro rata, rounded).
     std::int64_t produced = 0;
-    std::int64_t producedDropped = 0; // ...of which dropped
-    bool producedKnown = false;       // the start line has a production time
-    double wireSeconds = kNoValue;    // wire time of the bytes that arrived in the window
+    std::int64_t producedDropped = 0;  // ...of which dropped
+    bool producedKnown = false;        // the start line has a production time
+    std::optional<double> wireSeconds; // wire time of the bytes that arrived in the window
 };
 
 struct SpanResult
 {
     QString from, to;
-    double seconds = std::numeric_limits<double>::quiet_NaN();
+    std::optional<double> seconds;
     // The same span by kernel time alone: production of FROM to production of TO (same
     // boot, both timestamped). Knowable without host times.
-    double kernelSeconds = std::numeric_limits<double>::quiet_NaN();
+    std::optional<double> kernelSeconds;
     std::optional<LineIndex> fromLine, toLine;
     QString missing; // which end was not found
 };
@@ -69,13 +68,10 @@ struct IntervalStats
 {
     QString pattern;
     std::int64_t matches = 0;
-    // Time between consecutive matches (s), by arrival and by kernel time; NaN when absent.
-    double mean = std::numeric_limits<double>::quiet_NaN();
-    double p50 = std::numeric_limits<double>::quiet_NaN();
-    double p99 = std::numeric_limits<double>::quiet_NaN();
-    double kernelMean = std::numeric_limits<double>::quiet_NaN();
-    double kernelP50 = std::numeric_limits<double>::quiet_NaN();
-    double kernelP99 = std::numeric_limits<double>::quiet_NaN();
+    // Time between consecutive matches (s), by arrival and by kernel time; none without two
+    // consecutive matches that have the time.
+    std::optional<double> mean, p50, p99;
+    std::optional<double> kernelMean, kernelP50, kernelP99;
 };
 
 struct Metrics
@@ -84,12 +80,12 @@ struct Metrics
     std::int64_t lines = 0;
     std::int64_t kernelLines = 0;
     std::int64_t bytes = 0;
-    bool hasArrival = false;    // the run's format has host arrival times
-    double duration = kNoValue; // seconds from first to last arrival (null without host times)
-    double kernelDuration = kNoValue; // kernel time covered, summed over the boots
+    bool hasArrival = false;              // the run's format has host arrival times
+    std::optional<double> duration;       // seconds from first to last arrival (host times)
+    std::optional<double> kernelDuration; // kernel time covered, summed over the boots
     int baud = 0;
-    int bitsPerChar = 10;          // start + data + parity + stop bits (8N1: 10)
-    double wireSeconds = kNoValue; // bytes x bits per character / baud
+    int bitsPerChar = 10;              // start + data + parity + stop bits (8N1: 10)
+    std::optional<double> wireSeconds; // bytes x bits per character / baud (a baud known)
     int boots = 0;
     std::int64_t dropNotices = 0;
     std::int64_t droppedMessages = 0;
@@ -99,10 +95,10 @@ struct Metrics
     std::vector<SpanResult> spans;
     // Boot time to the first bootPattern line: from MetricOptions::bootStart, from the
     // boot's first byte, and from the kernel's start (its time 0 on the host clock).
-    double bootTime = kNoValue;
-    double bootTimeFirstByte = kNoValue;
-    double bootTimeKernel = kNoValue;
-    double bootWireSeconds = kNoValue; // wire time of the bytes up to the boot-done line
+    std::optional<double> bootTime;
+    std::optional<double> bootTimeFirstByte;
+    std::optional<double> bootTimeKernel;
+    std::optional<double> bootWireSeconds; // wire time of the bytes up to the boot-done line
     std::optional<LineIndex> bootDoneLine;
     PanicResult panic;
     std::array<std::int64_t, kEventKindCount> eventCounts{};
@@ -127,7 +123,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &options, LineIndex f
 std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineIndex from,
                                    LineIndex end);
 
-// p in [0, 1] of a sample (sorted in place); NaN for an empty one.
-double quantile(std::vector<double> &v, double p);
+// p in [0, 1] of a sample (sorted in place); none for an empty one.
+std::optional<double> quantile(std::vector<double> &v, double p);
 
 } // namespace tty

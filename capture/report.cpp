@@ -9,7 +9,13 @@
 namespace tty {
 
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::optional<double> kAbsent = std::nullopt;
+
+// A row value that can be shown as a number.
+bool shown(const std::optional<double> &v)
+{
+    return v && std::isfinite(*v);
+}
 
 QString fmt(double v, int decimals, bool integer)
 {
@@ -43,9 +49,9 @@ void Report::buildRows()
         r.integer = integer;
         r.decimals = decimals;
         for (const ReportColumn &c : m_columns) {
-            std::vector<double> vals;
+            std::vector<std::optional<double>> vals;
             for (const Metrics &m : c.metrics) {
-                vals.push_back(get(m));
+                vals.push_back(std::optional<double>(get(m)));
             }
             r.values.push_back(vals);
             r.notes << QString();
@@ -96,12 +102,13 @@ void Report::buildRows()
     for (auto [key, title, idx] : {std::tuple{"lag.max_s", "console lag max (s)", 0},
                                    std::tuple{"lag.p50_s", "console lag p50 (s)", 1},
                                    std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
-        needsArrival(add(key, title, B::Lower, false, 3, [idx = idx](const Metrics &m) {
-            if (!m.hasLag) {
-                return kNaN;
-            }
-            return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
-        }));
+        needsArrival(add(key, title, B::Lower, false, 3,
+                         [idx = idx](const Metrics &m) -> std::optional<double> {
+                             if (!m.hasLag) {
+                                 return kAbsent;
+                             }
+                             return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
+                         }));
     }
     const QString win = m_options.windowStart.isEmpty()
                             ? QStringLiteral("first %1 s").arg(m_options.windowSeconds)
@@ -112,30 +119,31 @@ void Report::buildRows()
                              ? QString()
                              : QStringLiteral(" matching '%1'").arg(m_options.windowMatch);
     needsArrival(add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win),
-                     B::Higher, true, 0, [](const Metrics &m) {
+                     B::Higher, true, 0, [](const Metrics &m) -> std::optional<double> {
                          return m.window.found && m.window.printedKnown ? double(m.window.lines)
-                                                                        : kNaN;
+                                                                        : kAbsent;
                      }));
     add("window.produced",
         QStringLiteral("lines produced (printed + dropped)%1, %2").arg(only, win), B::None, true, 0,
-        [](const Metrics &m) {
-            return m.window.found && m.window.producedKnown ? double(m.window.produced) : kNaN;
+        [](const Metrics &m) -> std::optional<double> {
+            return m.window.found && m.window.producedKnown ? double(m.window.produced) : kAbsent;
         });
     needsArrival(
         add("window.wire_s", QStringLiteral("time on the wire, %1 (s)").arg(win), B::None, false, 3,
-            [](const Metrics &m) { return m.window.found ? m.window.wireSeconds : kNaN; }));
+            [](const Metrics &m) { return m.window.found ? m.window.wireSeconds : kAbsent; }));
     for (int s = 0; s < m_options.spans.size(); ++s) {
         const auto &sp = m_options.spans[s];
         auto span = [s](const Metrics &m) -> const SpanResult * {
             return std::size_t(s) < m.spans.size() ? &m.spans[std::size_t(s)] : nullptr;
         };
-        needsArrival(add(QStringLiteral("spans.%1.seconds").arg(s),
-                         QStringLiteral("span '%1' → '%2' (s)").arg(sp.first, sp.second), B::Lower,
-                         false, 3,
-                         [span](const Metrics &m) { return span(m) ? span(m)->seconds : kNaN; }));
+        needsArrival(
+            add(QStringLiteral("spans.%1.seconds").arg(s),
+                QStringLiteral("span '%1' → '%2' (s)").arg(sp.first, sp.second), B::Lower, false, 3,
+                [span](const Metrics &m) { return span(m) ? span(m)->seconds : kAbsent; }));
         add(QStringLiteral("spans.%1.kernel_seconds").arg(s),
             QStringLiteral("span '%1' → '%2' by kernel time (s)").arg(sp.first, sp.second), B::None,
-            false, 3, [span](const Metrics &m) { return span(m) ? span(m)->kernelSeconds : kNaN; });
+            false, 3,
+            [span](const Metrics &m) { return span(m) ? span(m)->kernelSeconds : kAbsent; });
     }
     const QString start =
         m_options.bootStart == QLatin1String("kernel") ? QStringLiteral("kernel start")
@@ -154,17 +162,20 @@ void Report::buildRows()
     needsArrival(
         add("boot_wire_share",
             QStringLiteral("time on the wire / boot time to '%1'").arg(m_options.bootPattern),
-            B::None, false, 3, [](const Metrics &m) {
-                return std::isfinite(m.bootTimeFirstByte) && m.bootTimeFirstByte > 0
-                           ? m.bootWireSeconds / m.bootTimeFirstByte
-                           : kNaN;
+            B::None, false, 3, [](const Metrics &m) -> std::optional<double> {
+                if (!m.bootWireSeconds || !m.bootTimeFirstByte || !(*m.bootTimeFirstByte > 0)) {
+                    return kAbsent;
+                }
+                return *m.bootWireSeconds / *m.bootTimeFirstByte;
             }));
     ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
                            [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
     panic->boolean = true;
-    ReportRow *complete = add(
-        "panic.trace_complete", "panic trace complete", B::Higher, false, 0,
-        [](const Metrics &m) { return m.panic.detected ? (m.panic.complete ? 1.0 : 0.0) : kNaN; });
+    ReportRow *complete =
+        add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
+            [](const Metrics &m) -> std::optional<double> {
+                return m.panic.detected ? (m.panic.complete ? 1.0 : 0.0) : kAbsent;
+            });
     complete->boolean = true;
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
         const auto &ms = m_columns[c].metrics;
@@ -194,23 +205,24 @@ void Report::buildRows()
             return std::size_t(i) < m.intervals.size() ? &m.intervals[std::size_t(i)] : nullptr;
         };
         add(QStringLiteral("intervals.%1.matches").arg(i), QStringLiteral("'%1' matches").arg(p),
-            B::None, true, 0,
-            [iv](const Metrics &m) { return iv(m) ? double(iv(m)->matches) : kNaN; });
+            B::None, true, 0, [iv](const Metrics &m) -> std::optional<double> {
+                return iv(m) ? double(iv(m)->matches) : kAbsent;
+            });
         add(QStringLiteral("intervals.%1.mean_s").arg(i),
             QStringLiteral("'%1' interval mean (s)").arg(p), B::None, false, 4,
-            [iv](const Metrics &m) { return iv(m) ? iv(m)->mean : kNaN; });
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->mean : kAbsent; });
         add(QStringLiteral("intervals.%1.p50_s").arg(i),
             QStringLiteral("'%1' interval p50 (s)").arg(p), B::None, false, 4,
-            [iv](const Metrics &m) { return iv(m) ? iv(m)->p50 : kNaN; });
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->p50 : kAbsent; });
         add(QStringLiteral("intervals.%1.p99_s").arg(i),
             QStringLiteral("'%1' interval p99 (s)").arg(p), B::None, false, 4,
-            [iv](const Metrics &m) { return iv(m) ? iv(m)->p99 : kNaN; });
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->p99 : kAbsent; });
         add(QStringLiteral("intervals.%1.kernel_p50_s").arg(i),
             QStringLiteral("'%1' interval p50 by kernel time (s)").arg(p), B::None, false, 4,
-            [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP50 : kNaN; });
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP50 : kAbsent; });
         add(QStringLiteral("intervals.%1.kernel_p99_s").arg(i),
             QStringLiteral("'%1' interval p99 by kernel time (s)").arg(p), B::None, false, 4,
-            [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP99 : kNaN; });
+            [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP99 : kAbsent; });
     }
 }
 
@@ -219,13 +231,13 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
     if (!row.notes[qsizetype(column)].isEmpty()) {
         return row.notes[qsizetype(column)];
     }
-    const std::vector<double> &v = row.values[column];
+    const std::vector<std::optional<double>> &v = row.values[column];
     if (row.boolean) {
         int yes = 0, n = 0;
-        for (double x : v) {
-            if (std::isfinite(x)) {
+        for (const std::optional<double> &x : v) {
+            if (shown(x)) {
                 ++n;
-                yes += x > 0.5 ? 1 : 0;
+                yes += *x > 0.5 ? 1 : 0;
             }
         }
         if (n == 0) {
@@ -240,10 +252,10 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
                                ? QStringLiteral("≈")
                                : QString();
     if (v.size() == 1) {
-        return std::isfinite(v.front()) ? approx + fmt(v.front(), row.decimals, row.integer)
-                                        : QStringLiteral("n/a");
+        return shown(v.front()) ? approx + fmt(*v.front(), row.decimals, row.integer)
+                                : QStringLiteral("n/a");
     }
-    const Summary s = summarize(v);
+    const Summary s = summarizePresent(v);
     if (s.n == 0) {
         return QStringLiteral("n/a");
     }
@@ -258,7 +270,7 @@ Difference Report::difference(const ReportRow &row) const
     if (!hasDiff() || row.boolean) {
         return {};
     }
-    return welch(summarize(row.values[0]), summarize(row.values[1]));
+    return welch(summarizePresent(row.values[0]), summarizePresent(row.values[1]));
 }
 
 int Report::better(const ReportRow &row) const
@@ -299,7 +311,7 @@ QString Report::diffCell(const ReportRow &row, bool withInterval) const
     if (!hasDiff()) {
         return {};
     }
-    const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
+    const Summary a = summarizePresent(row.values[0]), b = summarizePresent(row.values[1]);
     if (a.n == 0 || b.n == 0) {
         return QStringLiteral("n/a");
     }

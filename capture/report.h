@@ -33,9 +33,9 @@ struct ReportRow
     bool integer = false;
     bool boolean = false;
     int decimals = 3;
-    std::vector<std::vector<double>> values; // per column, per trial (NaN = absent)
-    QStringList notes;                       // per column: text shown instead of numbers
-    std::vector<bool> approximate;           // per column: an estimate, shown with ≈
+    std::vector<std::vector<std::optional<double>>> values; // per column, per trial
+    QStringList notes;             // per column: text shown instead of numbers
+    std::vector<bool> approximate; // per column: an estimate, shown with ≈
 };
 
 // Which events `json()` lists per run (the counts are always complete).

@@ -16,6 +16,10 @@ QJsonValue num(double v)
 {
     return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
 }
+QJsonValue num(const std::optional<double> &v)
+{
+    return v ? num(*v) : QJsonValue(QJsonValue::Null);
+}
 } // namespace
 
 bool eventOutputFromName(const QString &name, EventOutput::Which *out)
@@ -114,8 +118,10 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("boot_time_kernel_s")] = num(m.bootTimeKernel);
     j[QStringLiteral("boot_wire_s")] = num(m.bootWireSeconds);
     j[QStringLiteral("boot_wire_share")] =
-        std::isfinite(m.bootTimeFirstByte) && m.bootTimeFirstByte > 0
-            ? num(m.bootWireSeconds / m.bootTimeFirstByte)
+        m.bootTimeFirstByte && *m.bootTimeFirstByte > 0
+            ? num(m.bootWireSeconds
+                      ? std::optional<double>(*m.bootWireSeconds / *m.bootTimeFirstByte)
+                      : std::nullopt)
             : QJsonValue();
     if (!run.hasArrival) {
         j[QStringLiteral("boot_time_note")] =
@@ -207,9 +213,9 @@ QJsonObject Report::json() const
         QJsonObject stats;
         for (const ReportRow &row : m_rows) {
             const std::size_t ci = std::size_t(&c - m_columns.data());
-            const Summary s = summarize(row.values[ci]);
+            const Summary s = summarizePresent(row.values[ci]);
             QJsonArray vals;
-            for (double v : row.values[ci]) {
+            for (const std::optional<double> &v : row.values[ci]) {
                 vals.append(num(v));
             }
             stats[row.key] = QJsonObject{{QStringLiteral("mean"), num(s.n ? s.mean : kNaN)},
@@ -224,7 +230,7 @@ QJsonObject Report::json() const
     if (hasDiff()) {
         QJsonObject diff;
         for (const ReportRow &row : m_rows) {
-            const Summary a = summarize(row.values[0]), b = summarize(row.values[1]);
+            const Summary a = summarizePresent(row.values[0]), b = summarizePresent(row.values[1]);
             if (a.n == 0 || b.n == 0) {
                 continue;
             }

@@ -54,10 +54,10 @@ std::size_t seriesBins(LineCount lines)
 }
 } // namespace
 
-double Run::timeOf(LineIndex i) const
+std::optional<double> Run::timeOf(LineIndex i) const
 {
     const std::optional<HostNs> a = lines.arrival(i);
-    return a ? seconds(*a - origin) : kNaN;
+    return a ? std::optional<double>(seconds(*a - origin)) : std::nullopt;
 }
 
 std::optional<double> Run::producedAt(LineIndex i) const
@@ -81,11 +81,11 @@ std::optional<double> Run::lagOf(LineIndex i) const
         return std::nullopt;
     }
     const std::optional<double> p = producedAt(i);
-    const double t = timeOf(i);
-    if (!p || std::isnan(t)) {
+    const std::optional<double> t = timeOf(i);
+    if (!p || !t) {
         return std::nullopt;
     }
-    return t - *p;
+    return *t - *p;
 }
 
 LineIndex Run::lineAt(double runSeconds) const
@@ -135,10 +135,10 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
     return std::nullopt;
 }
 
-double Run::eventTime(const Event &e) const
+std::optional<double> Run::eventTime(const Event &e) const
 {
     const std::optional<HostNs> a = eventArrival(e);
-    return a ? seconds(*a - origin) : kNaN;
+    return a ? std::optional<double>(seconds(*a - origin)) : std::nullopt;
 }
 
 void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
@@ -391,10 +391,12 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
                 }
                 produced += 1;
             }
-            if (!hasArrival) {
+            // A line without an arrival time is in no arrival bin.
+            const std::optional<double> arrived = hasArrival ? timeOf(i) : std::nullopt;
+            if (!arrived) {
                 continue;
             }
-            const double t = timeOf(i);
+            const double t = *arrived;
             const std::ptrdiff_t bin = arrivalBins.of(t);
             if (bin != arrivalBin) {
                 flushArrived();
@@ -466,8 +468,8 @@ void Run::finalize()
     m_eventTimes.resize(events.size());
     for (std::size_t i = 0; i < events.size(); ++i) {
         m_eventTimes[i] = eventTime(events[i]);
-        if (events[i].kind == EventKind::Drop) {
-            series.add(Channel::Dropped, m_eventTimes[i], float(events[i].count));
+        if (events[i].kind == EventKind::Drop && m_eventTimes[i]) {
+            series.add(Channel::Dropped, *m_eventTimes[i], float(events[i].count));
         }
     }
     // Dropped messages were produced too: spread over the time they were produced in.

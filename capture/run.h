@@ -94,8 +94,9 @@ public:
     // How the load ended: complete, or read in part (truncated, damaged, cancelled) and why.
     LoadStatus load;
 
-    // Seconds since the start of the run: by arrival where known, else by kernel time.
-    double timeOf(LineIndex i) const;
+    // When the line arrived, in seconds since the start of the run; none without an
+    // arrival time (a format without host times, or a line that lost its stamp).
+    std::optional<double> timeOf(LineIndex i) const;
     // When the line was produced, in run seconds (kernel time mapped to the host clock);
     // none without kernel time.
     std::optional<double> producedAt(LineIndex i) const;
@@ -106,10 +107,11 @@ public:
     std::string_view eventText(const Event &e) const;
     // Arrival of an event (recorded markers have their own), else its line's, if any.
     std::optional<HostNs> eventArrival(const Event &e) const;
-    double eventTime(const Event &e) const;
+    // That arrival in run seconds; none without one.
+    std::optional<double> eventTime(const Event &e) const;
     // The same for events[index], from a table finalize() fills: passes over all events
     // of a big log (10^5 and more) then need not reach into the line table once each.
-    double eventTime(std::size_t index) const
+    std::optional<double> eventTime(std::size_t index) const
     {
         return index < m_eventTimes.size() ? m_eventTimes[index] : eventTime(events[index]);
     }
@@ -176,7 +178,7 @@ private:
     void fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const;
     BootSplit m_split;                   // advanced by splitBootsSoFar, consumed by finalize
     std::optional<HostNs> m_lastArrival; // the latest arrival, found by splitBoots
-    std::vector<double> m_eventTimes;
+    std::vector<std::optional<double>> m_eventTimes;
 };
 
 } // namespace tty

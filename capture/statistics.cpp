@@ -81,6 +81,18 @@ Summary summarize(const std::vector<double> &v)
     return s;
 }
 
+Summary summarizePresent(const std::vector<std::optional<double>> &v)
+{
+    std::vector<double> present;
+    present.reserve(v.size());
+    for (const std::optional<double> &x : v) {
+        if (x) {
+            present.push_back(*x);
+        }
+    }
+    return summarize(present);
+}
+
 double studentTCdf(double t, double df)
 {
     if (std::isnan(t) || !(df > 0)) {

@@ -3,6 +3,7 @@
 // worse when it stands out of the trials' own noise.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 namespace tty {
@@ -14,6 +15,8 @@ struct Summary
     int n = 0;
 };
 Summary summarize(const std::vector<double> &v);
+// The same over the values present (a name of its own: summarize({1, 2}) stays unambiguous).
+Summary summarizePresent(const std::vector<std::optional<double>> &v);
 
 // B - A with its 95 % confidence interval and two-sided p value by Welch's t test
 // (unequal variances, Welch-Satterthwaite degrees of freedom). `valid` is false when

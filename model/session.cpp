@@ -52,7 +52,10 @@ QVector<PatternSeries> Session::patternSeries() const
                 if (lines) {
                     times.reserve(lines->size());
                     for (const LineIndex i : *lines) {
-                        times.push_back(r.timeOf(i));
+                        // A match without an arrival time has no place on the time axis.
+                        if (const std::optional<double> at = r.timeOf(i)) {
+                            times.push_back(*at);
+                        }
                     }
                 }
                 ps.times.append(std::move(times));

@@ -110,8 +110,8 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             return k;
         }
         case Arrival: {
-            const double t = run.eventTime(e) - tr.shift;
-            return std::isfinite(t) ? QString::number(t, 'f', 3) : QString();
+            const std::optional<double> t = run.eventTime(e);
+            return t ? QString::number(*t - tr.shift, 'f', 3) : QString();
         }
         case Kernel: {
             if (e.note >= 0 || e.line >= run.lines.endIndex()) {
@@ -126,7 +126,9 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::UserRole: // sort key
         if (index.column() == Arrival) {
-            return run.eventTime(e) - tr.shift;
+            // Events without an arrival sort as NaN, as QVariant compares doubles.
+            const std::optional<double> t = run.eventTime(e);
+            return t ? *t - tr.shift : std::numeric_limits<double>::quiet_NaN();
         }
         return data(index, Qt::DisplayRole);
     }

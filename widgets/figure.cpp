@@ -57,9 +57,9 @@ bool rowInFigure(const ReportRow &row)
             return false;
         }
     }
-    for (const std::vector<double> &column : row.values) {
-        for (double v : column) {
-            if (std::isfinite(v)) {
+    for (const std::vector<std::optional<double>> &column : row.values) {
+        for (const std::optional<double> &v : column) {
+            if (v && std::isfinite(*v)) {
                 return true;
             }
         }

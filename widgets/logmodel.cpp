@@ -221,7 +221,8 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
                 return QDateTime::fromMSecsSinceEpoch(a->count() / 1000000, Qt::UTC)
                     .toString(QStringLiteral("HH:mm:ss.zzz"));
             }
-            return QString::number(m_run->timeOf(line), 'f', 6);
+            const std::optional<double> t = m_run->timeOf(line);
+            return t ? QString::number(*t, 'f', 6) : QStringLiteral("–");
         }
         case Kernel: {
             const std::optional<KernelUs> k = m_run->lines.kernelTime(line);

@@ -22,14 +22,14 @@ MetricsTable::MetricsTable(QWidget *parent) : QTableWidget(parent)
 QString MetricsTable::trialsTooltip(const Report &report, const ReportRow &row, std::size_t column)
 {
     const ReportColumn &c = report.columns()[column];
-    const std::vector<double> &v = row.values[column];
+    const std::vector<std::optional<double>> &v = row.values[column];
     if (v.size() < 2) {
         return {};
     }
     QStringList lines;
     for (std::size_t i = 0; i < v.size(); ++i) {
-        const QString val = std::isfinite(v[i])
-                                ? QString::number(v[i], 'f', row.integer ? 0 : row.decimals)
+        const QString val = v[i] && std::isfinite(*v[i])
+                                ? QString::number(*v[i], 'f', row.integer ? 0 : row.decimals)
                                 : QStringLiteral("–");
         lines << QStringLiteral("%1: %2").arg(
             i < std::size_t(c.sources.size()) ? c.sources[int(i)] : QString::number(i + 1), val);

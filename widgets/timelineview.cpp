@@ -162,7 +162,8 @@ QPair<double, double> TimelineView::fullRange() const
             continue;
         }
         const double a = runX(ri, std::min(0.0, r.series.start()));
-        const double b = runX(ri, std::max(r.timeOf(r.lines.endIndex() - 1_lines), r.series.end()));
+        const std::optional<double> last = r.timeOf(r.lines.endIndex() - 1_lines);
+        const double b = runX(ri, last ? std::max(*last, r.series.end()) : r.series.end());
         lo = first ? a : std::min(lo, a);
         hi = first ? b : std::max(hi, b);
         first = false;

@@ -278,11 +278,11 @@ void TstScale::slicedSeriesAndLagQuantiles()
     std::vector<double> printed(fine.bins(), 0), produced(fine.bins(), 0), bytes(fine.bins(), 0),
         lagCount(fine.bins(), 0), lagSum(fine.bins(), 0), lagMax(fine.bins(), 0);
     for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
-        const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i)));
+        const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i).value()));
         printed[a] += 1;
         bytes[a] += double(run->lines.text(i).size() + 2);
         produced[std::size_t(run->series.binAt(run->producedAt(i).value()))] += 1;
-        const double lag = run->timeOf(i) - run->producedAt(i).value();
+        const double lag = run->timeOf(i).value() - run->producedAt(i).value();
         lagCount[a] += 1;
         lagSum[a] += lag;
         lagMax[a] = std::max(lagMax[a], lag);
