@@ -107,11 +107,11 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_events, &EventList::eventActivated, this, [this](int run, int ev) {
         showEventAt(run, ev);
         const Run &r = *m_session.timelineRuns()[run].run;
-        const std::optional<double> t = r.eventTime(r.events[std::size_t(ev)]);
+        const std::optional<RunSeconds> t = r.eventTime(r.events[std::size_t(ev)]);
         if (!t) {
             return;
         }
-        const double x = *t - m_timeline->runs()[run].shift;
+        const double x = m_timeline->runs()[run].xOf(*t);
         const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;
         if (x < m_timeline->xLower() || x > m_timeline->xUpper()) {
             m_timeline->setXRange(x - half, x + half);
@@ -167,10 +167,12 @@ void MainWindow::buildDocks()
         const Run &r = *m_session.sides[0].trials[0].run;
         if (boot >= 0 && std::size_t(boot) < r.boots.size()) {
             const Boot &b = r.boots[std::size_t(boot)];
-            const std::optional<double> from = r.timeOf(b.first);
-            const std::optional<double> to = r.timeOf(std::max(b.first, b.end - 1_lines));
-            if (from && to) { // a boot without arrival times leaves the range as it is
-                m_timeline->setXRange(*from, *to);
+            const std::optional<RunSeconds> from = r.timeOf(b.first);
+            const std::optional<RunSeconds> to = r.timeOf(std::max(b.first, b.end - 1_lines));
+            // A boot without arrival times leaves the range as it is.
+            if (from && to && !m_timeline->runs().isEmpty()) {
+                const TimelineRun &tr = m_timeline->runs().front();
+                m_timeline->setXRange(tr.xOf(*from), tr.xOf(*to));
             }
         } else {
             m_timeline->resetZoom();
@@ -351,11 +353,11 @@ void MainWindow::setSession(Session session)
         connect(pane->view(), &LogView::selectionChanged, this,
                 [this, pane](LineIndex a, LineIndex b) {
                     const Run *r = pane->run();
-                    const double shift = m_timeline->runs().value(pane->timelineRun()).shift;
-                    const std::optional<double> ta = r ? r->timeOf(a) : std::nullopt;
-                    const std::optional<double> tb = r ? r->timeOf(b) : std::nullopt;
+                    const TimelineRun tr = m_timeline->runs().value(pane->timelineRun());
+                    const std::optional<RunSeconds> ta = r ? r->timeOf(a) : std::nullopt;
+                    const std::optional<RunSeconds> tb = r ? r->timeOf(b) : std::nullopt;
                     if (ta && tb) {
-                        m_timeline->setHighlight(*ta - shift, *tb - shift);
+                        m_timeline->setHighlight(tr.xOf(*ta), tr.xOf(*tb));
                     } else if (r) {
                         m_timeline->clearHighlight(); // no arrival times to place it by
                     }

@@ -98,10 +98,11 @@ void MainWindow::onLiveUpdated()
         // Keep the newest data in view with the current zoom (at least a minute).
         const double span = std::max(10.0, m_timeline->xUpper() - m_timeline->xLower());
         const Run &r = *runs.front().run;
-        const std::optional<double> last =
-            r.lines.empty() ? std::optional<double>(0) : r.timeOf(r.lines.endIndex() - 1_lines);
+        const std::optional<RunSeconds> last = r.lines.empty()
+                                                   ? std::optional<RunSeconds>(RunSeconds(0))
+                                                   : r.timeOf(r.lines.endIndex() - 1_lines);
         if (last) { // without an arrival time there is no newest moment to follow
-            const double end = r.lines.empty() ? 0 : *last - runs.front().shift;
+            const double end = r.lines.empty() ? 0 : runs.front().xOf(*last);
             m_timeline->setXRange(end - span * 0.95, end + span * 0.05);
         }
     }

@@ -53,15 +53,15 @@ void MainWindow::showEventAt(int timelineRun, int eventIndex)
     pane->view()->showLine(std::min(e.line, run.lines.endIndex() - 1_lines));
     m_events->selectEvent(timelineRun, eventIndex);
     // The other side follows to the same aligned moment.
-    const std::optional<double> t = run.eventTime(e);
+    const std::optional<RunSeconds> t = run.eventTime(e);
     if (!t) {
         return; // no aligned moment for the other side to follow to
     }
-    const double x = *t - m_timeline->runs()[timelineRun].shift;
+    const double x = m_timeline->runs()[timelineRun].xOf(*t);
     for (int s = 0; s < m_panes.size(); ++s) {
         if (s != side && m_panes[s]->run()) {
-            const double shift = m_timeline->runs()[m_panes[s]->timelineRun()].shift;
-            m_panes[s]->view()->showLine(m_panes[s]->run()->lineAt(x + shift));
+            const TimelineRun &other = m_timeline->runs()[m_panes[s]->timelineRun()];
+            m_panes[s]->view()->showLine(m_panes[s]->run()->lineAt(other.timeAtX(x)));
         }
     }
 }
@@ -70,8 +70,7 @@ void MainWindow::showTime(double x)
 {
     for (LogPane *p : m_panes) {
         if (const Run *r = p->run()) {
-            const double shift = m_timeline->runs().value(p->timelineRun()).shift;
-            p->view()->showLine(r->lineAt(x + shift));
+            p->view()->showLine(r->lineAt(m_timeline->runs().value(p->timelineRun()).timeAtX(x)));
         }
     }
 }
@@ -82,12 +81,12 @@ void MainWindow::onLogLineChanged(int side, LineIndex line)
     if (!pane || !pane->run()) {
         return;
     }
-    const std::optional<double> t = pane->run()->timeOf(line);
+    const std::optional<RunSeconds> t = pane->run()->timeOf(line);
     if (!t) {
         m_timeline->setCursorX(std::numeric_limits<double>::quiet_NaN()); // hides the cursor
         return;
     }
-    const double x = *t - m_timeline->runs().value(pane->timelineRun()).shift;
+    const double x = m_timeline->runs().value(pane->timelineRun()).xOf(*t);
     m_timeline->setCursorX(x);
     if (x < m_timeline->xLower() || x > m_timeline->xUpper()) {
         const double half = (m_timeline->xUpper() - m_timeline->xLower()) / 2;

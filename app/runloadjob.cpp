@@ -50,7 +50,9 @@ void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &opt
                     since.restart();
                     QMetaObject::invokeMethod(
                         this,
-                        [this, f, p] { emit progress(f, p.bytesDone, p.bytesTotal, p.lines); },
+                        [this, f, p] {
+                            emit progress(f, p.bytesDone.value(), p.bytesTotal.count(), p.lines);
+                        },
                         Qt::QueuedConnection);
                 };
                 LoadedFile lf;

@@ -69,10 +69,9 @@ QString Alignment::axisTitle() const
     return {};
 }
 
-bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineIndex first,
-                   std::optional<LineIndex> last)
+std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, LineIndex first,
+                                        std::optional<LineIndex> last)
 {
-    *seconds = 0;
     const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
     std::optional<LineIndex> hit;
     switch (a.kind) {
@@ -91,13 +90,12 @@ bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineInde
     case Alignment::Kind::FirstEvent:
         for (const Event &e : run.events) {
             if (e.kind == a.event && e.line >= first && e.line < end) {
-                if (const std::optional<double> t = run.eventTime(e)) {
-                    *seconds = *t;
-                    return true;
+                if (const std::optional<RunSeconds> t = run.eventTime(e)) {
+                    return t;
                 }
             }
         }
-        return false;
+        return std::nullopt;
     case Alignment::Kind::Regex: {
         const LineMatcher m(a.regex);
         for (LineIndex i = first; i < end && !hit; ++i) {
@@ -109,14 +107,9 @@ bool alignmentTime(const Run &run, const Alignment &a, double *seconds, LineInde
     }
     }
     if (!hit) {
-        return false;
+        return std::nullopt;
     }
-    const std::optional<double> t = run.timeOf(*hit);
-    if (!t) {
-        return false; // the line has no arrival time to align on
-    }
-    *seconds = *t;
-    return true;
+    return run.timeOf(*hit); // none: the line has no arrival time to align on
 }
 
 } // namespace tty

@@ -23,9 +23,10 @@ struct Alignment
     QString axisTitle() const;
 };
 
-// The run second that becomes x = 0 for this run, searching lines [first, end). Returns
-// false (and 0) when the anchor is not in the run.
-bool alignmentTime(const Run &run, const Alignment &a, double *seconds,
-                   LineIndex first = LineIndex(0), std::optional<LineIndex> end = std::nullopt);
+// The run time that becomes x = 0 for this run, searching lines [first, end); none when
+// the anchor is not in the run (or has no arrival time to align on).
+std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a,
+                                        LineIndex first = LineIndex(0),
+                                        std::optional<LineIndex> end = std::nullopt);
 
 } // namespace tty

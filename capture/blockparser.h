@@ -18,9 +18,9 @@ enum class LineFormat { HostTs, Raw };
 
 struct ParsedBlock
 {
-    std::int64_t seq = 0;     // the block's place in the file
-    std::int64_t filePos = 0; // file bytes consumed when it was cut (for progress)
-    PageArray<char> text;     // the lines' texts back to back
+    std::int64_t seq = 0; // the block's place in the file
+    ByteOffset filePos;   // where the file was read to when it was cut (for progress)
+    PageArray<char> text; // the lines' texts back to back
     std::size_t textSize = 0;
     std::vector<std::uint32_t> offsets;       // where each line's text starts
     std::vector<std::int64_t> arrivals;       // as stamped: LineTable::packArrival

@@ -206,7 +206,7 @@ std::size_t InputFile::readBytes(char *dst, std::size_t n, bool *atEnd, int quie
         *atEnd = got < n;
         if (got < n && std::ferror(m_file) && m_error.isEmpty()) {
             m_error = QStringLiteral("read error at byte %1").arg(m_pos + std::int64_t(got));
-            m_errorOffset = m_pos + std::int64_t(got);
+            m_errorOffset = ByteOffset(m_pos + std::int64_t(got));
         }
         return got;
     }
@@ -235,7 +235,7 @@ std::size_t InputFile::readBytes(char *dst, std::size_t n, bool *atEnd, int quie
             m_error = QStringLiteral("read error at byte %1: %2")
                           .arg(m_pos)
                           .arg(QString::fromLocal8Bit(std::strerror(errno)));
-            m_errorOffset = m_pos;
+            m_errorOffset = ByteOffset(m_pos);
         }
         *atEnd = got <= 0;
         return got > 0 ? std::size_t(got) : 0;
@@ -288,10 +288,11 @@ std::size_t InputFile::readZstd(char *dst, std::size_t capacity)
         z.input.pos = slice.pos;
         z.hint = ZSTD_isError(ret) || ret == 0 ? 1 : ret;
         if (ZSTD_isError(ret)) {
-            m_errorOffset = z.midFrame ? z.frameStart : z.inputBase + std::int64_t(z.input.pos);
+            m_errorOffset =
+                ByteOffset(z.midFrame ? z.frameStart : z.inputBase + std::int64_t(z.input.pos));
             m_error = QStringLiteral("corrupt zstd data in the frame at byte %1 of the file (%2); "
                                      "everything before it was kept")
-                          .arg(m_errorOffset)
+                          .arg(m_errorOffset->value())
                           .arg(QString::fromLatin1(ZSTD_getErrorName(ret)));
             m_done = true;
             return output.pos;

@@ -3,11 +3,14 @@
 // where, and everything decoded before it is still delivered.
 #pragma once
 
+#include "types.h"
+
 #include <QString>
 
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,9 +44,10 @@ public:
     // A regular file (or memory) rather than a pipe, FIFO or device.
     bool isRegular() const { return m_regular; }
     Compression compression() const { return m_compression; }
-    std::int64_t compressedSize() const { return m_size; }
-    // Bytes of the file consumed so far (for progress).
-    std::int64_t compressedPos() const { return m_pos; }
+    // The file's size as stored (compressed for zstd); 0 for a pipe.
+    ByteCount compressedSize() const { return ByteCount(m_size); }
+    // Where in the file reading has got to (for progress).
+    ByteOffset compressedPos() const { return ByteOffset(m_pos); }
 
     static constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
 
@@ -67,9 +71,10 @@ public:
 
     // Truncated input: the data that was there was delivered.
     const QString &warning() const { return m_warning; }
-    // Corrupt input: delivery stopped at errorOffset() (a byte offset in the file).
+    // Corrupt input: delivery stopped at errorOffset() (a byte offset in the file), which
+    // is none while there was no error.
     const QString &error() const { return m_error; }
-    std::int64_t errorOffset() const { return m_errorOffset; }
+    std::optional<ByteOffset> errorOffset() const { return m_errorOffset; }
 
 private:
     std::size_t readRaw(char *dst, std::size_t capacity);
@@ -99,7 +104,7 @@ private:
     bool m_done = false;
     QString m_warning;
     QString m_error;
-    std::int64_t m_errorOffset = -1;
+    std::optional<ByteOffset> m_errorOffset;
 };
 
 } // namespace tty

@@ -23,7 +23,7 @@ namespace {
 struct RawBlock
 {
     std::int64_t seq = 0;
-    std::int64_t filePos = 0;
+    ByteOffset filePos;
     ByteBuffer data;
     bool endsSplit = false;
 };

@@ -57,11 +57,17 @@ std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineI
 
 namespace {
 
+// The figures are plain seconds: a run time leaves the typed world here.
+std::optional<double> secondsOf(std::optional<RunSeconds> t)
+{
+    return t ? std::optional<double>(t->count()) : std::nullopt;
+}
+
 // When a line was produced (kernel time on the host clock), or its arrival without one.
 std::optional<double> productionTime(const Run &run, LineIndex i)
 {
-    const std::optional<double> p = run.producedAt(i);
-    return p ? p : run.timeOf(i);
+    const std::optional<RunSeconds> p = run.producedAt(i);
+    return secondsOf(p ? p : run.timeOf(i));
 }
 
 // Statistics of the time between consecutive matches; a match without the time breaks the
@@ -154,7 +160,7 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     const LineIndex start = *w.startLine;
     const LineMatcher only(o.windowMatch);
     w.printedKnown = run.hasArrival;
-    w.start = run.hasArrival ? run.timeOf(start) : std::nullopt;
+    w.start = run.hasArrival ? secondsOf(run.timeOf(start)) : std::nullopt;
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
     const std::optional<double> p0 = productionTime(run, start);
@@ -165,9 +171,9 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     };
     std::int64_t bytes = 0;
     for (LineIndex i = start; i < end; ++i) {
-        const std::optional<double> t = w.start ? run.timeOf(i) : std::nullopt;
+        const std::optional<double> t = w.start ? secondsOf(run.timeOf(i)) : std::nullopt;
         const bool inArrival = inWindow(t, w.start);
-        const bool inProduced = inWindow(run.producedAt(i), p0);
+        const bool inProduced = inWindow(secondsOf(run.producedAt(i)), p0);
         if (!inArrival && !inProduced) {
             if (t && *t > *w.start + o.windowSeconds + 3600) {
                 break;
@@ -204,7 +210,7 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
                                 !only.matches(run.lines.text(*d.after)))) {
             continue;
         }
-        const double from = *d.from, to = *d.to;
+        const double from = d.from->count(), to = d.to->count();
         double share = 0;
         if (to > from) {
             share = std::max(0.0, std::min(to, p1) - std::max(from, *p0)) / (to - from);
@@ -239,7 +245,7 @@ void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineI
                                    .arg(s.second, s.first);
             } else {
                 if (run.hasArrival) {
-                    const std::optional<double> to = run.timeOf(*r.toLine);
+                    const std::optional<double> to = secondsOf(run.timeOf(*r.toLine));
                     const std::optional<double> from = productionTime(run, fromLine);
                     if (to && from) {
                         r.seconds = *to - *from;
@@ -278,12 +284,12 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     if (!run.hasArrival) {
         return; // the boot-done line's arrival is what every variant ends on
     }
-    const std::optional<double> done = run.timeOf(hit), begun = run.timeOf(start);
+    const std::optional<RunSeconds> done = run.timeOf(hit), begun = run.timeOf(start);
     if (done && begun) {
-        m->bootTimeFirstByte = *done - *begun;
+        m->bootTimeFirstByte = (*done - *begun).count();
     }
     if (done && b.kernelZero) {
-        m->bootTimeKernel = *done - double((*b.kernelZero - run.origin).count()) * 1e-9;
+        m->bootTimeKernel = done->count() - double((*b.kernelZero - run.origin).count()) * 1e-9;
     }
     m->bootWireSeconds = wireTime(lineBytes(run, start, hit + 1_lines), m->bitsPerChar, m->baud);
     if (o.bootStart == QLatin1String("kernel")) {
@@ -295,7 +301,7 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
             run, o.bootStart, "--boot-start", start, hit + 1_lines, &m->warnings);
         const std::optional<double> p = from ? productionTime(run, *from) : std::nullopt;
         if (done && p) {
-            m->bootTime = *done - *p;
+            m->bootTime = done->count() - *p;
         }
     }
 }
@@ -342,9 +348,9 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
     if (m.lines > 0 && run.hasArrival) {
-        const std::optional<double> last = run.timeOf(end - 1_lines), start = run.timeOf(first);
+        const std::optional<RunSeconds> last = run.timeOf(end - 1_lines), start = run.timeOf(first);
         if (last && start) {
-            m.duration = *last - *start;
+            m.duration = (*last - *start).count();
         }
     }
     m.kernelDuration = kernelDuration(run, first, end);
@@ -431,9 +437,9 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
             if (matcher.matches(run.lines.text(i))) {
                 ++st.matches;
                 if (run.hasArrival) {
-                    arrivals.push_back(run.timeOf(i));
+                    arrivals.push_back(secondsOf(run.timeOf(i)));
                 }
-                kernel.push_back(run.producedAt(i));
+                kernel.push_back(secondsOf(run.producedAt(i)));
             }
         }
         if (st.matches == 0) {

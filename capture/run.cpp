@@ -54,13 +54,13 @@ std::size_t seriesBins(LineCount lines)
 }
 } // namespace
 
-std::optional<double> Run::timeOf(LineIndex i) const
+std::optional<RunSeconds> Run::timeOf(LineIndex i) const
 {
     const std::optional<HostNs> a = lines.arrival(i);
-    return a ? std::optional<double>(seconds(*a - origin)) : std::nullopt;
+    return a ? std::optional<RunSeconds>(RunSeconds(seconds(*a - origin))) : std::nullopt;
 }
 
-std::optional<double> Run::producedAt(LineIndex i) const
+std::optional<RunSeconds> Run::producedAt(LineIndex i) const
 {
     const std::optional<KernelUs> k = lines.kernelTime(i);
     if (!k) {
@@ -68,33 +68,33 @@ std::optional<double> Run::producedAt(LineIndex i) const
     }
     const Boot &b = boots[std::size_t(bootOf(i))];
     if (hasArrival && b.kernelZero) {
-        return seconds(*b.kernelZero - origin) + seconds(*k);
+        return RunSeconds(seconds(*b.kernelZero - origin) + seconds(*k));
     }
-    return b.timeBase + seconds(*k);
+    return b.timeBase + Seconds(seconds(*k));
 }
 
-std::optional<double> Run::lagOf(LineIndex i) const
+std::optional<Seconds> Run::lagOf(LineIndex i) const
 {
     // A timestamp behind other text arrived later than the line's first byte: its lag
     // would be wrong, so it has none.
     if (!hasArrival || (lines.flags(i) & KernelTimeNotAtStart)) {
         return std::nullopt;
     }
-    const std::optional<double> p = producedAt(i);
-    const std::optional<double> t = timeOf(i);
+    const std::optional<RunSeconds> p = producedAt(i);
+    const std::optional<RunSeconds> t = timeOf(i);
     if (!p || !t) {
         return std::nullopt;
     }
     return *t - *p;
 }
 
-LineIndex Run::lineAt(double runSeconds) const
+LineIndex Run::lineAt(RunSeconds at) const
 {
     LineIndex lo{0}, hi = lines.endIndex();
-    if (lines.empty() || !std::isfinite(runSeconds)) {
+    if (lines.empty() || !std::isfinite(at.count())) {
         return LineIndex(0);
     }
-    const HostNs t = hostTimeAt(runSeconds);
+    const HostNs t = hostTimeAt(at);
     while (lo < hi) {
         const LineIndex mid = lo + (hi - lo) / 2;
         if (lines.arrival(mid) <= t) {
@@ -135,10 +135,10 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
     return std::nullopt;
 }
 
-std::optional<double> Run::eventTime(const Event &e) const
+std::optional<RunSeconds> Run::eventTime(const Event &e) const
 {
     const std::optional<HostNs> a = eventArrival(e);
-    return a ? std::optional<double>(seconds(*a - origin)) : std::nullopt;
+    return a ? std::optional<RunSeconds>(RunSeconds(seconds(*a - origin))) : std::nullopt;
 }
 
 void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
@@ -266,7 +266,7 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
         if (scans[bi].envelope != BootScan().envelope) {
             b.kernelZero = scans[bi].envelope;
         }
-        b.timeBase = base;
+        b.timeBase = RunSeconds(base);
         if (hasArrival) {
             continue;
         }
@@ -287,9 +287,9 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
     }
 }
 
-double Run::bootBase(const Boot &b) const
+RunSeconds Run::bootBase(const Boot &b) const
 {
-    return hasArrival && b.kernelZero ? seconds(*b.kernelZero - origin) : b.timeBase;
+    return hasArrival && b.kernelZero ? RunSeconds(seconds(*b.kernelZero - origin)) : b.timeBase;
 }
 
 void Run::placeDrops()
@@ -379,7 +379,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
     const int ending = formatInfo(meta.format).lineEndingBytes;
     for (const Boot &b : boots) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
-        const double base = bootBase(b);
+        const double base = bootBase(b).count(); // the series bins by plain seconds
         for (LineIndex i = first; i < end; ++i) {
             const std::optional<KernelUs> k = lines.kernelTime(i);
             const double p = k ? base + seconds(*k) : kNaN;
@@ -392,11 +392,11 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
                 produced += 1;
             }
             // A line without an arrival time is in no arrival bin.
-            const std::optional<double> arrived = hasArrival ? timeOf(i) : std::nullopt;
+            const std::optional<RunSeconds> arrived = hasArrival ? timeOf(i) : std::nullopt;
             if (!arrived) {
                 continue;
             }
-            const double t = *arrived;
+            const double t = arrived->count();
             const std::ptrdiff_t bin = arrivalBins.of(t);
             if (bin != arrivalBin) {
                 flushArrived();
@@ -440,7 +440,7 @@ void Run::finalize()
     }
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         if (scans[bi].minKernel <= scans[bi].maxKernel) {
-            const double base = bootBase(boots[bi]);
+            const double base = bootBase(boots[bi]).count();
             lo = std::min(lo, base + seconds(scans[bi].minKernel));
             hi = std::max(hi, base + seconds(scans[bi].maxKernel));
         }
@@ -469,14 +469,14 @@ void Run::finalize()
     for (std::size_t i = 0; i < events.size(); ++i) {
         m_eventTimes[i] = eventTime(events[i]);
         if (events[i].kind == EventKind::Drop && m_eventTimes[i]) {
-            series.add(Channel::Dropped, *m_eventTimes[i], float(events[i].count));
+            series.add(Channel::Dropped, m_eventTimes[i]->count(), float(events[i].count));
         }
     }
     // Dropped messages were produced too: spread over the time they were produced in.
     placeDrops();
     for (const DropSpan &d : drops) {
         if (d.from && d.to) {
-            series.addSpread(Channel::Produced, *d.from, *d.to, float(d.count));
+            series.addSpread(Channel::Produced, d.from->count(), d.to->count(), float(d.count));
         }
     }
     series.build();

@@ -45,7 +45,7 @@ struct Boot
     // Lower envelope of (arrival - kernel time): the host time of kernel time 0,
     // estimated per boot. None when the format has no arrival times.
     std::optional<HostNs> kernelZero;
-    double timeBase = 0; // runs without arrival times: run seconds of this boot's kernel time 0
+    RunSeconds timeBase; // runs without arrival times: run time of this boot's kernel time 0
     QString version;     // from the `Linux version` banner
 };
 
@@ -57,8 +57,8 @@ struct DropSpan
     std::size_t event = 0;           // index into Run::events
     std::optional<LineIndex> before; // the last line with a kernel time before the drop
     std::optional<LineIndex> after;  // the first line with a kernel time after it
-    std::optional<double> from;      // run seconds, production clock; none without neighbours
-    std::optional<double> to;
+    std::optional<RunSeconds> from;  // production clock; none without neighbours
+    std::optional<RunSeconds> to;
     std::uint32_t count = 0;
 };
 
@@ -96,32 +96,32 @@ public:
 
     // When the line arrived, in seconds since the start of the run; none without an
     // arrival time (a format without host times, or a line that lost its stamp).
-    std::optional<double> timeOf(LineIndex i) const;
+    std::optional<RunSeconds> timeOf(LineIndex i) const;
     // When the line was produced, in run seconds (kernel time mapped to the host clock);
     // none without kernel time.
-    std::optional<double> producedAt(LineIndex i) const;
-    // Console lag in seconds (arrival - production); none where either is unknown.
-    std::optional<double> lagOf(LineIndex i) const;
+    std::optional<RunSeconds> producedAt(LineIndex i) const;
+    // Console lag (arrival - production); none where either is unknown.
+    std::optional<Seconds> lagOf(LineIndex i) const;
     int bootOf(LineIndex i) const;
     // Text of an event: its note, else its line.
     std::string_view eventText(const Event &e) const;
     // Arrival of an event (recorded markers have their own), else its line's, if any.
     std::optional<HostNs> eventArrival(const Event &e) const;
     // That arrival in run seconds; none without one.
-    std::optional<double> eventTime(const Event &e) const;
+    std::optional<RunSeconds> eventTime(const Event &e) const;
     // The same for events[index], from a table finalize() fills: passes over all events
     // of a big log (10^5 and more) then need not reach into the line table once each.
-    std::optional<double> eventTime(std::size_t index) const
+    std::optional<RunSeconds> eventTime(std::size_t index) const
     {
         return index < m_eventTimes.size() ? m_eventTimes[index] : eventTime(events[index]);
     }
     // The last line that arrived at or before a run second (line 0 if none): arrival times are
     // monotone once loaded, so this is a binary search.
-    LineIndex lineAt(double runSeconds) const;
-    // Host time (ns) for a run second, for wall-clock axes.
-    HostNs hostTimeAt(double runSeconds) const
+    LineIndex lineAt(RunSeconds t) const;
+    // Host time for a run time, for wall-clock axes.
+    HostNs hostTimeAt(RunSeconds t) const
     {
-        return origin + Nanoseconds(std::int64_t(runSeconds * 1e9));
+        return origin + Nanoseconds(std::int64_t(t.count() * 1e9));
     }
 
     // Recomputes boots, clock offsets and series after lines were added.
@@ -171,14 +171,14 @@ private:
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
     // Run seconds of the boot's kernel time 0.
-    double bootBase(const Boot &b) const;
+    RunSeconds bootBase(const Boot &b) const;
     // The production interval of every drop event.
     void placeDrops();
     // Adds the lines [from, to) to a copy of the series' finest level.
     void fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) const;
     BootSplit m_split;                   // advanced by splitBootsSoFar, consumed by finalize
     std::optional<HostNs> m_lastArrival; // the latest arrival, found by splitBoots
-    std::vector<std::optional<double>> m_eventTimes;
+    std::vector<std::optional<RunSeconds>> m_eventTimes;
 };
 
 } // namespace tty

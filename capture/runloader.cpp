@@ -24,7 +24,7 @@ void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
     struct Chunk
     {
         std::string data;
-        std::int64_t filePos = 0; // file bytes consumed by then, for progress
+        ByteOffset filePos; // where the file was read to by then, for progress
     };
     BoundedQueue<Chunk> queue(8);
     Pool<std::string> spares(8);

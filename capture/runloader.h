@@ -17,8 +17,8 @@ namespace tty {
 
 struct LoadProgress
 {
-    std::int64_t bytesDone = 0; // of the file (compressed bytes for zstd)
-    std::int64_t bytesTotal = 0;
+    ByteOffset bytesDone; // where in the file (compressed bytes for zstd)
+    ByteCount bytesTotal; // the file's size; 0 for a pipe
     std::int64_t lines = 0;
     // The run being loaded (the callback runs on the loading thread): its lines so far
     // will not change any more, so they can be shown as they come (`ttyscope cat`).

@@ -22,13 +22,12 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
                 first = t.run->boots[std::size_t(t.boot)].first;
                 end = t.run->boots[std::size_t(t.boot)].end;
             }
-            double shift = 0;
-            if (!alignmentTime(*t.run, alignment, &shift, first, end) && warnings &&
-                alignment.kind != Alignment::Kind::Start) {
+            const std::optional<RunSeconds> anchor = alignmentTime(*t.run, alignment, first, end);
+            if (!anchor && warnings && alignment.kind != Alignment::Kind::Start) {
                 *warnings << QStringLiteral("%1: no '%2' to align on; shown from its start")
                                  .arg(t.source, alignment.spec());
             }
-            tr.shift = shift;
+            tr.shift = anchor.value_or(RunSeconds(0)).count();
             out.append(tr);
         }
     }
@@ -53,8 +52,8 @@ QVector<PatternSeries> Session::patternSeries() const
                     times.reserve(lines->size());
                     for (const LineIndex i : *lines) {
                         // A match without an arrival time has no place on the time axis.
-                        if (const std::optional<double> at = r.timeOf(i)) {
-                            times.push_back(*at);
+                        if (const std::optional<RunSeconds> at = r.timeOf(i)) {
+                            times.push_back(at->count());
                         }
                     }
                 }

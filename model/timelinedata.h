@@ -18,7 +18,11 @@ struct TimelineRun
     std::shared_ptr<const Run> run;
     QString label;
     double shift = 0; // run seconds shown at x = 0 (alignment)
-    int group = 0;    // the side (A = 0, B = 1): runs of one side share a colour and a legend entry
+    // The view's x of a run time (seconds from the alignment anchor), and back: where the
+    // typed run time becomes a plot coordinate.
+    double xOf(RunSeconds t) const { return t.count() - shift; }
+    RunSeconds timeAtX(double x) const { return RunSeconds(x + shift); }
+    int group = 0; // the side (A = 0, B = 1): runs of one side share a colour and a legend entry
     QString groupLabel; // the legend entry of the side (label without the trial)
 };
 

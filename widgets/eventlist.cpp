@@ -110,8 +110,8 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             return k;
         }
         case Arrival: {
-            const std::optional<double> t = run.eventTime(e);
-            return t ? QString::number(*t - tr.shift, 'f', 3) : QString();
+            const std::optional<RunSeconds> t = run.eventTime(e);
+            return t ? QString::number(tr.xOf(*t), 'f', 3) : QString();
         }
         case Kernel: {
             if (e.note >= 0 || e.line >= run.lines.endIndex()) {
@@ -127,8 +127,8 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
     case Qt::UserRole: // sort key
         if (index.column() == Arrival) {
             // Events without an arrival sort as NaN, as QVariant compares doubles.
-            const std::optional<double> t = run.eventTime(e);
-            return t ? *t - tr.shift : std::numeric_limits<double>::quiet_NaN();
+            const std::optional<RunSeconds> t = run.eventTime(e);
+            return t ? tr.xOf(*t) : std::numeric_limits<double>::quiet_NaN();
         }
         return data(index, Qt::DisplayRole);
     }

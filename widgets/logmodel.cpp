@@ -221,8 +221,8 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
                 return QDateTime::fromMSecsSinceEpoch(a->count() / 1000000, Qt::UTC)
                     .toString(QStringLiteral("HH:mm:ss.zzz"));
             }
-            const std::optional<double> t = m_run->timeOf(line);
-            return t ? QString::number(*t, 'f', 6) : QStringLiteral("–");
+            const std::optional<RunSeconds> t = m_run->timeOf(line);
+            return t ? QString::number(t->count(), 'f', 6) : QStringLiteral("–");
         }
         case Kernel: {
             const std::optional<KernelUs> k = m_run->lines.kernelTime(line);
@@ -232,8 +232,8 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
                      : QString();
         }
         case Lag: {
-            const std::optional<double> lag = m_run->lagOf(line);
-            return lag ? QString::number(*lag, 'f', 3) : QString();
+            const std::optional<Seconds> lag = m_run->lagOf(line);
+            return lag ? QString::number(lag->count(), 'f', 3) : QString();
         }
         case Text:
             return displayText(m_run->lines.text(line));

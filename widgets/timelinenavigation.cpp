@@ -53,11 +53,11 @@ QPair<int, int> TimelineView::stepEvent(int direction, std::optional<EventKind> 
             if (kind && e.kind != *kind) {
                 continue;
             }
-            const std::optional<double> t = r.eventTime(std::size_t(ei));
+            const std::optional<RunSeconds> t = r.eventTime(std::size_t(ei));
             if (!t) {
                 continue;
             }
-            const double x = runX(ri, *t);
+            const double x = m_runs[ri].xOf(*t);
             const bool after = direction > 0 ? x > centre + eps : x < centre - eps;
             if (after && (bestRun < 0 || (direction > 0 ? x < bestX : x > bestX))) {
                 bestRun = ri;

@@ -15,9 +15,9 @@ QVector<KindKeys> eventKeysByKind(const Run &run, double shift)
     QVector<KindKeys> byKind(kEventKindCount);
     const auto &events = run.events;
     for (int ei = 0; ei < int(events.size()); ++ei) {
-        if (const std::optional<double> t = run.eventTime(std::size_t(ei))) {
+        if (const std::optional<RunSeconds> t = run.eventTime(std::size_t(ei))) {
             auto &[keys, index] = byKind[int(events[std::size_t(ei)].kind)];
-            keys.append(*t - shift);
+            keys.append(t->count() - shift);
             index.append(ei);
         }
     }

@@ -104,7 +104,7 @@ void TimelineView::setTimeAxisMode(TimeAxisMode mode)
         const Boot &b = r.boots.front();
         const double kz = b.kernelZero && r.hasArrival
                               ? double((*b.kernelZero - r.origin).count()) * 1e-9
-                              : b.timeBase;
+                              : b.timeBase.count();
         m_ticker->setKernelOrigin(m_runs.front().shift - kz);
     }
     buildLayout();
@@ -162,8 +162,8 @@ QPair<double, double> TimelineView::fullRange() const
             continue;
         }
         const double a = runX(ri, std::min(0.0, r.series.start()));
-        const std::optional<double> last = r.timeOf(r.lines.endIndex() - 1_lines);
-        const double b = runX(ri, last ? std::max(*last, r.series.end()) : r.series.end());
+        const std::optional<RunSeconds> last = r.timeOf(r.lines.endIndex() - 1_lines);
+        const double b = runX(ri, last ? std::max(last->count(), r.series.end()) : r.series.end());
         lo = first ? a : std::min(lo, a);
         hi = first ? b : std::max(hi, b);
         first = false;

@@ -32,11 +32,13 @@ inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {}
 {
     volatile double sink = 0;
     for (tty::LineIndex i{0}; i < run.lines.endIndex(); ++i) {
-        sink = sink + double(run.lines.text(i).size()) + run.timeOf(i).value_or(0) +
-               run.lagOf(i).value_or(0);
+        sink = sink + double(run.lines.text(i).size()) +
+               run.timeOf(i).value_or(tty::RunSeconds(0)).count() +
+               run.lagOf(i).value_or(tty::Seconds(0)).count();
     }
     for (const tty::Event &e : run.events) {
-        sink = sink + double(run.eventText(e).size()) + run.eventTime(e).value_or(0);
+        sink = sink + double(run.eventText(e).size()) +
+               run.eventTime(e).value_or(tty::RunSeconds(0)).count();
     }
     const tty::Metrics m = tty::computeMetrics(run, metrics);
     tty::ReportColumn col;

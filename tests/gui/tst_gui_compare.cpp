@@ -192,8 +192,8 @@ private slots:
             const double shift = w->timeline()->runs()[p->timelineRun()].shift;
             const std::optional<LineIndex> l = p->view()->currentLine();
             QVERIFY(l && *l > LineIndex(0));
-            QVERIFY(p->run()->timeOf(*l).value() - shift <= 10.0);
-            QVERIFY(p->run()->timeOf(*l + 1_lines).value() - shift > 10.0);
+            QVERIFY(p->run()->timeOf(*l).value().count() - shift <= 10.0);
+            QVERIFY(p->run()->timeOf(*l + 1_lines).value().count() - shift > 10.0);
         }
     }
 

@@ -65,7 +65,7 @@ private slots:
 
         // Follow mode keeps the newest line in view; zooming pauses it.
         QVERIFY(w.liveBar()->following());
-        const double lastX = run.timeOf(run.lines.endIndex() - 1_lines).value();
+        const double lastX = run.timeOf(run.lines.endIndex() - 1_lines).value().count();
         QVERIFY(w.timeline()->xUpper() >= lastX);
         QCPAxis *x = w.timeline()->laneRect(TimelineView::Printed)->axis(QCPAxis::atBottom);
         x->setRange(x->range().lower - 100, x->range().lower - 50); // what a drag does

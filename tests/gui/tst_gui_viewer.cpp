@@ -100,7 +100,7 @@ private slots:
             if (e.kind != EventKind::Drop) {
                 continue;
             }
-            const double x = run()->eventTime(e).value();
+            const double x = run()->eventTime(e).value().count();
             auto it = drops->data()->findBegin(x - pixel, false);
             covered +=
                 (it != drops->data()->constEnd() && std::abs(it->key - x) <= 1.01 * pixel) ? 1 : 0;
@@ -114,11 +114,12 @@ private slots:
                     std::find_if(run()->events.begin(), run()->events.end(),
                                  [](const Event &e) { return e.kind == EventKind::Drop; }) -
                     run()->events.begin())])
-                .value();
+                .value()
+                .count();
         t->setXRange(first - 0.001, first + 0.05);
         int inView = 0;
         for (const Event &e : run()->events) {
-            const double x = run()->eventTime(e).value();
+            const double x = run()->eventTime(e).value().count();
             inView +=
                 (e.kind == EventKind::Drop && x >= first - 0.001 && x <= first + 0.05) ? 1 : 0;
         }
@@ -198,8 +199,8 @@ private slots:
         QVERIFY(l && *l > LineIndex(0));
         // The line shown is the last one that arrived by then.
         const double at = rect->axis(QCPAxis::atBottom)->pixelToCoord(px);
-        QVERIFY(run()->timeOf(*l).value() <= at);
-        QVERIFY(run()->timeOf(*l + 1_lines).value() > at);
+        QVERIFY(run()->timeOf(*l).value().count() <= at);
+        QVERIFY(run()->timeOf(*l + 1_lines).value().count() > at);
     }
 
     void nextEventKeys()
@@ -210,7 +211,8 @@ private slots:
         QCOMPARE(r, 0);
         QCOMPARE(run()->events[std::size_t(e)].kind, EventKind::Panic);
         const double centre = (t->xLower() + t->xUpper()) / 2;
-        QVERIFY(std::abs(centre - run()->eventTime(run()->events[std::size_t(e)]).value()) < 1e-6);
+        QVERIFY(std::abs(centre - run()->eventTime(run()->events[std::size_t(e)]).value().count()) <
+                1e-6);
     }
 
     void searchAndFilter()

@@ -188,7 +188,7 @@ void TstFormats::dmesg()
     QCOMPARE(run->kernelLines, qint64(3));
     QCOMPARE(run->boots[0].version, QStringLiteral("6.12.117+deb12-rt-amd64"));
     // Without host times a line is placed by its kernel time.
-    QCOMPARE(run->timeOf(LineIndex(2)).value(), 2.0);
+    QCOMPARE(run->timeOf(LineIndex(2)).value(), RunSeconds(2.0));
 }
 
 void TstFormats::kmsg()

@@ -97,7 +97,11 @@ void TstInputFile::recognisedByContent()
     }
     QCOMPARE(all, text);
     QVERIFY(in.error().isEmpty());
+    QCOMPARE(in.errorOffset(), std::nullopt);
     QVERIFY(in.warning().isEmpty());
+    // Read to the end: the position is the file's size as stored.
+    QCOMPARE(in.compressedPos() - ByteOffset(0), in.compressedSize());
+    QCOMPARE(in.compressedSize(), ByteCount(QFileInfo(path).size()));
 
     const auto run = loadRun(path, LoadOptions{}, &error);
     QVERIFY(run);
@@ -180,6 +184,17 @@ void TstInputFile::corruptFrame()
     QVERIFY2(run->load.message.contains(QStringLiteral("byte %1").arg(first.size())),
              qPrintable(run->load.message));
     QVERIFY(run->load.message.contains(QLatin1String("corrupt")));
+    // The reader itself says where: the damaged frame starts right after the first one.
+    {
+        const QByteArray both = first + second;
+        InputFile in;
+        QVERIFY(in.openBytes(std::string_view(both.constData(), std::size_t(both.size())),
+                             QStringLiteral("two frames"), &error));
+        std::string block;
+        while (in.read(block)) {
+        }
+        QCOMPARE(in.errorOffset(), std::optional<ByteOffset>(ByteOffset(first.size())));
+    }
 
     // Flipped bytes in the middle of a single frame: the error names a byte offset and
     // the lines decoded before it are kept (a prefix of the original).

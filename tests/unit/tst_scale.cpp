@@ -278,11 +278,11 @@ void TstScale::slicedSeriesAndLagQuantiles()
     std::vector<double> printed(fine.bins(), 0), produced(fine.bins(), 0), bytes(fine.bins(), 0),
         lagCount(fine.bins(), 0), lagSum(fine.bins(), 0), lagMax(fine.bins(), 0);
     for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
-        const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i).value()));
+        const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i).value().count()));
         printed[a] += 1;
         bytes[a] += double(run->lines.text(i).size() + 2);
-        produced[std::size_t(run->series.binAt(run->producedAt(i).value()))] += 1;
-        const double lag = run->timeOf(i).value() - run->producedAt(i).value();
+        produced[std::size_t(run->series.binAt(run->producedAt(i).value().count()))] += 1;
+        const double lag = (run->timeOf(i).value() - run->producedAt(i).value()).count();
         lagCount[a] += 1;
         lagSum[a] += lag;
         lagMax[a] = std::max(lagMax[a], lag);
@@ -300,7 +300,7 @@ void TstScale::slicedSeriesAndLagQuantiles()
     // Lag quantiles: the nearest rank of the sorted lags.
     std::vector<double> lags;
     for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
-        lags.push_back(run->lagOf(i).value());
+        lags.push_back(run->lagOf(i).value().count());
     }
     std::sort(lags.begin(), lags.end());
     const LagSummary s = summariseLags(*run, LineIndex(0), run->lines.endIndex());
@@ -332,7 +332,7 @@ void TstScale::slicedSeriesAndLagQuantiles()
     const LineIndex from{1000};
     std::vector<double> part;
     for (LineIndex i = from; i < run->lines.endIndex(); ++i) {
-        part.push_back(run->lagOf(i).value());
+        part.push_back(run->lagOf(i).value().count());
     }
     std::sort(part.begin(), part.end());
     const LagSummary r = summariseLags(*run, from, run->lines.endIndex());

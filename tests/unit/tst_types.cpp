@@ -81,6 +81,19 @@ static_assert(std::is_same_v<decltype(KernelUs() - KernelUs()), Microseconds>);
 static_assert(std::is_same_v<decltype(HostNs() + Nanoseconds()), HostNs>);
 static_assert(std::is_same_v<decltype(HostNs() - Microseconds()), HostNs>);
 static_assert(std::is_same_v<decltype(RunSeconds() - RunSeconds()), Seconds>);
+// The run's time queries answer in run time, a lag in a span of it: a run time is not a
+// host time, and a plain double (a view x, a shift) cannot be passed where one is asked.
+static_assert(
+    std::is_same_v<decltype(std::declval<Run>().timeOf(LineIndex())), std::optional<RunSeconds>>);
+static_assert(std::is_same_v<decltype(std::declval<Run>().producedAt(LineIndex())),
+                             std::optional<RunSeconds>>);
+static_assert(
+    std::is_same_v<decltype(std::declval<Run>().lagOf(LineIndex())), std::optional<Seconds>>);
+static_assert(!std::is_invocable_v<decltype(&Run::lineAt), const Run &, double>,
+              "a view x is not a run time");
+static_assert(!std::is_invocable_v<decltype(&Run::lineAt), const Run &, HostNs>);
+static_assert(!CanCompare<RunSeconds, HostNs>::value);
+static_assert(!CanAdd<RunSeconds, RunSeconds>::value);
 
 // Positions and counts: index + index is meaningless, index - index is a count.
 static_assert(!CanAdd<LineIndex, LineIndex>::value, "LineIndex + LineIndex");
@@ -201,9 +214,9 @@ private slots:
         QCOMPARE(run.lines.arrival(LineIndex(1)), std::optional<HostNs>(HostNs(2100000000)));
         // Kernel time 0 on the host clock: the lower envelope of arrival - kernel time.
         QCOMPARE(run.boots.front().kernelZero, std::optional<HostNs>(HostNs(500000000)));
-        const std::optional<double> produced = run.producedAt(LineIndex(1));
-        QVERIFY(produced && std::abs(*produced - 0.1) < 1e-9); // -1.5 s + 1.6 s
-        QCOMPARE(run.lagOf(LineIndex(0)), std::optional<double>(0.0));
+        const std::optional<RunSeconds> produced = run.producedAt(LineIndex(1));
+        QVERIFY(produced && std::abs(produced->count() - 0.1) < 1e-9); // -1.5 s + 1.6 s
+        QCOMPARE(run.lagOf(LineIndex(0)), std::optional<Seconds>(Seconds(0.0)));
         QVERIFY(run.boots.front().firstKernelLine == LineIndex(0));
     }
 
