@@ -1,5 +1,7 @@
 #include "cliruns.h"
 #include "commands.h"
+#include "gate.h"
+#include "junit.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -20,7 +22,9 @@ int runReport(const QStringList &args)
     p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Logs or groups of logs."),
                             QStringLiteral("FILE[,FILE...]..."));
     p.addOption({{QStringLiteral("o"), QStringLiteral("output")},
-                 QStringLiteral("Output style: text, markdown or json (default text)."),
+                 QStringLiteral("Output style: text, markdown, json, or junit (JUnit XML: a "
+                                "test suite per run with a test case for its load, each "
+                                "--fail-on condition and each crash report; default text)."),
                  QStringLiteral("STYLE"),
                  QStringLiteral("text")});
     p.addOption(
@@ -34,6 +38,17 @@ int runReport(const QStringList &args)
                                 "(events_omitted and crashes_omitted say how many were left "
                                 "out; --events none lists no crashes either)."),
                  QStringLiteral("N")});
+    p.addOption(
+        {QStringLiteral("fail-on"),
+         QStringLiteral(
+             "Exit with status 4 when a condition holds on any run, and name it on stderr. "
+             "Comma-separated, repeatable: an event kind (panic, oops, bug, warning, lockdep, "
+             "kasan, hung_task, drop, ...), crash (any crash report), or a figure of the "
+             "report compared with a number (drops.messages>0, lag.max_s>5, boot_time_s>30, "
+             "events.warning>=3; > >= < <= == !=) or with null (boot_time_s==null: no login "
+             "seen). A figure that is n/a on a run is not compared with a number: a note on "
+             "stderr says so."),
+         QStringLiteral("CONDITIONS")});
     addLoadOptions(p);
     addMetricOptions(p);
     p.process(args);
@@ -45,8 +60,14 @@ int runReport(const QStringList &args)
     }
     const QString style = p.value(QStringLiteral("output"));
     if (style != QLatin1String("text") && style != QLatin1String("markdown") &&
-        style != QLatin1String("json")) {
-        std::fprintf(stderr, "ttyscope report: --output must be text, markdown or json\n");
+        style != QLatin1String("json") && style != QLatin1String("junit")) {
+        std::fprintf(stderr, "ttyscope report: --output must be text, markdown, json or junit\n");
+        return 2;
+    }
+    std::vector<GateCondition> gate;
+    QString gateError;
+    if (!parseGateConditions(p.values(QStringLiteral("fail-on")), &gate, &gateError)) {
+        std::fprintf(stderr, "ttyscope report: --fail-on %s\n", qPrintable(gateError));
         return 2;
     }
     EventOutput events;
@@ -70,6 +91,9 @@ int runReport(const QStringList &args)
         return 2;
     }
     const LoadedSession loaded = loadSession(p, files, rules, mo);
+    std::vector<GateCheck> checks;
+    QStringList gateLines;
+    bool gateFailed = false;
     if (loaded.badOptions > 0) {
         return 2;
     }
@@ -77,8 +101,14 @@ int runReport(const QStringList &args)
         Report report = loaded.session.report();
         printMetricWarnings(loaded, report);
         report.setEventOutput(events);
+        if (!checkGate(report, gate, &checks, &gateError)) {
+            std::fprintf(stderr, "ttyscope report: %s\n", qPrintable(gateError));
+            return 2;
+        }
         QByteArray out;
-        if (style == QLatin1String("json")) {
+        if (style == QLatin1String("junit")) {
+            out = junitXml(report, checks);
+        } else if (style == QLatin1String("json")) {
             out = QJsonDocument(report.json()).toJson(QJsonDocument::Indented);
         } else if (style == QLatin1String("markdown")) {
             out = report.markdown().toUtf8();
@@ -86,11 +116,26 @@ int runReport(const QStringList &args)
             out = report.text().toUtf8();
         }
         std::fwrite(out.constData(), 1, std::size_t(out.size()), stdout);
+        // After the report, so that they are the last lines a CI log shows.
+        for (const GateCheck &c : checks) {
+            const QString trial = trialName(report.columns()[c.column], c.trial);
+            if (c.holds || c.unchecked) {
+                gateLines << QStringLiteral("--fail-on '%1' %2 on %3: %4")
+                                 .arg(c.condition->text,
+                                      c.holds ? QStringLiteral("holds")
+                                              : QStringLiteral("not checked"),
+                                      trial, c.detail);
+            }
+            gateFailed = gateFailed || c.holds;
+        }
     }
     if (printRegexesOverLimit("report")) {
         return 2;
     }
-    return exitStatus(loaded.worst);
+    for (const QString &line : gateLines) {
+        std::fprintf(stderr, "ttyscope report: %s\n", qPrintable(line));
+    }
+    return gateFailed ? kGateFailedExit : exitStatus(loaded.worst);
 }
 
 } // namespace tty
