@@ -67,7 +67,8 @@ void addLoadOptions(QCommandLineParser &p)
     p.addOption(
         {QStringLiteral("format"),
          QStringLiteral(
-             "Input format: auto, ttyscope, hostts, grabserial, kmsg, raw (dmesg, conserver)."),
+             "Input format: auto, ttyscope, lava (LAVA log.yaml), hostts, grabserial, kmsg, raw "
+             "(dmesg, conserver)."),
          QStringLiteral("NAME"), QStringLiteral("auto")});
     p.addOption(
         {QStringLiteral("baud"),

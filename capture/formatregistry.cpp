@@ -11,8 +11,8 @@ std::vector<FormatInfo> makeTable()
 {
     std::vector<FormatInfo> t;
     // Detection priority: a recording proves itself by its magic; of the line formats,
-    // a line with a host time first, then grabserial's stamp, then kmsg's record prefix.
-    // Raw, last, is what nothing else fits.
+    // a LAVA entry first (nothing else starts `- {"dt": `), a line with a host time next, then
+    // grabserial's stamp, then kmsg's record prefix. Raw, last, is what nothing else fits.
     FormatInfo rec;
     rec.id = Format::Ttyscope;
     rec.name = QStringLiteral("ttyscope");
@@ -23,6 +23,16 @@ std::vector<FormatInfo> makeTable()
     rec.arrivalIsWallClock = true; // the recording's clock is the host's wall clock
     rec.bytesExact = true;         // its D records are the bytes received
     t.push_back(rec);
+
+    FormatInfo lava;
+    lava.id = Format::Lava;
+    lava.name = QStringLiteral("lava");
+    lava.aliases = {QStringLiteral("lava-yaml"), QStringLiteral("log.yaml")};
+    lava.looksLikeLine = looksLava;
+    lava.makeParser = makeLavaParser;
+    lava.hasArrival = true;
+    lava.arrivalIsWallClock = true; // dt: UTC, when LAVA received the line
+    t.push_back(lava);
 
     FormatInfo hostts;
     hostts.id = Format::HostTs;

@@ -45,6 +45,7 @@ enum class Format : std::uint8_t {
     Grabserial, // grabserial -t / -T
     Kmsg,       // /dev/kmsg records
     Raw,        // console text without host times (dmesg, conserver, minicom logs)
+    Lava,       // LAVA job logs (log.yaml): console lines among the harness's own entries
 };
 
 struct FormatInfo

@@ -25,6 +25,7 @@ public:
 std::unique_ptr<FormatParser> makeRecordingParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeLavaParser(Run &run, RunBuilder &builder); // lavaformat.cpp
 
 // Detectors for the format table: the head of a recording (also one cut inside its magic),
 // and single lines of hostts, grabserial and kmsg.
@@ -32,5 +33,6 @@ bool looksRecording(std::string_view head);
 bool looksHostTs(std::string_view line);
 bool looksGrabserial(std::string_view line);
 bool looksKmsg(std::string_view line);
+bool looksLava(std::string_view line);
 
 } // namespace tty

@@ -5,13 +5,14 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     fuzz::initQt();
-    static const char *const kFormats[] = {"auto", "hostts", "grabserial",
-                                           "kmsg", "raw",    "ttyscope"};
+    // New formats go at the end, so that the seeds' first bytes keep their meaning.
+    static const char *const kFormats[] = {"auto", "hostts",   "grabserial", "kmsg",
+                                           "raw",  "ttyscope", "lava"};
     if (size < 1) {
         return 0;
     }
     tty::LoadOptions o;
-    o.format = QString::fromLatin1(kFormats[data[0] % 6]);
+    o.format = QString::fromLatin1(kFormats[data[0] % 7]);
     QString error;
     const auto run = tty::loadRunFromBytes(fuzz::bytes(data + 1, size - 1),
                                            QStringLiteral("fuzz.log"), o, &error);

@@ -90,6 +90,11 @@ void TstFormats::detect_data()
     QTest::newRow("conserver") << QByteArray("[-- Console up -- Thu Nov 30 05:00:00 2026]\n"
                                              "login: \n")
                                << "raw";
+    QTest::newRow("lava log.yaml")
+        << QByteArray(
+               "- {\"dt\": \"2026-01-04T12:00:00\", \"lvl\": \"info\", \"msg\": \"start\"}\n"
+               "- {\"dt\": \"2026-01-04T12:00:01.5\", \"lvl\": \"target\", \"msg\": \"U-Boot\"}\n")
+        << "lava";
     QTest::newRow("empty") << QByteArray() << "raw";
     QTest::newRow("short number not a host time") << QByteArray("12 monkeys\n13 ghosts\n") << "raw";
 }
@@ -344,16 +349,16 @@ void TstFormats::formatOverride()
     QCOMPARE(canonicalFormat(QStringLiteral("conserver")), std::optional(Format::Raw));
     QCOMPARE(canonicalFormat(QStringLiteral("KMSG")), std::optional(Format::Kmsg));
     QCOMPARE(canonicalFormat(QStringLiteral("nonsense")), std::optional<Format>());
-    QCOMPARE(formatNames().size(), 5);
+    QCOMPARE(formatNames().size(), 6);
 }
 
 // The format table is the one place formats are described: its names, aliases and clocks
 // are what the loader, the metrics and the report used to spell out one by one.
 void TstFormats::registry()
 {
-    QCOMPARE(formatNames(), QStringList({QStringLiteral("ttyscope"), QStringLiteral("hostts"),
-                                         QStringLiteral("grabserial"), QStringLiteral("kmsg"),
-                                         QStringLiteral("raw")}));
+    QCOMPARE(formatNames(), QStringList({QStringLiteral("ttyscope"), QStringLiteral("lava"),
+                                         QStringLiteral("hostts"), QStringLiteral("grabserial"),
+                                         QStringLiteral("kmsg"), QStringLiteral("raw")}));
     QStringList seen;
     for (const FormatInfo &f : formatTable()) {
         QCOMPARE(formatInfo(f.id).name, f.name);
@@ -379,11 +384,12 @@ void TstFormats::registry()
         bool arrival, wall, exact;
         int ending;
     };
-    for (const Clocks &c : {Clocks{Format::Ttyscope, true, true, true, 2},
-                            Clocks{Format::HostTs, true, true, false, 2},
-                            Clocks{Format::Grabserial, true, false, false, 2},
-                            Clocks{Format::Kmsg, false, false, false, 1},
-                            Clocks{Format::Raw, false, false, true, 2}}) {
+    for (const Clocks &c :
+         {Clocks{Format::Ttyscope, true, true, true, 2},
+          Clocks{Format::HostTs, true, true, false, 2},
+          Clocks{Format::Grabserial, true, false, false, 2},
+          Clocks{Format::Kmsg, false, false, false, 1}, Clocks{Format::Lava, true, true, false, 2},
+          Clocks{Format::Raw, false, false, true, 2}}) {
         const FormatInfo &f = formatInfo(c.id);
         QCOMPARE(f.hasArrival, c.arrival);
         QCOMPARE(f.arrivalIsWallClock, c.wall);
