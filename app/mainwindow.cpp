@@ -52,9 +52,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_logs = new QSplitter(Qt::Horizontal, split);
     split->addWidget(m_timeline);
     split->addWidget(m_logs);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({600, 400});
+    // The lanes first: at 1920x1080 every lane fits at a legible height without scrolling
+    // (a saved layout, restored later, wins).
+    split->setStretchFactor(0, 7);
+    split->setStretchFactor(1, 3);
+    split->setSizes({700, 300});
     layout->addWidget(split, 1);
     setCentralWidget(central);
 
@@ -348,6 +350,7 @@ void MainWindow::setSession(Session session)
         first += m_session.sides[s].trials.size();
         m_logs->addWidget(pane);
         m_panes.append(pane);
+        pane->view()->model()->setShowControls(m_showControls && m_showControls->isChecked());
         connect(pane->view(), &LogView::currentLineChanged, this,
                 [this, s](LineIndex l) { onLogLineChanged(s, l); });
         connect(pane->view(), &LogView::selectionChanged, this,

@@ -24,6 +24,7 @@ class QLineEdit;
 class QSplitter;
 class QMenu;
 class QDockWidget;
+class QTimer;
 
 namespace tty {
 
@@ -130,10 +131,14 @@ private:
     QComboBox *m_axisMode;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_lanesMenu = nullptr;
+    QAction *m_showControls = nullptr; // View: escape sequences shown in the log text
     bool m_loading = false;
     LiveController *m_live = nullptr;
     LiveBar *m_liveBar = nullptr;
     QElapsedTimer m_metricsClock;
+    // A live update that came too soon after the last refresh is taken up by this timer:
+    // when the data stops (after a panic none comes), the panel still catches up within 1 s.
+    QTimer *m_metricsLater = nullptr;
 };
 
 } // namespace tty

@@ -157,6 +157,16 @@ void MainWindow::buildActions()
         QSettings().remove(QStringLiteral("colors"));
         setSession(m_session);
     });
+    // Serial consoles carry escape sequences (ESC c, ESC[2J, colours): hidden by default as
+    // a terminal hides them, shown dim on request.
+    m_showControls = view->addAction(tr("Show &escape sequences in the log"));
+    m_showControls->setObjectName(QStringLiteral("showControls"));
+    m_showControls->setCheckable(true);
+    connect(m_showControls, &QAction::toggled, this, [this](bool on) {
+        for (LogPane *p : m_panes) {
+            p->view()->model()->setShowControls(on);
+        }
+    });
     view->addAction(m_eventDock->toggleViewAction());
     view->addAction(m_metricsDock->toggleViewAction());
     add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11),

@@ -1,13 +1,23 @@
 #include "linesearch.h"
 
+#include "consoletext.h"
 #include "linematcher.h"
 #include "parallel.h"
 
 namespace tty {
 
 std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const QString &pattern,
-                                                          const std::atomic<bool> *cancel)
+                                                          const std::atomic<bool> *cancel,
+                                                          MatchText on)
 {
+    // Printed text: a line with escape sequences is matched without them (`^SeaBIOS` finds
+    // the line that starts with ESC c ESC[2J), any other line as it is.
+    auto matches = [on](const LineMatcher &m, std::string_view line) {
+        if (on == MatchText::Printed && hasControls(line)) {
+            return m.matches(printedText(line));
+        }
+        return m.matches(line);
+    };
     const auto lock = run.readLock(); // a live run does not grow meanwhile
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
     const int slices = sliceCount(run.lines.size());
@@ -22,14 +32,33 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
             }
             std::vector<LineIndex> &out = found[std::size_t(s)];
             if (!m.literal().empty()) {
+                // The printed text of a line with an escape sequence can hold the literal
+                // when its bytes do not (FAI ESC[0m LED prints FAILED): such lines are
+                // candidates too, found in bulk by their ESC as the literal is.
+                const bool escapes =
+                    on == MatchText::Printed && m.literal().find('\x1b') == std::string_view::npos;
+                std::optional<LineIndex> nextLiteral, nextEscape;
+                bool literalDone = false, escapeDone = !escapes;
                 for (LineIndex i = from; i < to && !cancelled(); ++i) {
-                    const std::optional<LineIndex> hit =
-                        run.lines.findContaining(m.literal(), i, to);
-                    if (!hit) {
+                    if (!literalDone && (!nextLiteral || *nextLiteral < i)) {
+                        nextLiteral = run.lines.findContaining(m.literal(), i, to);
+                        literalDone = !nextLiteral;
+                    }
+                    if (!escapeDone && (!nextEscape || *nextEscape < i)) {
+                        nextEscape = run.lines.findContaining(std::string_view("\x1b", 1), i, to);
+                        escapeDone = !nextEscape;
+                    }
+                    if (literalDone && escapeDone) {
                         break;
                     }
+                    const std::optional<LineIndex> hit = literalDone ? nextEscape
+                                                         : escapeDone
+                                                             ? nextLiteral
+                                                             : std::min(*nextLiteral, *nextEscape);
                     i = *hit;
-                    if (m.literalOnly() || m.matches(run.lines.text(i))) {
+                    const std::string_view text = run.lines.text(i);
+                    const bool plain = on == MatchText::Bytes || !hasControls(text);
+                    if ((m.literalOnly() && plain) || matches(m, text)) {
                         out.push_back(i);
                     }
                 }
@@ -39,7 +68,7 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
                 if ((i.value() & 0xffff) == 0 && cancelled()) {
                     return;
                 }
-                if (m.matches(run.lines.text(i))) {
+                if (matches(m, run.lines.text(i))) {
                     out.push_back(i);
                 }
             }

@@ -13,9 +13,14 @@
 
 namespace tty {
 
+// What a pattern is matched against: the bytes as received (pattern lanes), or the text
+// as a terminal prints it, without escape sequences (the log view's search and filter).
+enum class MatchText { Bytes, Printed };
+
 // The matching lines in order; null when `cancel` was set before the search ended (a new
 // search replaces this one) or the pattern is not a valid regex.
 std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const QString &pattern,
-                                                          const std::atomic<bool> *cancel);
+                                                          const std::atomic<bool> *cancel,
+                                                          MatchText on = MatchText::Bytes);
 
 } // namespace tty

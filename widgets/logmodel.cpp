@@ -1,5 +1,7 @@
 #include "logmodel.h"
 
+#include "consolecolors.h"
+#include "consoletext.h"
 #include "palette.h"
 
 #include <QBrush>
@@ -168,18 +170,66 @@ int LogModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString LogModel::displayText(std::string_view bytes)
+QString LogModel::displayText(std::string_view bytes, bool showControls, QVector<int> *ranges,
+                              QVector<int> *styles)
 {
-    QString s = QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
-    for (QChar &c : s) {
-        const char16_t u = c.unicode();
-        if (u < 0x20 && u != u'\t') {
-            c = QChar(char16_t(0x2400 + u)); // ␀ ␛ ␍ ...
-        } else if (u == 0x7f) {
-            c = QChar(char16_t(0x2421));
+    auto utf8 = [](std::string_view b) { return QString::fromUtf8(b.data(), qsizetype(b.size())); };
+    if (!hasControls(bytes)) {
+        return utf8(bytes);
+    }
+    if (!showControls && !styles) {
+        return utf8(printedText(bytes));
+    }
+    QString s;
+    // The control spans between two printed pieces, in caret notation, not the Control
+    // Pictures block (U+2400): most monospace fonts lack those and draw boxes.
+    auto controls = [&](std::size_t from, std::size_t to) {
+        const std::string_view gap = bytes.substr(from, to - from);
+        for (const ControlSpan &span : controlSpans(gap)) {
+            const int begin = int(s.size());
+            for (std::size_t i = span.begin; i < span.end; ++i) {
+                const unsigned char c = static_cast<unsigned char>(gap[i]);
+                if (c < 0x20) {
+                    s += QLatin1Char('^');
+                    s += QLatin1Char(char(c + 0x40));
+                } else if (c == 0x7f) {
+                    s += QStringLiteral("^?");
+                } else {
+                    s += QLatin1Char(char(c)); // the sequence's own printable bytes
+                }
+            }
+            if (ranges) {
+                *ranges << begin << int(s.size());
+            }
         }
+    };
+    std::size_t at = 0;
+    for (const TextPiece &p : printedPieces(bytes)) {
+        if (showControls && p.begin > at) {
+            controls(at, p.begin);
+        }
+        const int begin = int(s.size());
+        s += utf8(bytes.substr(p.begin, p.end - p.begin));
+        if (styles && !p.style.plain()) {
+            *styles << begin << int(s.size()) << packColor(p.style.fg) << int(p.style.bold);
+        }
+        at = p.end;
+    }
+    if (showControls && at < bytes.size()) {
+        controls(at, bytes.size());
     }
     return s;
+}
+
+void LogModel::setShowControls(bool on)
+{
+    if (on == m_showControls) {
+        return;
+    }
+    m_showControls = on;
+    if (rowCount() > 0) {
+        emit dataChanged(index(0, Text), index(rowCount() - 1, Text));
+    }
 }
 
 const Event *LogModel::eventOf(LineIndex line) const
@@ -208,6 +258,20 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case LineRole:
         return qlonglong(line.value());
+    case ControlRangesRole: {
+        QVector<int> ranges;
+        if (index.column() == Text && m_showControls) {
+            displayText(m_run->lines.text(line), true, &ranges);
+        }
+        return QVariant::fromValue(ranges);
+    }
+    case StyleRunsRole: {
+        QVector<int> styles;
+        if (index.column() == Text) {
+            displayText(m_run->lines.text(line), m_showControls, nullptr, &styles);
+        }
+        return QVariant::fromValue(styles);
+    }
     case Qt::DisplayRole: {
         switch (index.column()) {
         case Number:
@@ -236,7 +300,7 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
             return lag ? QString::number(lag->count(), 'f', 3) : QString();
         }
         case Text:
-            return displayText(m_run->lines.text(line));
+            return displayText(m_run->lines.text(line), m_showControls);
         }
         return {};
     }

@@ -16,7 +16,15 @@ class LogModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { Number, Arrival, Kernel, Lag, Text, ColumnCount };
-    enum Roles { LineRole = Qt::UserRole + 1 };
+    enum Roles {
+        LineRole = Qt::UserRole + 1,
+        // Text column, controls shown: [begin, end) pairs of the displayed string that are
+        // escape sequences or control characters (QVector<int>).
+        ControlRangesRole,
+        // Text column: the stretches SGR sequences colour or embolden, four ints each
+        // (begin, end, packColor(colour), bold) in the displayed string (QVector<int>).
+        StyleRunsRole,
+    };
 
     explicit LogModel(QObject *parent = nullptr);
     void setRun(std::shared_ptr<const Run> run);
@@ -27,6 +35,10 @@ public:
     // Lines whose rows get the search highlight (sorted).
     void setMatches(std::shared_ptr<const std::vector<LineIndex>> lines);
     void setWallClock(bool on);
+    // Escape sequences and control characters: hidden (default, as a terminal prints the
+    // line) or shown in caret notation (^[[2J), drawn dim by the view.
+    void setShowControls(bool on);
+    bool showControls() const { return m_showControls; }
     // The run grew (live capture): rows are appended, the last old row may have changed
     // (a partial line completed).
     void linesChanged();
@@ -45,9 +57,13 @@ public:
     QVariant data(const QModelIndex &index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
-    // Console text made safe to show: control characters as visible symbols, invalid
-    // UTF-8 as replacement characters (the bytes themselves stay untouched in the run).
-    static QString displayText(std::string_view bytes);
+    // Console text made safe to show: escape sequences and control characters left out
+    // (or, `showControls`, in caret notation: ESC as ^[, CR as ^M), invalid UTF-8 as
+    // replacement characters (the bytes themselves stay untouched in the run). `ranges`
+    // gets the [begin, end) pairs of the shown controls, `styles` the styled stretches as
+    // StyleRunsRole gives them.
+    static QString displayText(std::string_view bytes, bool showControls = false,
+                               QVector<int> *ranges = nullptr, QVector<int> *styles = nullptr);
 
 private:
     void growRows();
@@ -57,6 +73,7 @@ private:
     std::shared_ptr<const std::vector<LineIndex>> m_filter;
     std::shared_ptr<const std::vector<LineIndex>> m_matches;
     bool m_wallClock = false;
+    bool m_showControls = false;
     int m_rows = 0; // what the view was told; a live run grows between updates
 };
 

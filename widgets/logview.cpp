@@ -1,8 +1,8 @@
 #include "logview.h"
 
-#include "linesearch.h"
-
+#include "controltextdelegate.h"
 #include "linematcher.h"
+#include "linesearch.h"
 
 #include <QCheckBox>
 #include <QFontDatabase>
@@ -43,6 +43,7 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
 
     m_table = new QTableView(this);
     m_table->setModel(m_model);
+    m_table->setItemDelegateForColumn(LogModel::Text, new ControlTextDelegate(m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setShowGrid(false);
     m_table->setWordWrap(false);
@@ -174,7 +175,7 @@ void LogView::search(const QString &regex, bool wait)
     m_cancelSearch = cancel;
     m_watcher.setFuture(
         QtConcurrent::run([run, regex, cancel]() -> std::shared_ptr<const std::vector<LineIndex>> {
-            return findMatchingLines(*run, regex, cancel.get());
+            return findMatchingLines(*run, regex, cancel.get(), MatchText::Printed);
         }));
     if (wait) {
         m_watcher.waitForFinished();

@@ -56,6 +56,7 @@ private slots:
     void reportUnreadable();
     void catRecordingExact();
     void catTimes();
+    void catConsoleBytesExact();
 };
 
 // The same capture in both formats: every figure of the raw one equals the hostts one or
@@ -248,6 +249,48 @@ void TstCli::catTimes()
                                  "c\x1b[?7l"));
     QVERIFY(plain.out.contains("\ncorpusvm login: \n"));
     QVERIFY(!plain.out.contains("1796014814"));
+}
+
+// The log view hides escape sequences and colours the text; `cat` leaves every byte as it
+// was: escapes, NULs, invalid UTF-8, CRs, a last line without a newline.
+void TstCli::catConsoleBytesExact()
+{
+    const QByteArray console = QByteArray("\x1b"
+                                          "c\x1b[?7l\x1b[2J\x1b[0mSeaBIOS (version 1.16.2)\r\n"
+                                          "[    0.000000] Linux \x1b[1;31mFAI\x1b[0mLED\r\r\n"
+                                          "[    0.100000] nul ") +
+                               QByteArray(1, '\0') +
+                               " bad \xff\xfe \xc3( utf8 \x7f\x1b]0;t\x07\r\n" + "corpusvm login: ";
+    QTemporaryDir dir;
+    // Raw bytes as a serial line gives them: written back as they came, but for the CRs the
+    // tty layer puts before each newline (\r\n, \r\r\n), which line framing has always
+    // dropped; a last line without a newline stays without one.
+    QByteArray text = console;
+    text.replace("\r\r\n", "\n").replace("\r\n", "\n");
+    const QString raw = dir.filePath(QStringLiteral("console.raw"));
+    QFile f(raw);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(console);
+    f.close();
+    const Result r = ttyscope({QStringLiteral("cat"), raw});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.out.toHex(' '), text.toHex(' '));
+    // Host-timestamped lines: each line's bytes exactly, without the stamps.
+    QByteArray hostts;
+    QByteArray expected;
+    int n = 0;
+    for (const QByteArray &line : text.split('\n')) {
+        hostts += "1700000000." + QByteArray::number(100000 + n++) + '\t' + line + '\n';
+        expected += line + '\n';
+    }
+    const QString stamped = dir.filePath(QStringLiteral("console.hostts.log"));
+    QFile g(stamped);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write(hostts);
+    g.close();
+    const Result h = ttyscope({QStringLiteral("cat"), stamped});
+    QVERIFY2(h.code == 0, h.err.constData());
+    QCOMPARE(h.out.toHex(' '), expected.toHex(' '));
 }
 
 QTEST_GUILESS_MAIN(TstCli)
