@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QInputDialog>
 #include <QTableView>
+#include <QTimer>
 
 namespace tty {
 
@@ -114,9 +115,22 @@ void MainWindow::onLiveUpdated()
         m_panes.front()->view()->table()->scrollToBottom();
     }
     m_events->setRuns(runs);
+    if (!m_metricsLater) {
+        m_metricsLater = new QTimer(this);
+        m_metricsLater->setSingleShot(true);
+        connect(m_metricsLater, &QTimer::timeout, this, [this] {
+            if (!m_session.isEmpty()) {
+                m_metricsClock.restart();
+                refreshMetrics();
+            }
+        });
+    }
     if (!m_metricsClock.isValid() || m_metricsClock.elapsed() > 1000) {
+        m_metricsLater->stop();
         m_metricsClock.restart();
         refreshMetrics();
+    } else if (!m_metricsLater->isActive()) {
+        m_metricsLater->start(int(std::max<qint64>(0, 1000 - m_metricsClock.elapsed())));
     }
 }
 

@@ -8,6 +8,7 @@
 #include "logpane.h"
 #include "logview.h"
 #include "mainwindow.h"
+#include "metricspanel.h"
 #include "noticebar.h"
 #include "runloader.h"
 
@@ -33,6 +34,17 @@ private:
     static void put(int fd, const std::string &s)
     {
         QVERIFY(::write(fd, s.data(), s.size()) == ssize_t(s.size()));
+    }
+    // The metrics panel's value of a row (by key) for the first column.
+    static QString metric(MainWindow &w, const QString &key)
+    {
+        const QTableWidget *t = w.metricsPanel()->table();
+        for (int r = 0; r < t->rowCount(); ++r) {
+            if (t->item(r, 0) && t->item(r, 0)->data(Qt::UserRole).toString() == key) {
+                return t->item(r, 1)->text();
+            }
+        }
+        return {};
     }
 
 private slots:
@@ -138,6 +150,42 @@ private slots:
         }
         QCOMPARE(markers, 1);
         QCOMPARE(sent, 1);
+        pty.close();
+    }
+
+    void metricsFreshAfterDataStops()
+    {
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        QTemporaryDir dir;
+        CaptureOptions o;
+        o.port = pty.name;
+        o.output = dir.filePath(QStringLiteral("rec.ttyrec.zst"));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QString error;
+        QVERIFY2(w.startCapture(o, false, &error), qPrintable(error));
+        pty.releaseSlave();
+        for (int i = 0; i < 40; ++i) {
+            put(pty.master, "[    1." + std::to_string(100000 + i) + "] noise: line " +
+                                std::to_string(i) + "\r\n");
+        }
+        QVERIFY(waitFor([&] { return metric(w, QStringLiteral("lines")) == QLatin1String("40"); }));
+        // Right after a refresh, the panic and then nothing more: no update comes to
+        // refresh the panel, yet it must show the panic within a second.
+        put(pty.master,
+            "[    2.000000] Kernel panic - not syncing: VFS: Unable to mount root fs\r\n");
+        const Run &run = *w.live()->run();
+        QVERIFY(waitFor([&] { return run.lines.size() >= 41_lines; }));
+        QElapsedTimer since;
+        since.start();
+        QVERIFY(waitFor(
+            [&] { return metric(w, QStringLiteral("panic.detected")) == QLatin1String("yes"); },
+            1500));
+        QCOMPARE(metric(w, QStringLiteral("lines")), QStringLiteral("41"));
+        QVERIFY2(since.elapsed() <= 1500, qPrintable(QString::number(since.elapsed())));
+        w.stopCapture();
         pty.close();
     }
 
