@@ -118,8 +118,12 @@ void Report::buildRows()
     const QString only = m_options.windowMatch.isEmpty()
                              ? QString()
                              : QStringLiteral(" matching '%1'").arg(m_options.windowMatch);
+    // More lines printed is better only in a throughput test, whose window opens at the
+    // test's own start line; the first seconds of a boot have no direction ("A better"
+    // would mean nothing there).
+    const B printedBetter = m_options.windowStart.isEmpty() ? B::None : B::Higher;
     needsArrival(add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win),
-                     B::Higher, true, 0, [](const Metrics &m) -> std::optional<double> {
+                     printedBetter, true, 0, [](const Metrics &m) -> std::optional<double> {
                          return m.window.found && m.window.printedKnown ? double(m.window.lines)
                                                                         : kAbsent;
                      }));

@@ -1,6 +1,7 @@
 // Timeline graphs: creates the plottables of each run and fills them for the visible range.
 #include "timelineview.h"
 
+#include "compactticker.h"
 #include "lanedata.h"
 #include "palette.h"
 #include "timelinepoints.h"
@@ -22,6 +23,9 @@ bool laneNeedsArrival(TimelineView::Lane lane)
 void TimelineView::buildGraphs()
 {
     QVector<int> legendGroups;
+    // The legend lists the runs (A, B, ...) side by side first, then what else is drawn.
+    QVector<QCPGraph *> runEntries, kindEntries;
+    QCPGraph *meanLagEntry = nullptr;
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const TimelineRun &tr = m_runs[ri];
         const bool grouped = std::count_if(m_runs.begin(), m_runs.end(), [&](const TimelineRun &o) {
@@ -56,13 +60,24 @@ void TimelineView::buildGraphs()
                 extra->setName(tr.label + QStringLiteral(" (mean)"));
             }
             lane.extra.append(extra);
+            // Values above a lane's robust range: a mark at the top edge in the run's colour
+            // (the crosshair's readout gives the value).
+            QCPGraph *clip = m_plot->addGraph(x, y);
+            clip->setLineStyle(QCPGraph::lsNone);
+            clip->setPen(QPen(c));
+            clip->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, c, c, 7));
+            clip->setName(tr.label + QStringLiteral(" (clipped)"));
+            lane.clips.append(clip);
             if (l == Produced && !legendGroups.contains(tr.group)) {
                 legendGroups.append(tr.group);
-                g->addToLegend(m_legend);
+                runEntries.append(g);
                 // The legend names the group, not its first trial.
                 if (!tr.groupLabel.isEmpty()) {
                     g->setName(tr.groupLabel);
                 }
+            }
+            if (extra && !meanLagEntry) {
+                meanLagEntry = extra;
             }
         }
         if (LaneState &ev = m_lanes[Events]; ev.rect) {
@@ -91,11 +106,22 @@ void TimelineView::buildGraphs()
                 mg.all = std::move(byKind[int(kind)].index);
                 mg.events.clear(); // filled per view by refreshMarkers
                 if (ri == 0) {
-                    g->addToLegend(m_legend);
+                    kindEntries.append(g);
                 }
                 m_markers.append(mg);
             }
         }
+    }
+    for (QCPGraph *g : runEntries) {
+        g->addToLegend(m_legend);
+    }
+    if (meanLagEntry) {
+        // The lag lane's second, dashed line: named once, in the foreground colour.
+        meanLagEntry->addToLegend(m_legend);
+        meanLagEntry->setName(QStringLiteral("mean console lag (dashed)"));
+    }
+    for (QCPGraph *g : kindEntries) {
+        g->addToLegend(m_legend);
     }
     if (LaneState &ev = m_lanes[Events]; ev.rect) {
         QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
@@ -153,6 +179,7 @@ void TimelineView::refreshData()
     m_dataWidth = laneWidth();
     const double x0 = xLower(), x1 = xUpper();
     QVector<double> laneMax(m_lanes.size(), 0.0);
+    std::vector<std::vector<double>> laneValues(std::size_t(m_lanes.size()));
     refreshMarkers(x0, x1);
     refreshPatterns(x0, x1, laneMax);
     double capacity = 0;
@@ -179,8 +206,8 @@ void TimelineView::refreshData()
                 ch = Channel::Bytes;
                 break;
             case Drops:
+                // A rate like every other lane: the unit must not change with the zoom.
                 ch = Channel::Dropped;
-                v = LaneValue::Sum;
                 break;
             case Lag:
                 ch = Channel::LagMax;
@@ -195,14 +222,13 @@ void TimelineView::refreshData()
             }
             LaneSlice slice = laneSlice(s, ch, v, x0, x1, tr.shift, px);
             laneMax[l] = std::max(laneMax[l], slice.maxValue);
-            lane.graphs[ri]->data()->set(slice.points, true);
-            if (l == Drops) {
-                lane.rect->axis(QCPAxis::atLeft)
-                    ->setLabel(
-                        slice.binWidth >= 1
-                            ? QStringLiteral("dropped\nper %1 s").arg(slice.binWidth)
-                            : QStringLiteral("dropped\nper %1 ms").arg(slice.binWidth * 1000));
+            for (const QCPGraphData &p : slice.points) {
+                if (p.key >= x0 && p.key <= x1) {
+                    laneValues[std::size_t(l)].push_back(p.value);
+                }
             }
+            lane.graphs[ri]->data()->set(slice.points, true);
+            lane.binWidth = slice.binWidth;
             if (l == Lag && lane.extra.value(ri)) {
                 LaneSlice mean =
                     laneSlice(s, Channel::LagSum, LaneValue::MeanLag, x0, x1, tr.shift, px);
@@ -215,11 +241,37 @@ void TimelineView::refreshData()
         if (!lane.rect || l == Events) {
             continue;
         }
-        double top = laneMax[l];
-        if (l == Wire && capacity > 0) {
-            top = std::max(top, capacity * 1.25); // room for the capacity label above its line
+        // Lanes of run series (not the pattern lanes) keep a spike from flattening them.
+        LaneRange range;
+        if (l < LaneCount && !laneValues[std::size_t(l)].empty()) {
+            range = robustLaneRange(std::move(laneValues[std::size_t(l)]));
+        } else if (laneMax[l] > 0) {
+            range.top = laneMax[l] * 1.12;
         }
-        top = top > 0 ? top * 1.12 : 1.0;
+        double top = range.top;
+        if (l == Wire && capacity > 0) {
+            // Room for the capacity label above its line.
+            top = std::max(top, capacity * 1.25 * 1.12);
+            range.clipped = range.clipped && laneMax[l] > top;
+        }
+        double clippedMax = 0;
+        for (int ri = 0; ri < lane.clips.size(); ++ri) {
+            QVector<QCPGraphData> marks;
+            if (range.clipped && ri < lane.graphs.size()) {
+                for (const QCPGraphData &p : *lane.graphs[ri]->data()) {
+                    if (p.value > top && p.key >= x0 && p.key <= x1) {
+                        marks.append(QCPGraphData(p.key, top * 0.96));
+                        clippedMax = std::max(clippedMax, p.value);
+                    }
+                }
+            }
+            lane.clips[ri]->data()->set(marks, true);
+        }
+        if (lane.clipNote) {
+            lane.clipNote->setText(
+                QStringLiteral("▲ clipped, up to %1").arg(compactNumber(clippedMax)));
+            lane.clipNote->setVisible(clippedMax > 0);
+        }
         lane.rect->axis(QCPAxis::atLeft)->setRange(0, top);
         if (l == Wire) {
             lane.rect->axis(QCPAxis::atRight)
@@ -259,8 +311,9 @@ void TimelineView::refreshData()
             capText->position->setAxisRect(w.rect);
             capText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
             capText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-            capText->setColor(QColor(200, 0, 0));
         }
+        // Dark red does not read on the dark theme's background.
+        capText->setColor(darkTheme() ? QColor(255, 120, 120) : QColor(200, 0, 0));
         cap->point1->setCoords(0, capacity);
         cap->point2->setCoords(1, capacity);
         capText->position->setCoords(0.995, capacity);

@@ -59,6 +59,12 @@ void TimelineView::updateReadouts(double x)
             }
             parts << (m_runs.size() > 1 ? QStringLiteral("%1: %2").arg(m_runs[ri].label, v) : v);
         }
+        if (!parts.isEmpty() && lane.binWidth > 0) {
+            // Rates are per second at every zoom; the bin they average over is stated.
+            parts << (lane.binWidth >= 1
+                          ? QStringLiteral("(%1 s bins)").arg(fmtValue(lane.binWidth))
+                          : QStringLiteral("(%1 ms bins)").arg(fmtValue(lane.binWidth * 1000)));
+        }
         lane.readout->setText(parts.join(QStringLiteral("   ")));
     }
     m_plot->layer(QStringLiteral("cursor"))->replot();

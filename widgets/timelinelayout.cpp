@@ -1,6 +1,7 @@
 // Lane layout of the timeline: which lanes, in what order, with their axes and items.
 #include "timelineview.h"
 
+#include "compactticker.h"
 #include "palette.h"
 
 #include <qcustomplot.h>
@@ -20,7 +21,7 @@ QString laneTitle(TimelineView::Lane lane)
     case TimelineView::Wire:
         return QStringLiteral("on the wire\nbytes/s");
     case TimelineView::Drops:
-        return QStringLiteral("dropped\nmessages");
+        return QStringLiteral("dropped\nmessages/s");
     case TimelineView::Lag:
         return QStringLiteral("console\nlag (s)");
     case TimelineView::Events:
@@ -54,7 +55,6 @@ void TimelineView::buildLayout()
         }
     }
 
-    const QString oldTitle = m_title ? m_title->text() : QString();
     m_plot->clearPlottables();
     m_plot->clearItems();
     m_plot->plotLayout()->clear();
@@ -62,7 +62,7 @@ void TimelineView::buildLayout()
     QFont titleFont = font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    m_title = new QCPTextElement(m_plot, oldTitle, titleFont);
+    m_title = new QCPTextElement(m_plot, m_fullTitle, titleFont);
     m_title->setMargins(QMargins(0, 8, 0, 2));
     m_plot->plotLayout()->addElement(0, 0, m_title);
     auto *margins = new QCPMarginGroup(m_plot);
@@ -79,6 +79,7 @@ void TimelineView::buildLayout()
         lane.rect = nullptr;
         lane.graphs.clear();
         lane.extra.clear();
+        lane.clips.clear();
         if (!lane.visible) {
             continue;
         }
@@ -87,6 +88,10 @@ void TimelineView::buildLayout()
         // The event lane needs room for one row per kind present.
         m_plot->plotLayout()->setRowStretchFactor(
             row, l == Events ? std::max(1.3, 0.28 * std::max(1, int(m_kindRows.size()))) : 1.0);
+        // Legible lanes: room for three tick labels, and a label's height per event row.
+        rect->setMinimumSize(0, l == Events
+                                    ? std::max<int>(40, int(m_kindRows.size()) * eventRowHeight())
+                                    : kMinLaneHeight);
         ++row;
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         rect->setRangeDrag(Qt::Horizontal);
@@ -108,7 +113,7 @@ void TimelineView::buildLayout()
         }
         y->setLabel(laneLabel(l));
         y->setPadding(4);
-        y->ticker()->setTickCount(3); // short lanes: few labels that never overlap
+        y->setTicker(QSharedPointer<CompactTicker>::create()); // few, narrow labels
         rect->axis(QCPAxis::atRight)->setVisible(l == Wire);
         rect->axis(QCPAxis::atRight)->setLabel(QStringLiteral("% of UART"));
         rect->axis(QCPAxis::atRight)->setTickLabels(true);
@@ -147,24 +152,101 @@ void TimelineView::buildLayout()
         lane.missing->position->setCoords(0.5, 0.5);
         lane.missing->setColor(QColor(128, 128, 128));
         lane.missing->setVisible(false);
+        lane.clipNote = new QCPItemText(m_plot);
+        lane.clipNote->setClipToAxisRect(false);
+        lane.clipNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+        lane.clipNote->position->setAxisRect(rect);
+        lane.clipNote->position->setCoords(0.995, 0.02);
+        lane.clipNote->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        lane.clipNote->setColor(QColor(128, 128, 128));
+        lane.clipNote->setVisible(false);
     }
     m_legend = new QCPLegend;
     m_plot->plotLayout()->addElement(row, 0, m_legend);
     m_legend->setLayer(QStringLiteral("legend"));
     m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
     m_legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_legend->setWrap(8);
     m_legend->setIconSize(14, 10);
     QFont lf = font();
     lf.setPointSizeF(lf.pointSizeF() * 0.9);
     m_legend->setFont(lf);
     buildGraphs();
-    // The legend's row gets exactly the height its items need (it has no stretch).
-    const int legendRows =
-        (m_legend->itemCount() + m_legend->wrap() - 1) / std::max(1, m_legend->wrap());
-    const int lineHeight = QFontMetrics(m_legend->font()).height() + 6;
-    m_legend->setMinimumSize(0, std::max(1, legendRows) * lineHeight + 8);
+    fitWidth(screenPlotWidth());
     applyTheme();
+}
+
+int TimelineView::eventRowHeight() const
+{
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.85); // the event lane's tick label font
+    return QFontMetrics(f).height() + 2;
+}
+
+void TimelineView::fitWidth(int width)
+{
+    if (m_title) {
+        // A comparison's title names two files: elided, it never widens the plot.
+        const QFontMetrics fm(m_title->font());
+        m_title->setText(fm.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(100, width - 20)));
+    }
+    if (!m_legend) {
+        return;
+    }
+    // The entries in order (a wrapped grid has empty cells after the last one).
+    QVector<int> widths;
+    int rowHeight = 1;
+    for (int i = 0; i < m_legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem *item = m_legend->item(i)) {
+            widths << item->minimumOuterSizeHint().width();
+            rowHeight = std::max(rowHeight, item->minimumOuterSizeHint().height());
+        }
+    }
+    const int n = int(widths.size());
+    const QVector<int> columnWidths = legendColumnWidths(widths, width);
+    const int columns = std::max(1, int(columnWidths.size()));
+    m_legend->setWrap(columns);
+    // setWrap alone only places entries added later: the ones there are must be moved too
+    // (without this, entries added before the first fit stayed in one row, squeezed and cut).
+    m_legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    // The legend's row gets exactly the height its items need (it has no stretch).
+    const int rows = std::max(1, (n + columns - 1) / columns);
+    const QMargins lm = m_legend->margins();
+    m_legend->setMinimumSize(0, rows * rowHeight + (rows - 1) * m_legend->rowSpacing() + lm.top() +
+                                    lm.bottom());
+    m_plot->updateGeometry();
+}
+
+QVector<int> TimelineView::legendColumnWidths(const QVector<int> &item, int width) const
+{
+    // The most columns whose real widths fit: entries fill the rows left to right (A, B,
+    // then the kinds), a column is as wide as its widest entry by the legend's font, and
+    // the legend's margins and the spacing between columns count too. Never an entry cut.
+    const int n = int(item.size());
+    const QMargins lm = m_legend->margins();
+    const int room = width - lm.left() - lm.right();
+    for (int columns = n; columns > 1; --columns) {
+        QVector<int> widths(columns, 0);
+        for (int i = 0; i < n; ++i) {
+            widths[i % columns] = std::max(widths[i % columns], item[i]);
+        }
+        int total = (columns - 1) * m_legend->columnSpacing();
+        for (int w : widths) {
+            total += w;
+        }
+        if (total <= room) {
+            return widths;
+        }
+    }
+    return {n > 0 ? *std::max_element(item.begin(), item.end()) : 0};
+}
+
+void TimelineView::fitHeight()
+{
+    // Every lane keeps its minimum height; the scroll area scrolls what does not fit.
+    const int h = m_plot->plotLayout()->minimumOuterSizeHint().height();
+    if (h != m_plot->minimumHeight()) {
+        m_plot->setMinimumHeight(h);
+    }
 }
 
 QCPItemStraightLine *TimelineView::verticalLine(QCPAxisRect *rect, const QPen &pen)

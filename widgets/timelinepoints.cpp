@@ -79,4 +79,24 @@ QVector<QCPGraphData> patternRatePoints(const std::vector<double> &times, double
     return pts;
 }
 
+LaneRange robustLaneRange(std::vector<double> values)
+{
+    LaneRange r;
+    if (values.empty()) {
+        return r;
+    }
+    const double max = *std::max_element(values.begin(), values.end());
+    const std::size_t at = std::size_t(0.99 * double(values.size() - 1));
+    std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(at), values.end());
+    const double q = values[at];
+    // Spikes: the highest value more than four times the 99th percentile.
+    if (q > 0 && max > 4 * q) {
+        r.top = q * 1.5;
+        r.clipped = true;
+    } else if (max > 0) {
+        r.top = max * 1.12;
+    }
+    return r;
+}
+
 } // namespace tty

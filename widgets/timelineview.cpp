@@ -5,6 +5,8 @@
 
 #include <QPicture>
 #include <QRubberBand>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -21,8 +23,18 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_plot = new QCustomPlot(this);
-    layout->addWidget(m_plot);
+    // At small window sizes the lanes keep a legible height and the lane area scrolls,
+    // rather than shrinking until tick labels print on top of each other.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(m_scroll);
+    m_plot = new QCustomPlot(m_scroll);
+    m_scroll->setWidget(m_plot);
+    // Never wider than the view: the scroll area would otherwise take the plot's layout
+    // minimum (legend, title) and cut its right side off.
+    m_plot->setMinimumWidth(100);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setAutoAddPlottableToLegend(false); // the legend lists runs and event kinds once
     m_plot->setNoAntialiasingOnDrag(true);
@@ -47,6 +59,7 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
         if (laneWidth() != m_dataWidth) {
             refreshData(); // queues a replot with the new data
         }
+        fitHeight();
     });
     m_lanes.resize(LaneCount);
     m_band = new QRubberBand(QRubberBand::Rectangle, m_plot);
@@ -74,13 +87,14 @@ void TimelineView::updateRuns(const QVector<TimelineRun> &runs)
 
 void TimelineView::setTitle(const QString &title)
 {
-    m_title->setText(title);
+    m_fullTitle = title;
+    fitWidth(screenPlotWidth());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString TimelineView::title() const
 {
-    return m_title->text();
+    return m_fullTitle;
 }
 
 void TimelineView::setAxisTitle(const QString &title)
@@ -242,6 +256,7 @@ int TimelineView::laneWidth() const
 
 void TimelineView::renderTo(QCPPainter *painter, int width, int height)
 {
+    fitWidth(width);
     {
         // A first pass lays the lanes out at the export size, so that the series are then
         // taken at one bin per exported pixel.
@@ -257,6 +272,7 @@ void TimelineView::renderTo(QCPPainter *painter, int width, int height)
     for (const LaneState &l : m_lanes) {
         m_renderRects.append(l.rect ? l.rect->rect() : QRect());
     }
+    fitWidth(screenPlotWidth());
     m_plot->replot(); // back to the on-screen layout
     refreshData();
 }
@@ -328,9 +344,17 @@ void TimelineView::changeEvent(QEvent *event)
     }
 }
 
+int TimelineView::screenPlotWidth() const
+{
+    // The vertical scroll bar's room is kept whether it shows or not, so that its coming
+    // and going does not re-wrap the legend.
+    return width() - m_scroll->verticalScrollBar()->sizeHint().width();
+}
+
 void TimelineView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    fitWidth(screenPlotWidth());
     refreshData();
 }
 

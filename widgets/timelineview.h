@@ -29,6 +29,7 @@ class QCPItemRect;
 class QCPTextElement;
 class QCPLegend;
 class QRubberBand;
+class QScrollArea;
 
 namespace tty {
 
@@ -78,6 +79,15 @@ public:
     QCPGraph *patternGraph(int i, int run) const;
 
     QCustomPlot *plot() const { return m_plot; }
+    // The lanes scroll vertically when the view is too short for them at a legible height.
+    QScrollArea *scrollArea() const { return m_scroll; }
+    // Smallest inner height of a value lane, and of one row of the event lane.
+    static constexpr int kMinLaneHeight = 60;
+    int eventRowHeight() const;
+    // Event kinds shown as rows of the event lane, top to bottom.
+    const QVector<EventKind> &eventRows() const { return m_kindRows; }
+    // Width of the bins the lane's series was last taken at (seconds; 0: none).
+    double laneBinWidth(Lane lane) const { return m_lanes[lane].binWidth; }
     // Paints the view at a size of its own (export), with series chosen for that size.
     void renderTo(QCPPainter *painter, int width, int height);
     // Where each lane was drawn by the last renderTo (empty rect: lane hidden).
@@ -108,8 +118,11 @@ private:
         QCPItemStraightLine *crosshair = nullptr;
         QCPItemStraightLine *cursor = nullptr;
         QCPItemRect *highlight = nullptr;
-        QVector<QCPGraph *> graphs; // per run: main series
-        QVector<QCPGraph *> extra;  // per run: secondary series (printed lines, mean lag)
+        QVector<QCPGraph *> graphs;      // per run: main series
+        QVector<QCPGraph *> extra;       // per run: secondary series (printed lines, mean lag)
+        QVector<QCPGraph *> clips;       // per run: marks of values above the lane's range
+        QCPItemText *clipNote = nullptr; // "▲ clipped: max ..."
+        double binWidth = 0;             // seconds per bin of the series shown
         bool visible = true;
     };
     struct MarkerGraph
@@ -137,9 +150,19 @@ private:
     QCPItemStraightLine *verticalLine(QCPAxisRect *rect, const QPen &pen);
     int laneWidth() const;
     QString laneLabel(int lane) const;
+    // Legend columns and title eliding for a plot of this width.
+    void fitWidth(int width);
+    // The widths of the legend's columns when entries of these widths fill a plot `width`
+    // wide.
+    QVector<int> legendColumnWidths(const QVector<int> &item, int width) const;
+    // The plot's minimum height: every lane at a legible height (the scroll area scrolls).
+    void fitHeight();
+    int screenPlotWidth() const;
     QPair<double, double> fullRange() const;
 
+    QScrollArea *m_scroll = nullptr;
     QCustomPlot *m_plot = nullptr;
+    QString m_fullTitle;
     QCPTextElement *m_title = nullptr;
     QCPLegend *m_legend = nullptr;
     QVector<LaneState> m_lanes;

@@ -45,6 +45,7 @@ private slots:
     void welchStatistics();
     void bitsPerCharacterFromSettings();
     void groupsBetterOnlyWhenSignificant();
+    void countsHaveNoDirection();
     void eventsInJson();
 };
 
@@ -311,6 +312,48 @@ ReportColumn trials(const Run &run, const QString &label, const std::vector<doub
     return c;
 }
 } // namespace
+
+void TstReport::countsHaveNoDirection()
+{
+    const auto run = loadBytes(syntheticLog(0));
+    QVERIFY(run);
+    // Lines printed differ by +500 with sd 10: significant, but in the first 30 s of a
+    // boot more lines is not better, and nor is any count of lines, bytes or events.
+    const auto make = [&](const MetricOptions &o) {
+        return Report({trials(*run, QStringLiteral("A"), {9000, 9010, 9020}, {0, 0, 0}),
+                       trials(*run, QStringLiteral("B"), {9500, 9510, 9520}, {0, 0, 0})},
+                      o);
+    };
+    const Report boot = make(MetricOptions{});
+    for (const ReportRow &r : boot.rows()) {
+        if (r.key == QLatin1String("window.lines")) {
+            QCOMPARE(boot.better(r), 0);
+            QCOMPARE(boot.diffCell(r), QStringLiteral("+500.0 (+5.5%) [+477.3, +522.7]"));
+            QVERIFY(boot.json()
+                        .value(QLatin1String("diff"))
+                        .toObject()
+                        .value(QLatin1String("window.lines"))
+                        .toObject()
+                        .value(QLatin1String("better"))
+                        .isNull());
+            QVERIFY(!boot.markdown().contains(QLatin1String("**9010")));
+        }
+        if (r.key == QLatin1String("lines") || r.key == QLatin1String("bytes") ||
+            r.key.startsWith(QLatin1String("events."))) {
+            QCOMPARE(int(r.better), int(ReportRow::Better::None));
+        }
+    }
+    // A window opened by the test's own start line measures throughput: more is better.
+    MetricOptions flood;
+    flood.windowStart = QStringLiteral("harness: insmod");
+    const Report tp = make(flood);
+    for (const ReportRow &r : tp.rows()) {
+        if (r.key == QLatin1String("window.lines")) {
+            QCOMPARE(tp.better(r), 1);
+            QVERIFY(tp.diffCell(r).endsWith(QLatin1String("  B better")));
+        }
+    }
+}
 
 void TstReport::groupsBetterOnlyWhenSignificant()
 {

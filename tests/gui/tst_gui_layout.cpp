@@ -1,0 +1,582 @@
+// The window a reviewer sees, at the sizes people use (1366×768, 1500×950, 1920×1080):
+// every figure of the metrics table visible without scrolling, lane tick labels and
+// event rows that never print on top of each other, the legend's order, stable units.
+// Each in the light and the dark theme; run twice by ctest: as is, and at QT_SCALE_FACTOR=2.
+#include "compactticker.h"
+#include "consoletext.h"
+#include "guitest.h"
+#include "logmodel.h"
+#include "logpane.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "metricspanel.h"
+#include "metricstable.h"
+#include "palette.h"
+#include "theme.h"
+
+#include <QHeaderView>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QtTest>
+
+using namespace tty;
+using namespace guitest;
+
+namespace {
+const QList<QSize> kSizes{{1366, 768}, {1500, 950}, {1920, 1080}};
+
+// Where the delegate draws a cell's text: its width from the font, aligned in the cell
+// within the delegate's margins.
+QRect textRect(const MetricsTable *t, const QModelIndex &i)
+{
+    const QRect cell = t->visualRect(i);
+    const QFont f =
+        i.data(Qt::FontRole).isValid() ? i.data(Qt::FontRole).value<QFont>() : t->font();
+    const int w = QFontMetrics(f).horizontalAdvance(i.data(Qt::DisplayRole).toString());
+    const int m = t->textMargin();
+    const bool right = i.column() > 0; // values right-aligned, metric names left
+    return QRect(right ? cell.right() - m - w + 1 : cell.left() + m, cell.top(), w, cell.height());
+}
+
+// Every cell's text lies inside the viewport, whole (not elided) for the values.
+void checkTable(const MetricsTable *t, const QString &what)
+{
+    QVERIFY2(t->rowCount() > 10, qPrintable(what));
+    QCOMPARE(t->horizontalScrollBar()->maximum(), 0);
+    const QRect vp = t->viewport()->rect();
+    for (int r = 0; r < t->rowCount(); ++r) {
+        const QRect row = t->visualRect(t->model()->index(r, 0));
+        if (row.bottom() > vp.bottom()) {
+            break; // scrolled vertically: rows below are checked by their x only
+        }
+        for (int c = 0; c < t->columnCount(); ++c) {
+            const QModelIndex i = t->model()->index(r, c);
+            const QRect tr = c == 0 ? t->visualRect(i) : textRect(t, i);
+            QVERIFY2(vp.left() <= tr.left() && tr.right() <= vp.right(),
+                     qPrintable(QStringLiteral("%1: row %2 col %3 '%4' at %5..%6, viewport %7")
+                                    .arg(what)
+                                    .arg(r)
+                                    .arg(c)
+                                    .arg(i.data().toString())
+                                    .arg(tr.left())
+                                    .arg(tr.right())
+                                    .arg(vp.width())));
+            if (c == 0) {
+                // A metric name is whole, wrapped at spaces into as many lines as its row has.
+                const QRect cell =
+                    t->visualRect(i).adjusted(t->textMargin(), 0, -t->textMargin(), 0);
+                const QRect wrapped = QFontMetrics(t->font()).boundingRect(
+                    QRect(0, 0, cell.width(), 10000), Qt::TextWordWrap, i.data().toString());
+                QVERIFY2(wrapped.width() <= cell.width() && wrapped.height() <= cell.height(),
+                         qPrintable(QStringLiteral("%1: name '%2' (%3x%4) cut in %5x%6")
+                                        .arg(what, i.data().toString())
+                                        .arg(wrapped.width())
+                                        .arg(wrapped.height())
+                                        .arg(cell.width())
+                                        .arg(cell.height())));
+            } else {
+                QVERIFY2(tr.width() <= t->visualRect(i).width() - 2 * t->textMargin(),
+                         qPrintable(QStringLiteral("%1: '%2' wider than its cell")
+                                        .arg(what, i.data().toString())));
+            }
+            QCOMPARE(i.data().toString(), i.data(MetricsTable::FullTextRole).toString());
+        }
+    }
+    // Headers: the run labels, elided in the middle, whole in the tooltip.
+    for (int c = 1; c < t->columnCount(); ++c) {
+        QTableWidgetItem *h = t->horizontalHeaderItem(c);
+        const QFont f = h->data(Qt::FontRole).isValid() ? h->font() : t->horizontalHeader()->font();
+        QVERIFY2(QFontMetrics(f).horizontalAdvance(h->text()) <= t->columnWidth(c),
+                 qPrintable(h->text()));
+        // The header view needs no more than the column: it elides nothing further itself.
+        QVERIFY2(t->horizontalHeader()->sectionSizeHint(c) <= t->columnWidth(c),
+                 qPrintable(QStringLiteral("%1: header '%2' needs %3 px, has %4")
+                                .arg(what, h->text())
+                                .arg(t->horizontalHeader()->sectionSizeHint(c))
+                                .arg(t->columnWidth(c))));
+        QVERIFY(h->toolTip().startsWith(h->data(MetricsTable::FullTextRole).toString()));
+    }
+}
+// Where an axis drew its tick labels (right-aligned at the left axis, centred on the
+// tick): their rectangles, in the order of the ticks.
+QVector<QRect> tickLabelRects(QCPAxis *y)
+{
+    QVector<QRect> out;
+    const QFontMetrics fm(y->tickLabelFont());
+    const QVector<double> ticks = y->tickVector();
+    const QVector<QString> labels = y->tickVectorLabels();
+    for (int i = 0; i < ticks.size(); ++i) {
+        if (!y->range().contains(ticks[i])) {
+            continue;
+        }
+        const int py = qRound(y->coordToPixel(ticks[i]));
+        const int w = fm.horizontalAdvance(labels[i]);
+        const int x = y->axisRect()->left() - y->tickLabelPadding() - w;
+        out << QRect(x, py - fm.height() / 2, w, fm.height());
+    }
+    return out;
+}
+
+QStringList inRange(QCPAxis *y)
+{
+    QStringList out;
+    for (int i = 0; i < y->tickVector().size(); ++i) {
+        if (y->range().contains(y->tickVector()[i])) {
+            out << y->tickVectorLabels()[i];
+        }
+    }
+    return out;
+}
+
+void checkNoOverlap(const QVector<QRect> &rects, const QString &what)
+{
+    for (int i = 0; i < rects.size(); ++i) {
+        for (int j = i + 1; j < rects.size(); ++j) {
+            QVERIFY2(
+                !rects[i].intersects(rects[j]),
+                qPrintable(QStringLiteral("%1: labels %2 and %3 overlap").arg(what).arg(i).arg(j)));
+        }
+    }
+}
+
+QCPLegend *legendOf(TimelineView *t)
+{
+    for (int i = 0; i < t->plot()->plotLayout()->elementCount(); ++i) {
+        if (auto *l = qobject_cast<QCPLegend *>(t->plot()->plotLayout()->elementAt(i))) {
+            return l;
+        }
+    }
+    return nullptr;
+}
+
+// Every legend entry whole: its icon and text (as QCustomPlot draws them) inside its own
+// cell, the cells apart and inside the plot.
+void checkLegend(TimelineView *t, const QString &what)
+{
+    QCPLegend *legend = legendOf(t);
+    QVERIFY(legend);
+    const QRect plot = t->plot()->rect();
+    QVector<QRect> cells;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (!legend->item(i)) {
+            continue; // the empty cells after the last entry
+        }
+        auto *it = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+        QVERIFY(it);
+        const QString name = it->plottable()->name();
+        const QRect cell = it->rect();
+        const int textWidth =
+            QFontMetrics(it->font())
+                .boundingRect(0, 0, 0, legend->iconSize().height(), Qt::TextDontClip, name)
+                .width();
+        const int textRight =
+            cell.left() + legend->iconSize().width() + legend->iconTextPadding() + textWidth;
+        QVERIFY2(textRight <= cell.right() + 1 && cell.right() <= plot.right() &&
+                     cell.left() >= plot.left(),
+                 qPrintable(QStringLiteral("%1: '%2' ends at %3, its cell %4..%5, plot %6")
+                                .arg(what, name)
+                                .arg(textRight)
+                                .arg(cell.left())
+                                .arg(cell.right())
+                                .arg(plot.right())));
+        cells << cell;
+    }
+    checkNoOverlap(cells, what + QStringLiteral(" legend"));
+}
+
+QStringList legendNames(TimelineView *t)
+{
+    QStringList names;
+    QCPLegend *legend = legendOf(t);
+    for (int i = 0; legend && i < legend->itemCount(); ++i) {
+        if (auto *it = qobject_cast<QCPPlottableLegendItem *>(legend->item(i))) {
+            names << it->plottable()->name();
+        }
+    }
+    return names;
+}
+
+const char *kBlast = "blast_crash-smp2-115200-t1.hostts.log.zst";
+const char *kBootDefault = "boot_login-default-smp2-115200-t1.hostts.log.zst";
+const char *kBootQuiet = "boot_login-quiet-smp2-115200-t1.hostts.log.zst";
+} // namespace
+
+class TestLayout : public QObject
+{
+    Q_OBJECT
+private:
+    std::unique_ptr<MainWindow> w;
+
+    void open(const QStringList &sides, const QStringList &labels = {})
+    {
+        w = std::make_unique<MainWindow>();
+        w->resize(1366, 768);
+        w->show();
+        OpenRequest r;
+        for (const QString &s : sides) {
+            r.sides.append({s});
+        }
+        r.labels = labels;
+        r.rules = std::make_shared<RuleSet>(RuleSet::builtin());
+        w->open(r);
+        QVERIFY(w->waitForLoaded());
+        QTRY_VERIFY(w->metricsPanel()->table()->rowCount() > 10);
+    }
+
+    static void themes()
+    {
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("light") << QStringLiteral("light");
+        QTest::newRow("dark") << QStringLiteral("dark");
+    }
+
+    void resizeTo(const QSize &s)
+    {
+        w->resize(s);
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        w->timeline()->plot()->replot();
+        QApplication::processEvents();
+        // The window really is that size: nothing in it asks for more.
+        QCOMPARE(w->size(), s);
+    }
+
+private slots:
+    void cleanup()
+    {
+        w.reset();
+        applyTheme(QStringLiteral("system"));
+    }
+
+    void metricsTableSingleRun_data() { themes(); }
+    void metricsTableSingleRun()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(applyTheme(theme));
+        open({sample(kBlast)});
+        for (const QSize &s : kSizes) {
+            resizeTo(s);
+            checkTable(w->metricsPanel()->table(),
+                       QStringLiteral("single %1x%2 %3").arg(s.width()).arg(s.height()).arg(theme));
+            if (QTest::currentTestFailed()) {
+                return;
+            }
+        }
+        // The file name is the header, elided in the middle: its start and end stay.
+        const QTableWidgetItem *h = w->metricsPanel()->table()->horizontalHeaderItem(1);
+        QCOMPARE(h->data(MetricsTable::FullTextRole).toString(),
+                 QStringLiteral("blast_crash-smp2-115200-t1.hostts.log.zst"));
+        QVERIFY(h->text().startsWith(QLatin1String("bla")));
+        QVERIFY(h->text().endsWith(QLatin1String("zst")));
+    }
+
+    // A short label that fits is shown whole: neither our elision nor the header view's
+    // own cuts it (rounded text widths once made "qemu ttyS0" read "qem...yS0").
+    void metricsTableShortLabelWhole()
+    {
+        open({sample(kBlast)}, {QStringLiteral("qemu ttyS0")});
+        for (const QSize &s : kSizes) {
+            resizeTo(s);
+            const MetricsTable *t = w->metricsPanel()->table();
+            QCOMPARE(t->horizontalHeaderItem(1)->text(), QStringLiteral("qemu ttyS0"));
+            QVERIFY(t->horizontalHeader()->sectionSizeHint(1) + 2 <= t->columnWidth(1));
+        }
+    }
+
+    void metricsTableComparison_data() { themes(); }
+    void metricsTableComparison()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(applyTheme(theme));
+        open({sample(kBootDefault), sample(kBootQuiet)});
+        const MetricsTable *t = w->metricsPanel()->table();
+        QCOMPARE(t->columnCount(), 4);
+        QCOMPARE(t->horizontalHeaderItem(3)->text(), QStringLiteral("B − A"));
+        for (const QSize &s : kSizes) {
+            resizeTo(s);
+            checkTable(
+                t, QStringLiteral("comparison %1x%2 %3").arg(s.width()).arg(s.height()).arg(theme));
+            if (QTest::currentTestFailed()) {
+                return;
+            }
+        }
+    }
+
+    void lanesStayLegibleAt1366_data() { themes(); }
+    void lanesStayLegibleAt1366()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(applyTheme(theme));
+        open({sample(kBlast)});
+        resizeTo(QSize(1366, 768));
+        TimelineView *t = w->timeline();
+        // The lanes do not fit at a legible height: the lane area scrolls instead.
+        QVERIFY(t->scrollArea()->verticalScrollBar()->maximum() > 0);
+        for (int l = 0; l < TimelineView::LaneCount; ++l) {
+            QCPAxisRect *rect = t->laneRect(TimelineView::Lane(l));
+            QVERIFY(rect);
+            const int min = l == TimelineView::Events
+                                ? int(t->eventRows().size()) * t->eventRowHeight()
+                                : TimelineView::kMinLaneHeight;
+            QVERIFY2(rect->height() >= min,
+                     qPrintable(QStringLiteral("lane %1: %2 px").arg(l).arg(rect->height())));
+            if (l != TimelineView::Events) {
+                checkNoOverlap(tickLabelRects(rect->axis(QCPAxis::atLeft)),
+                               TimelineView::laneName(TimelineView::Lane(l)));
+            }
+        }
+        // Compact numbers: the sysrq-t burst of the produced lane reads 2k, not 2000.
+        QCOMPARE(inRange(t->laneRect(TimelineView::Produced)->axis(QCPAxis::atLeft)),
+                 QStringList({QStringLiteral("0"), QStringLiteral("1k"), QStringLiteral("2k")}));
+        // The title is whole and inside the plot.
+        auto *title = qobject_cast<QCPTextElement *>(t->plot()->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QCOMPARE(title->text(), QString::fromLatin1(kBlast));
+        QVERIFY(title->rect().top() >= 0);
+        QVERIFY(title->rect().height() >= QFontMetrics(title->font()).height());
+    }
+
+    void spikesDoNotFlattenALane()
+    {
+        open({sample(kBlast)});
+        resizeTo(QSize(1366, 768));
+        TimelineView *t = w->timeline();
+        t->resetZoom();
+        t->plot()->replot();
+        // The drop lane: a few bursts of hundreds of messages over a steady trickle.
+        QCPGraph *g = t->laneGraph(TimelineView::Drops, 0);
+        QCPAxis *y = g->valueAxis();
+        double max = 0;
+        for (const QCPGraphData &p : *g->data()) {
+            if (p.key >= t->xLower() && p.key <= t->xUpper()) {
+                max = std::max(max, p.value);
+            }
+        }
+        // The bursts stand far above the rest: the range follows the rest, the bursts are
+        // cut at the top edge and marked, their height stated.
+        QVERIFY2(y->range().upper * 3 < max,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(y->range().upper).arg(max)));
+        QCPGraph *clips = nullptr;
+        for (int i = 0; i < t->plot()->graphCount(); ++i) {
+            if (t->plot()->graph(i)->name() == QString::fromLatin1(kBlast) + " (clipped)" &&
+                t->plot()->graph(i)->valueAxis() == y) {
+                clips = t->plot()->graph(i);
+            }
+        }
+        QVERIFY(clips);
+        int above = 0;
+        for (const QCPGraphData &p : *g->data()) {
+            above += p.key >= t->xLower() && p.key <= t->xUpper() && p.value > y->range().upper;
+        }
+        QVERIFY(above > 0);
+        QCOMPARE(clips->dataCount(), above);
+        bool noted = false;
+        for (int i = 0; i < t->plot()->itemCount(); ++i) {
+            if (auto *text = qobject_cast<QCPItemText *>(t->plot()->item(i))) {
+                noted = noted ||
+                        (text->visible() && text->position->axisRect() == y->axisRect() &&
+                         text->text() == QStringLiteral("▲ clipped, up to ") + compactNumber(max));
+            }
+        }
+        QVERIFY(noted);
+        // A lane without spikes is not clipped: the lag lane's top is its maximum + 12 %.
+        QCPGraph *lag = t->laneGraph(TimelineView::Lag, 0);
+        double lagMax = 0;
+        for (const QCPGraphData &p : *lag->data()) {
+            if (p.key >= t->xLower() && p.key <= t->xUpper()) {
+                lagMax = std::max(lagMax, p.value);
+            }
+        }
+        QCOMPARE(lag->valueAxis()->range().upper, lagMax * 1.12);
+    }
+
+    void eventRowsNeverOverlap_data() { themes(); }
+    void eventRowsNeverOverlap()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(applyTheme(theme));
+        open({sample(kBlast)});
+        resizeTo(QSize(1366, 768));
+        TimelineView *t = w->timeline();
+        // A row per kind present, in the fixed order of the kinds.
+        QCOMPARE(t->eventRows(),
+                 QVector<EventKind>({EventKind::Drop, EventKind::Panic, EventKind::PanicEnd,
+                                     EventKind::CallTrace, EventKind::Sysrq, EventKind::Boot,
+                                     EventKind::Console, EventKind::Firmware}));
+        QCPAxis *y = t->laneRect(TimelineView::Events)->axis(QCPAxis::atLeft);
+        const QVector<QRect> rects = tickLabelRects(y);
+        QCOMPARE(rects.size(), 8);
+        checkNoOverlap(rects, QStringLiteral("event rows"));
+        QCOMPARE(inRange(y), QStringList({QStringLiteral("firmware"), QStringLiteral("console"),
+                                          QStringLiteral("boot"), QStringLiteral("sysrq"),
+                                          QStringLiteral("call_trace"), QStringLiteral("panic_end"),
+                                          QStringLiteral("panic"), QStringLiteral("drop")}));
+    }
+
+    void legendEntriesWhole_data() { themes(); }
+    void legendEntriesWhole()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(applyTheme(theme));
+        // The blast: one run, the mean lag and eight event kinds. The boot comparison: A
+        // and B (long file names), then the kinds.
+        const QStringList single{sample(kBlast)};
+        const QStringList pair{sample(kBootDefault), sample(kBootQuiet)};
+        for (const QStringList &files : {single, pair}) {
+            open(files);
+            for (const QSize &s : kSizes) {
+                resizeTo(s);
+                const QString what = QStringLiteral("%1 run(s) %2x%3 %4")
+                                         .arg(files.size())
+                                         .arg(s.width())
+                                         .arg(s.height())
+                                         .arg(theme);
+                checkLegend(w->timeline(), what);
+                if (QTest::currentTestFailed()) {
+                    return;
+                }
+                // The runs first, side by side.
+                const QStringList names = legendNames(w->timeline());
+                QVERIFY2(names.size() >= 2, qPrintable(what));
+                QCOMPARE(names[0], QString::fromLatin1(files.size() == 1 ? kBlast : kBootDefault));
+                QCOMPARE(names[1], files.size() == 1 ? QStringLiteral("mean console lag (dashed)")
+                                                     : QString::fromLatin1(kBootQuiet));
+                QCPLegend *legend = legendOf(w->timeline());
+                QCOMPARE(legend->item(0)->rect().top(), legend->item(1)->rect().top());
+                QVERIFY(legend->item(0)->rect().right() < legend->item(1)->rect().left());
+            }
+        }
+    }
+
+    void legendRunsFirst()
+    {
+        open({sample(kBootDefault), sample(kBootQuiet)});
+        resizeTo(QSize(1500, 950));
+        TimelineView *t = w->timeline();
+        // A and B share their rows: the same kinds in the same order for both.
+        QCOMPARE(t->eventRows(), QVector<EventKind>({EventKind::Boot, EventKind::Reboot,
+                                                     EventKind::Console, EventKind::Firmware}));
+        QCPLegend *legend = nullptr;
+        for (int i = 0; i < t->plot()->plotLayout()->elementCount(); ++i) {
+            if (auto *l = qobject_cast<QCPLegend *>(t->plot()->plotLayout()->elementAt(i))) {
+                legend = l;
+            }
+        }
+        QVERIFY(legend);
+        QStringList names;
+        QSet<QCPAbstractPlottable *> listed;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            if (!legend->item(i)) {
+                continue; // the empty cells after the last entry
+            }
+            auto *it = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            QVERIFY(it);
+            names << it->plottable()->name();
+            listed << it->plottable();
+        }
+        QCOMPARE(
+            names,
+            QStringList({QString::fromLatin1(kBootDefault), QString::fromLatin1(kBootQuiet),
+                         QStringLiteral("mean console lag (dashed)"),
+                         eventKindTitle(EventKind::Boot), eventKindTitle(EventKind::Reboot),
+                         eventKindTitle(EventKind::Console), eventKindTitle(EventKind::Firmware)}));
+        // Every series drawn is listed, or drawn in the colour of a listed run, or in the
+        // dashes of the listed mean lag.
+        for (int i = 0; i < t->plot()->graphCount(); ++i) {
+            QCPGraph *g = t->plot()->graph(i);
+            if (listed.contains(g)) {
+                continue;
+            }
+            // Markers draw with their symbol's pen, lines with the graph's.
+            const QColor c = g->lineStyle() == QCPGraph::lsNone ? g->scatterStyle().pen().color()
+                                                                : g->pen().color();
+            const bool runColour = c.rgb() == runColor(0).rgb() || c.rgb() == runColor(1).rgb();
+            QVERIFY2(runColour, qPrintable(g->name()));
+            bool kind = false;
+            for (int k = 0; k < kEventKindCount; ++k) {
+                kind = kind || g->name() == eventKindTitle(EventKind(k));
+            }
+            // Markers of B are drawn in B's colour with the kind's symbol, listed by kind.
+            QVERIFY2(!kind || names.contains(g->name()), qPrintable(g->name()));
+            QVERIFY2(kind || g->pen().style() == Qt::SolidLine ||
+                         (g->pen().style() == Qt::DashLine &&
+                          names.contains(QStringLiteral("mean console lag (dashed)"))),
+                     qPrintable(g->name()));
+        }
+    }
+
+    void ratesPerSecondAtEveryZoom()
+    {
+        open({sample(kBlast)});
+        TimelineView *t = w->timeline();
+        const QString label = t->laneRect(TimelineView::Drops)->axis(QCPAxis::atLeft)->label();
+        QCOMPARE(label, QStringLiteral("dropped\nmessages/s"));
+        QVector<double> bins;
+        for (const QSize &s : kSizes) {
+            resizeTo(s);
+            t->resetZoom();
+            QApplication::processEvents();
+            // The unit never changes with the width; the series integrates to the count.
+            QCOMPARE(t->laneRect(TimelineView::Drops)->axis(QCPAxis::atLeft)->label(), label);
+            QCOMPARE(qRound(integrate(t->laneGraph(TimelineView::Drops, 0))), 1330);
+            bins << t->laneBinWidth(TimelineView::Drops);
+        }
+        // Narrower lanes take wider bins; the readout says which.
+        QVERIFY(bins[0] >= bins[2]);
+        QCPAxisRect *rect = t->laneRect(TimelineView::Drops);
+        const QPoint at(rect->center().x(), rect->center().y());
+        QTest::mouseMove(t->plot(), at);
+        QApplication::processEvents();
+        bool found = false;
+        const QString bin = bins[2] >= 1 ? QStringLiteral("(%1 s bins)").arg(bins[2])
+                                         : QStringLiteral("(%1 ms bins)").arg(bins[2] * 1000);
+        for (int i = 0; i < t->plot()->itemCount(); ++i) {
+            if (auto *text = qobject_cast<QCPItemText *>(t->plot()->item(i))) {
+                found = found || (text->position->axisRect() == rect && text->text().endsWith(bin));
+            }
+        }
+        QVERIFY2(found, qPrintable(bin));
+    }
+
+    void consoleTextAsPrinted()
+    {
+        const std::string_view raw = "\x1b"
+                                     "c\x1b[?7l\x1b[2J\x1b[0mSeaBIOS (version 1.16.2)\r";
+        QCOMPARE(QString::fromStdString(printedText(raw)),
+                 QStringLiteral("SeaBIOS (version 1.16.2)"));
+        QCOMPARE(LogModel::displayText(raw), QStringLiteral("SeaBIOS (version 1.16.2)"));
+        QVector<int> ranges;
+        QCOMPARE(LogModel::displayText(raw, true, &ranges),
+                 QStringLiteral("^[c^[[?7l^[[2J^[[0mSeaBIOS (version 1.16.2)^M"));
+        QCOMPARE(ranges, QVector<int>({0, 3, 3, 9, 9, 14, 14, 19, 43, 45}));
+        // OSC up to BEL, a lone ESC at the end, DEL.
+        QCOMPARE(QString::fromStdString(printedText("a\x1b]0;title\x07"
+                                                    "b\x7f"
+                                                    "c\x1b")),
+                 QStringLiteral("abc"));
+
+        open({sample(kBlast)});
+        LogView *v = w->logPane(0)->view();
+        const QModelIndex first = v->model()->index(0, LogModel::Text);
+        QCOMPARE(first.data().toString(),
+                 QStringLiteral("SeaBIOS (version 1.16.2-debian-1.16.2-1)"));
+        // Search and filter work on the text as printed.
+        v->search(QStringLiteral("^SeaBIOS \\(version"), true);
+        QCOMPARE(v->matchCount(), std::size_t(1));
+        // The View menu shows the sequences (dim, in caret notation).
+        QAction *show = w->findChild<QAction *>(QStringLiteral("showControls"));
+        QVERIFY(show);
+        show->setChecked(true);
+        QCOMPARE(first.data().toString(),
+                 QStringLiteral("^[c^[[?7l^[[2J^[[0mSeaBIOS (version 1.16.2-debian-1.16.2-1)"));
+        QCOMPARE(first.data(LogModel::ControlRangesRole).value<QVector<int>>(),
+                 QVector<int>({0, 3, 3, 9, 9, 14, 14, 19}));
+        show->setChecked(false);
+        QCOMPARE(first.data().toString(),
+                 QStringLiteral("SeaBIOS (version 1.16.2-debian-1.16.2-1)"));
+    }
+};
+
+QTEST_MAIN(TestLayout)
+#include "tst_gui_layout.moc"
