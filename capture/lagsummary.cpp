@@ -107,7 +107,7 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
         r.kernelLines += s.kernelLines;
         r.count += std::int64_t(s.lags.size());
         if (!s.lags.empty()) {
-            r.max = std::isnan(r.max) ? s.max : std::max(r.max, s.max);
+            r.max = r.max ? std::max(*r.max, double(s.max)) : double(s.max);
         }
         for (std::size_t b = 0; b < histogram.size(); ++b) {
             histogram[b] += s.histogram[b];

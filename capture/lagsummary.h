@@ -5,7 +5,7 @@
 #include "run.h"
 
 #include <cstdint>
-#include <limits>
+#include <optional>
 
 namespace tty {
 
@@ -13,9 +13,8 @@ struct LagSummary
 {
     std::int64_t kernelLines = 0; // lines with a kernel timestamp
     std::int64_t count = 0;       // ...of which have a lag (arrival and production known)
-    double max = std::numeric_limits<double>::quiet_NaN();
-    double p50 = std::numeric_limits<double>::quiet_NaN();
-    double p99 = std::numeric_limits<double>::quiet_NaN();
+    // Absent when no line has a lag (count 0).
+    std::optional<double> max, p50, p99;
 };
 
 LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end);

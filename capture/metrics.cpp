@@ -357,8 +357,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     for (const Boot &b : run.boots) {
         m.boots += (b.first < end && b.end > first) ? 1 : 0;
     }
-    m.hasLag = run.hasArrival && lags.count > 0;
-    if (m.hasLag) {
+    if (run.hasArrival && lags.count > 0) {
         m.lagMax = lags.max;
         m.lagP50 = lags.p50;
         m.lagP99 = lags.p99;

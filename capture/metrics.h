@@ -89,8 +89,10 @@ struct Metrics
     int boots = 0;
     std::int64_t dropNotices = 0;
     std::int64_t droppedMessages = 0;
-    bool hasLag = false;
-    double lagMax = 0, lagP50 = 0, lagP99 = 0;
+    // Console lag over the lines with both an arrival and a kernel time; absent when the
+    // format has no arrival times or no line has both.
+    std::optional<double> lagMax, lagP50, lagP99;
+    bool hasLag() const { return lagMax.has_value(); }
     WindowResult window;
     std::vector<SpanResult> spans;
     // Boot time to the first bootPattern line: from MetricOptions::bootStart, from the

@@ -104,9 +104,6 @@ void Report::buildRows()
                                    std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
         needsArrival(add(key, title, B::Lower, false, 3,
                          [idx = idx](const Metrics &m) -> std::optional<double> {
-                             if (!m.hasLag) {
-                                 return kAbsent;
-                             }
                              return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
                          }));
     }

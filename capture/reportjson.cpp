@@ -65,9 +65,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         panic[QStringLiteral("reason")] = m.panic.reason;
     }
     j[QStringLiteral("panic")] = panic;
-    QJsonObject lag{{QStringLiteral("max_s"), m.hasLag ? num(m.lagMax) : QJsonValue()},
-                    {QStringLiteral("p50_s"), m.hasLag ? num(m.lagP50) : QJsonValue()},
-                    {QStringLiteral("p99_s"), m.hasLag ? num(m.lagP99) : QJsonValue()}};
+    QJsonObject lag{{QStringLiteral("max_s"), m.lagMax ? num(*m.lagMax) : QJsonValue()},
+                    {QStringLiteral("p50_s"), m.lagP50 ? num(*m.lagP50) : QJsonValue()},
+                    {QStringLiteral("p99_s"), m.lagP99 ? num(*m.lagP99) : QJsonValue()}};
     if (!run.hasArrival) {
         lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
     }

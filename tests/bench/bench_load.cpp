@@ -147,7 +147,7 @@ int main(int argc, char **argv)
         std::printf("run %d: zstd -dc %.3f s, load %.3f s + metrics %.3f s = %.3f s (%lld lines, "
                     "%lld drops, lag max %.3f s)\n",
                     r + 1, baseline.back(), loaded, done - loaded, done, (long long)m.lines,
-                    (long long)m.droppedMessages, m.lagMax);
+                    (long long)m.droppedMessages, m.lagMax.value_or(-1));
         std::fflush(stdout);
     }
     const double rss = peakRssBytes();

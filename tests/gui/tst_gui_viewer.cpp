@@ -83,8 +83,8 @@ private slots:
         for (int i = 0; i < lag->size(); ++i) {
             lagMax = std::max(lagMax, lag->at(i)->value);
         }
-        QVERIFY2(std::abs(lagMax - m.lagMax) < 1e-3,
-                 qPrintable(QStringLiteral("%1 vs %2").arg(lagMax).arg(m.lagMax)));
+        QVERIFY2(m.lagMax && std::abs(lagMax - *m.lagMax) < 1e-3,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(lagMax).arg(m.lagMax.value_or(-1))));
         // Every drop notice is drawn: by its own marker, or by the marker of the pixel
         // column it shares with others (markers are merged per pixel, never dropped).
         QCPGraph *drops = t->markerGraph(0, EventKind::Drop);

@@ -179,7 +179,7 @@ void TstFormats::rawConserver()
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.lines, qint64(3));
     QCOMPARE(m.kernelLines, qint64(2));
-    QVERIFY(!m.hasLag);
+    QVERIFY(!m.hasLag());
 }
 
 void TstFormats::dmesg()
