@@ -11,9 +11,10 @@ constexpr Nanoseconds kReportedStep{1000000};
 } // namespace
 
 void RunBuilder::addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
-                         std::optional<KernelUs> kernel, int level, bool parsePrefix)
+                         std::optional<KernelUs> kernel, int level, bool parsePrefix,
+                         std::size_t message)
 {
-    const LineFacts f = analyseLine(text, flags, kernel, level, parsePrefix);
+    const LineFacts f = analyseLine(text, flags, kernel, level, parsePrefix, message);
     const LineIndex idx = m_run.lines.endIndex();
     if (flags & Split) {
         ++m_splitPieces;

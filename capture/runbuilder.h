@@ -16,9 +16,10 @@ public:
 
     // A console line as received. `kernel`/`level` override the parsed prefix (kmsg
     // records carry them outside the text); leave them out (none / -1) to parse them.
+    // Without parsePrefix the message starts at `message` (analyseLine).
     void addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags = 0,
                  std::optional<KernelUs> kernel = std::nullopt, int level = -1,
-                 bool parsePrefix = true);
+                 bool parsePrefix = true, std::size_t message = 0);
     // Replaces the last line (a partial line that was completed later).
     void replaceLastLine(std::string_view text, std::uint16_t flags);
     // An event that is not a console line (recorded marker, gap, kmsg sequence gap): it
