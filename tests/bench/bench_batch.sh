@@ -54,6 +54,7 @@ for r in $(seq "$runs"); do
     measure zstd-one-process sh -c "xargs zstd -dcq < '$dir/list'"
     measure zstd-per-file sh -c "while read -r f; do zstd -dcq \"\$f\"; done < '$dir/list'"
     measure ttyscope "$ttyscope" report -o jsonl --files-from "$dir/list"
+    measure ttyscope-events-none "$ttyscope" report -o jsonl --events none --files-from "$dir/list"
 done | tee "$dir/results"
 awk '$1 != "loadavg" { t[$1] = t[$1] " " $2; m[$1] = m[$1] " " $3 }
      END { for (k in t) print k ": wall" t[k] " s; peak RSS" m[k] " kB" }' "$dir/results"
