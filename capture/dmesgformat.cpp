@@ -228,7 +228,7 @@ private:
             const std::string line = prefix + std::string(rest.substr(0, nl));
             rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
             m_b.addBytes(std::int64_t(line.size()) + 2);
-            m_b.addLine(line, std::nullopt, 0, kernel, level, false, afterCaller(line));
+            m_b.addRecordLine(line, std::nullopt, 0, kernel, level, afterCaller(line));
         } while (!rest.empty());
     }
 
@@ -400,7 +400,7 @@ private:
             m_b.addLine(text, std::nullopt, flags);
             return;
         }
-        m_b.addLine(text, std::nullopt, flags, st.kernel, st.level, false, afterCaller(text));
+        m_b.addRecordLine(text, std::nullopt, flags, st.kernel, st.level, afterCaller(text));
     }
     Run &m_run;
     RunBuilder &m_b;

@@ -64,7 +64,7 @@ void JournalLines::entry(const JournalEntry &e)
         std::string_view line = rest.substr(0, nl);
         rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
         m_b.addBytes(std::int64_t(line.size()) + 2);
-        m_b.addLine(line, arrival, 0, kernel, level, false);
+        m_b.addRecordLine(line, arrival, 0, kernel, level, 0);
     } while (!rest.empty());
 }
 

@@ -1,5 +1,6 @@
 // journalctl's machine-readable outputs (journalentry.h says which field is which clock):
-//  - `-o json` (also json-seq): one JSON object per line, binary fields as arrays of bytes,
+//  - `-o json` (also json-seq, json-pretty): one JSON object per line (json-pretty: from a
+//    line "{" to a line "}"), binary fields as arrays of bytes,
 //    fields of 4096 bytes or more as null unless --all, repeated fields as arrays;
 //  - `-o export`: entries of "FIELD=value\n" lines ended by an empty line; a field that is
 //    not printable text is "FIELD\n", its size as 64-bit little endian, the bytes, "\n".
@@ -11,6 +12,7 @@
 #include "run.h"
 #include "runbuilder.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tty {
@@ -54,23 +56,52 @@ public:
     void finish() override
     {
         m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+        if (m_pretty) {
+            m_pretty = false;
+            object(m_gathered, m_gathered, NoNewline); // cut inside an object
+        }
         m_lines.finish();
     }
 
 private:
+    // -o json-pretty spreads an object over lines from "{" to "}": gathered, then parsed.
+    static constexpr std::size_t kMaxPretty = 1 << 20;
+
     void line(const LineFramer::Line &l)
     {
         std::string_view s = l.text;
         while (!s.empty() && (s.front() == '\x1e' || s.front() == ' ')) {
             s.remove_prefix(1); // json-seq's record separator
         }
-        if (s.empty()) {
+        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+        if (m_pretty) {
+            m_gathered.append(s).push_back('\n');
+            if (s == "}" || m_gathered.size() > kMaxPretty || !l.newline) {
+                m_pretty = false;
+                object(m_gathered, m_gathered, flags);
+            }
             return;
         }
+        if (s == "{") {
+            m_pretty = true;
+            m_gathered.assign("{\n");
+            return;
+        }
+        if (!s.empty()) {
+            object(s, l.text, flags);
+        }
+    }
+    void object(std::string_view s, std::string_view original, std::uint16_t flags)
+    {
         std::string error;
         if (!parseJsonObject(s, &m_fields, &error)) {
-            m_lines.notAnEntry(l.text, l.newline ? 0 : (l.split ? Split : NoNewline),
-                               "not JSON: " + error);
+            // Kept as the lines it was.
+            std::size_t p = 0;
+            while (p < original.size()) {
+                const std::size_t nl = std::min(original.find('\n', p), original.size());
+                m_lines.notAnEntry(original.substr(p, nl - p), flags, "not JSON: " + error);
+                p = nl + 1;
+            }
             return;
         }
         m_entry.clear();
@@ -89,6 +120,8 @@ private:
     }
     JournalLines m_lines;
     LineFramer m_framer;
+    bool m_pretty = false;
+    std::string m_gathered;
     JsonFields m_fields;
     JournalEntry m_entry;
 };
@@ -281,7 +314,9 @@ bool looksJournalJson(std::string_view head)
     if (s.empty() || s.front() != '{') {
         return false;
     }
-    const std::string_view first = s.substr(0, s.find('\n'));
+    // -o json-pretty: "{" alone, the fields on the lines after it.
+    const std::string_view first =
+        s.substr(0, s.substr(0, 2) == "{\n" ? s.find("\n}") : s.find('\n'));
     return first.find("\"__REALTIME_TIMESTAMP\"") != std::string_view::npos;
 }
 

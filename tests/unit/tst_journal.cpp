@@ -52,6 +52,7 @@ class TstJournal : public QObject
     Q_OBJECT
 private slots:
     void jsonEntries();
+    void jsonPretty();
     void exportEntries();
     void shortForms();
     void sameFiguresAsTheOriginal_data();
@@ -116,6 +117,26 @@ void TstJournal::jsonEntries()
         panics += e.kind == EventKind::Panic ? 1 : 0;
     }
     QCOMPARE(panics, 1);
+}
+
+// -o json-pretty: the same entries over several lines each.
+void TstJournal::jsonPretty()
+{
+    const auto run = loadBytes("{\n\t\"__CURSOR\" : \"s=1\",\n\t\"__REALTIME_TIMESTAMP\" : "
+                               "\"1767528001250001\",\n\t\"_SOURCE_MONOTONIC_TIMESTAMP\" : "
+                               "\"1470000\",\n\t\"MESSAGE\" : \"one\"\n}\n"
+                               "{\n\t\"__REALTIME_TIMESTAMP\" : \"1767528002000000\",\n"
+                               "\t\"MESSAGE\" : \"two\"\n}\n"
+                               "{\n\t\"MESSAGE\" : \"cut");
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, Format::JournalJson);
+    QCOMPARE(run->lines.size(), LineCount(4));
+    QCOMPARE(lineText(*run, 0), QByteArray("one"));
+    QCOMPARE(run->lines.kernelTime(LineIndex(0)), std::optional(KernelUs(1470000)));
+    QCOMPARE(lineText(*run, 1), QByteArray("two"));
+    QCOMPARE(run->lines.arrival(LineIndex(1)), std::optional(HostNs(1767528002000000000)));
+    QCOMPARE(lineText(*run, 2), QByteArray("{")); // the cut object, kept as its lines
+    QCOMPARE(lineText(*run, 3), QByteArray("\t\"MESSAGE\" : \"cut"));
 }
 
 void TstJournal::exportEntries()
