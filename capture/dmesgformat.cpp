@@ -104,6 +104,11 @@ public:
                                   .arg(m_bad)
                                   .arg(QString::fromStdString(m_firstWhy));
         }
+        if (m_stray > 0) {
+            m_run.warnings << QStringLiteral("%1 byte(s) outside the records were not the JSON "
+                                             "around them (\"dmesg\": [...]) and were skipped")
+                                  .arg(m_stray);
+        }
         if (m_badTime > 0) {
             m_run.warnings << QStringLiteral("%1 record(s) had a \"time\" that is not a kernel "
                                              "time (not seconds, or out of range); kept without "
@@ -168,6 +173,8 @@ private:
             ++m_depth;
         } else if ((c == '}' || c == ']') && m_depth > 0) {
             --m_depth;
+        } else if (!std::strchr(" \t\r\n,:", c) || c == '\0') {
+            ++m_stray; // not JSON around the records: counted, never silently dropped
         }
     }
     void keepAsText(const std::string &s, const char *why)
@@ -238,7 +245,7 @@ private:
     JsonFields m_fields;
     int m_depth = 0;
     bool m_inRecord = false, m_inString = false, m_escape = false;
-    std::int64_t m_records = 0, m_bad = 0, m_badTime = 0;
+    std::int64_t m_records = 0, m_bad = 0, m_badTime = 0, m_stray = 0;
     std::string m_firstWhy;
 };
 

@@ -262,6 +262,15 @@ void TstDmesg::untrusted()
              qPrintable(w));
     QVERIFY2(w.contains(QLatin1String("1 record(s) had a \"time\" that is not a kernel time")),
              qPrintable(w));
+
+    // Forced on text that is not dmesg's JSON: nothing is a record, and the skipped bytes
+    // are counted.
+    const auto text = loadBytes("[    1.000000] ab\n", withFormat(QStringLiteral("dmesg-json")));
+    QVERIFY(text);
+    QCOMPARE(text->lines.size(), LineCount(0));
+    QVERIFY2(allWarnings(*text).contains(
+                 QLatin1String("10 byte(s) outside the records were not the JSON around them")),
+             qPrintable(allWarnings(*text)));
 }
 
 QTEST_GUILESS_MAIN(TstDmesg)
