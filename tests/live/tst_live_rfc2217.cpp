@@ -314,6 +314,55 @@ private slots:
         QCOMPARE(d.types.find('G'), std::string::npos);
     }
 
+    // docs/lab.md: a capture beside the lab's own connection (LAVA's `telnet HOST PORT`)
+    // on one ser2net port with `max-connections: 2`: both get every byte of the console.
+    void sharedPortBothGetEverything()
+    {
+        const QString dir = caseDir();
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        nonBlocking(pty.master);
+        livetest::Ser2net server;
+        QString error;
+        QVERIFY2(server.start(dir, QStringLiteral("telnet(rfc2217)"), pty.name, false, &error, -1,
+                              {QStringLiteral("max-connections: 2")}),
+                 qPrintable(error));
+        CaptureOptions a;
+        a.port = urlFor(TelnetSource::Mode::Rfc2217, server.port);
+        a.output = QDir(dir).filePath(QStringLiteral("a.ttyrec.zst"));
+        CaptureOptions b = a;
+        b.port = urlFor(TelnetSource::Mode::Telnet, server.port);
+        b.output = QDir(dir).filePath(QStringLiteral("b.ttyrec.zst"));
+        CaptureSession sa(a), sb(b);
+        QVERIFY2(startWithin(sa, &error), qPrintable(error + server.output()));
+        QVERIFY2(startWithin(sb, &error), qPrintable(error + server.output()));
+        QVERIFY(waitFor(
+            [&] {
+                pty.write("sync\r\n");
+                QTest::qWait(20);
+                return sa.status().bytesIn > 0 && sb.status().bytesIn > 0;
+            },
+            5000));
+        QTest::qWait(200);
+        const std::int64_t syncA = sa.status().bytesIn, syncB = sb.status().bytesIn;
+        const std::string payload = hardPayload(std::size_t(1) << 20);
+        {
+            MasterWriter writer(pty.master, payload);
+            QVERIFY(waitFor(
+                [&] {
+                    return sa.status().bytesIn == syncA + std::int64_t(payload.size()) &&
+                           sb.status().bytesIn == syncB + std::int64_t(payload.size());
+                },
+                10000));
+        }
+        QVERIFY(sa.stop(&error));
+        QVERIFY(sb.stop(&error));
+        const livetest::Decoded da = livetest::decode(a.output);
+        const livetest::Decoded db = livetest::decode(b.output);
+        QVERIFY(da.data.substr(std::size_t(syncA)) == payload);
+        QVERIFY(db.data.substr(std::size_t(syncB)) == payload);
+    }
+
     // The line settings reach the pty behind ser2net, again after a reconnect. A Linux pty
     // keeps the speed, CSTOPB and CRTSCTS (tcgetattr on the master answers with the
     // slave's termios) but forces CS8 and clears PARENB (pty_set_termios): data bits and
