@@ -72,10 +72,13 @@ public:
             *error = f.errorString();
             return false;
         }
+        // The gensio stack: telnet(rfc2217),tcp,... / telnet,tcp,... / tcp,...
+        const QString stack =
+            accepter == QLatin1String("tcp") ? QString() : accepter + QLatin1Char(',');
         f.write(QStringLiteral("connection: &con0\n"
-                               "  accepter: %1,tcp,127.0.0.1,%2\n"
+                               "  accepter: %1tcp,127.0.0.1,%2\n"
                                "  connector: serialdev,%3,115200n81,local\n")
-                    .arg(accepter)
+                    .arg(stack)
                     .arg(port)
                     .arg(device)
                     .toUtf8());
