@@ -65,7 +65,7 @@ public:
     // The path or URL as given (/dev/ttyUSB0, tcp://host:port).
     virtual QString name() const = 0;
     // What is used to talk to it: "serial (libserialport)", "tty (termios)", "tcp", "telnet",
-    // "rfc2217 (telnet)".
+    // "telnet, RFC 2217".
     virtual QString kind() const = 0;
 };
 

@@ -48,7 +48,7 @@ unsigned char flowCode(FlowControl f)
 
 QString TelnetSource::kind() const
 {
-    return m_mode == Mode::Rfc2217 ? QStringLiteral("rfc2217 (telnet)") : QStringLiteral("telnet");
+    return m_mode == Mode::Rfc2217 ? QStringLiteral("telnet, RFC 2217") : QStringLiteral("telnet");
 }
 
 bool TelnetSource::open(QString *error)

@@ -205,7 +205,7 @@ private slots:
     void addresses()
     {
         QCOMPARE(makeSource(QStringLiteral("rfc2217://consoles:3001"), {})->kind(),
-                 QStringLiteral("rfc2217 (telnet)"));
+                 QStringLiteral("telnet, RFC 2217"));
         QCOMPARE(makeSource(QStringLiteral("telnet://[::1]:23"), {})->kind(),
                  QStringLiteral("telnet"));
         const std::optional<ConsoleAddress> a =
@@ -256,7 +256,7 @@ private slots:
         CaptureSession s(o);
         QVERIFY2(startWithin(s, &error), qPrintable(error + server.output()));
         QCOMPARE(s.status().sourceKind, m == TelnetSource::Mode::Rfc2217
-                                            ? QStringLiteral("rfc2217 (telnet)")
+                                            ? QStringLiteral("telnet, RFC 2217")
                                             : QStringLiteral("telnet"));
         // ser2net opens the pty when the client connects: wait until bytes flow.
         QVERIFY(waitFor(
