@@ -34,8 +34,8 @@ int listPortsCommand()
     }
     if (ports.empty()) {
         std::printf(
-            "no serial ports found (pseudo-terminals such as /dev/pts/N and tcp://HOST:PORT "
-            "can still be given to --port)\n");
+            "no serial ports found (pseudo-terminals such as /dev/pts/N and network consoles "
+            "such as rfc2217://HOST:PORT can still be given to --port)\n");
     }
     for (const PortInfo &p : ports) {
         QString line = QStringLiteral("%1\t%2\t%3").arg(p.name, p.description, p.transport);
@@ -93,8 +93,9 @@ void printEvent(const Run &run, const Event &e)
 
 QString defaultLabel(const QString &port)
 {
-    if (port.startsWith(QLatin1String("tcp://"))) {
-        return port.mid(6);
+    const int scheme = port.indexOf(QLatin1String("://"));
+    if (scheme > 0) {
+        return port.mid(scheme + 3); // tcp://, telnet://, rfc2217://: HOST:PORT
     }
     return QFileInfo(port).fileName();
 }
@@ -117,7 +118,11 @@ int runCapture(const QStringList &args)
     const QCommandLineOption port(
         QStringLiteral("port"),
         QStringLiteral("Serial port (/dev/ttyUSB0), pseudo-terminal (/dev/pts/N) or network "
-                       "console in raw TCP mode (tcp://HOST:PORT, e.g. ser2net)."),
+                       "console: rfc2217://HOST:PORT (telnet with RFC 2217, e.g. ser2net's "
+                       "telnet(rfc2217): the line settings below and BREAK are sent to the "
+                       "server), telnet://HOST:PORT (plain telnet console port) or "
+                       "tcp://HOST:PORT (raw TCP, e.g. ser2net's tcp). Over telnet and TCP the "
+                       "settings below only describe the line for the recording."),
         QStringLiteral("PORT"));
     const QCommandLineOption baud(QStringLiteral("baud"),
                                   QStringLiteral("Baud rate (default 115200)."),

@@ -1,5 +1,5 @@
 // File ▸ Capture…: pick a port (listed by libserialport, or typed: /dev/pts/N,
-// tcp://host:port), line settings, label and recording file.
+// rfc2217://, telnet:// or tcp://host:port), line settings, label and recording file.
 #pragma once
 
 #include "live/capturesession.h"

@@ -4,11 +4,13 @@
 # e2e_kernel_panic test's kernel (the kernel .deb itself is fetched by that test, not installed).
 # clang, libclang-rt-14-dev (the ASan/UBSan/TSan runtimes and libFuzzer) and llvm
 # (llvm-symbolizer, for readable sanitizer reports) make the sanitizer and fuzz builds;
-# clang-format is CI's formatting check (scripts/check-format.sh).
+# clang-format is CI's formatting check (scripts/check-format.sh). strace shows the live
+# tests what ser2net does to the pty behind it (BREAK, line settings: a pty cannot show them);
+# systemd provides systemd-analyze, which checks the capture service unit (packaging).
 set -e
 PKGS="cmake g++ make pkg-config qt6-base-dev libqcustomplot-dev libserialport-dev libzstd-dev \
 zstd fonts-dejavu-core xvfb xauth ser2net desktop-file-utils appstream dpkg-dev file groff-base \
-shared-mime-info qemu-system-x86 clang clang-format libclang-rt-14-dev llvm"
+shared-mime-info qemu-system-x86 clang clang-format libclang-rt-14-dev llvm strace systemd"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

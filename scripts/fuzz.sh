@@ -9,7 +9,7 @@
 set -e
 cd "$(dirname "$0")/.."
 BUILD=build-asan
-TARGETS="load load_zstd input rules regex"
+TARGETS="load load_zstd input rules regex telnet"
 [ -f $BUILD/CMakeCache.txt ] ||
     cmake -S . -B $BUILD -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
         -DTTYSCOPE_SANITIZE=address,undefined -DTTYSCOPE_FUZZ=ON

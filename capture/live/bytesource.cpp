@@ -1,6 +1,7 @@
 #include "bytesource.h"
 
 #include "sources.h"
+#include "telnetsource.h"
 
 #include <libserialport.h>
 
@@ -90,6 +91,12 @@ std::unique_ptr<ByteSource> makeSource(const QString &path, const SerialSettings
 {
     if (path.startsWith(QLatin1String("tcp://"))) {
         return std::make_unique<TcpSource>(path);
+    }
+    if (path.startsWith(QLatin1String("rfc2217://"))) {
+        return std::make_unique<TelnetSource>(path, TelnetSource::Mode::Rfc2217, settings);
+    }
+    if (path.startsWith(QLatin1String("telnet://"))) {
+        return std::make_unique<TelnetSource>(path, TelnetSource::Mode::Telnet, settings);
     }
     if (path.startsWith(QLatin1String("/dev/pts/"))) {
         return std::make_unique<PtySource>(path, settings);

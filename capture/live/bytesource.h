@@ -1,5 +1,6 @@
 // Where live console bytes come from: a serial port (libserialport), a pseudo-terminal or
-// other tty libserialport refuses (POSIX termios), or a network console (ser2net raw TCP).
+// other tty libserialport refuses (POSIX termios), or a network console (raw TCP, telnet,
+// telnet with RFC 2217: ser2net and other console servers).
 // One interface for all of them, used by the capture session's reader thread.
 #pragma once
 
@@ -63,12 +64,14 @@ public:
     virtual QString error() const = 0;
     // The path or URL as given (/dev/ttyUSB0, tcp://host:port).
     virtual QString name() const = 0;
-    // What is used to talk to it: "serial (libserialport)", "tty (termios)", "tcp".
+    // What is used to talk to it: "serial (libserialport)", "tty (termios)", "tcp", "telnet",
+    // "telnet, RFC 2217".
     virtual QString kind() const = 0;
 };
 
-// Picks the source for a path: tcp://HOST:PORT is a network console, /dev/pts/* and ttys
-// libserialport refuses (no sysfs entry, no modem lines) use termios, the rest libserialport.
+// Picks the source for a path: tcp://, telnet:// and rfc2217://HOST:PORT are network
+// consoles, /dev/pts/* and ttys libserialport refuses (no sysfs entry, no modem lines) use
+// termios, the rest libserialport.
 std::unique_ptr<ByteSource> makeSource(const QString &path, const SerialSettings &settings);
 
 // Validates settings independently of a device: false with a message naming the bad one.

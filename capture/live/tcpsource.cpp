@@ -2,6 +2,7 @@
 #include "sources.h"
 
 #include "fdio.h"
+#include "netconsole.h"
 
 #include <QRegularExpression>
 
@@ -16,38 +17,49 @@
 
 namespace tty {
 
-bool TcpSource::parseUrl(const QString &url, QString *host, QString *port)
+std::optional<ConsoleAddress> parseConsoleAddress(const QString &url)
 {
     static const QRegularExpression re(
-        QStringLiteral("^tcp://(?:\\[([^\\]]+)\\]|([^:/\\[\\]]+)):(\\d{1,5})/?$"));
+        QStringLiteral("^(tcp|telnet|rfc2217)://(?:\\[([^\\]]+)\\]|([^:/\\[\\]]+)):(\\d{1,5})/?$"));
     const QRegularExpressionMatch m = re.match(url);
     if (!m.hasMatch()) {
-        return false;
+        return std::nullopt;
     }
-    *host = m.captured(1).isEmpty() ? m.captured(2) : m.captured(1);
-    *port = m.captured(3);
-    return port->toInt() > 0 && port->toInt() < 65536;
+    ConsoleAddress a;
+    a.scheme = m.captured(1);
+    a.host = m.captured(2).isEmpty() ? m.captured(3) : m.captured(2);
+    a.port = m.captured(4);
+    if (a.port.toInt() <= 0 || a.port.toInt() >= 65536) {
+        return std::nullopt;
+    }
+    return a;
 }
 
-bool TcpSource::open(QString *error)
+bool TcpSource::parseUrl(const QString &url, QString *host, QString *port)
 {
-    close();
-    QString host, port;
-    if (!parseUrl(m_url, &host, &port)) {
-        *error = QStringLiteral("%1: not a network console address (expected tcp://HOST:PORT)")
-                     .arg(m_url);
+    const std::optional<ConsoleAddress> a = parseConsoleAddress(url);
+    if (!a || a->scheme != QLatin1String("tcp")) {
         return false;
     }
+    *host = a->host;
+    *port = a->port;
+    return true;
+}
+
+int connectConsole(const QString &url, const ConsoleAddress &address, QString *error)
+{
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     addrinfo *res = nullptr;
-    const int g = ::getaddrinfo(host.toUtf8().constData(), port.toUtf8().constData(), &hints, &res);
+    const int g = ::getaddrinfo(address.host.toUtf8().constData(),
+                                address.port.toUtf8().constData(), &hints, &res);
     if (g != 0) {
         *error = QStringLiteral("%1: cannot resolve %2: %3")
-                     .arg(m_url, host, QString::fromLocal8Bit(::gai_strerror(g)));
-        return false;
+                     .arg(url, address.host, QString::fromLocal8Bit(::gai_strerror(g)));
+        return -1;
     }
+    int connected = -1;
     int lastErr = 0;
     for (addrinfo *a = res; a; a = a->ai_next) {
         const int fd =
@@ -73,21 +85,36 @@ bool TcpSource::open(QString *error)
             const int one = 1;
             ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
             ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
-            m_fd = fd;
+            connected = fd;
             break;
         }
         lastErr = errno;
         ::close(fd);
     }
     ::freeaddrinfo(res);
-    if (m_fd < 0) {
+    if (connected < 0) {
         if (lastErr == ECONNREFUSED) {
             *error = QStringLiteral("%1: connection refused (is ser2net or the console server "
                                     "listening there?)")
-                         .arg(m_url);
+                         .arg(url);
         } else {
-            *error = QStringLiteral("%1: cannot connect: %2").arg(m_url, errnoText(lastErr));
+            *error = QStringLiteral("%1: cannot connect: %2").arg(url, errnoText(lastErr));
         }
+    }
+    return connected;
+}
+
+bool TcpSource::open(QString *error)
+{
+    close();
+    const std::optional<ConsoleAddress> a = parseConsoleAddress(m_url);
+    if (!a || a->scheme != QLatin1String("tcp")) {
+        *error = QStringLiteral("%1: not a network console address (expected tcp://HOST:PORT)")
+                     .arg(m_url);
+        return false;
+    }
+    m_fd = connectConsole(m_url, *a, error);
+    if (m_fd < 0) {
         return false;
     }
     m_error.clear();

@@ -1,6 +1,7 @@
 // Network consoles: a real ser2net (raw TCP) with a pseudo-terminal behind it, and a
 // loopback server that goes away and comes back (the capture resumes with a gap).
 #include "livetest.h"
+#include "ser2net.h"
 
 #include "runloader.h"
 
@@ -57,36 +58,17 @@ private:
 private slots:
     void ser2netRawTcp()
     {
-        QString ser2net = QStandardPaths::findExecutable(QStringLiteral("ser2net"));
-        if (ser2net.isEmpty()) {
-            ser2net = QStandardPaths::findExecutable(QStringLiteral("ser2net"),
-                                                     {QStringLiteral("/usr/sbin")});
-        }
-        if (ser2net.isEmpty()) {
-            QSKIP("ser2net is not installed (apt-get install ser2net; scripts/deps.sh does)");
-        }
         livetest::Pty pty;
         QVERIFY(pty.open());
-        int port = 0;
-        const int probe = listenLoopback(0, &port); // a free port for ser2net
-        QVERIFY(probe >= 0);
-        ::close(probe);
-        const QString cfg = m_dir.filePath(QStringLiteral("ser2net.yaml"));
-        QFile f(cfg);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QStringLiteral("connection: &con0\n"
-                               "  accepter: tcp,127.0.0.1,%1\n"
-                               "  connector: serialdev,%2,115200n81,local\n")
-                    .arg(port)
-                    .arg(pty.name)
-                    .toUtf8());
-        f.close();
-        QProcess server;
-        server.setProcessChannelMode(QProcess::MergedChannels);
-        server.start(ser2net,
-                     {QStringLiteral("-n"), QStringLiteral("-u"), QStringLiteral("-c"), cfg,
-                      QStringLiteral("-P"), m_dir.filePath(QStringLiteral("ser2net.pid"))});
-        QVERIFY2(server.waitForStarted(5000), qPrintable(server.errorString()));
+        // ser2net.h: the child holds none of the test's descriptors and dies with the test.
+        if (livetest::findSbin("ser2net").isEmpty()) {
+            QSKIP("ser2net is not installed (apt-get install ser2net; scripts/deps.sh does)");
+        }
+        livetest::Ser2net server;
+        QString startError;
+        QVERIFY2(server.start(m_dir.path(), QStringLiteral("tcp"), pty.name, false, &startError),
+                 qPrintable(startError));
+        const int port = server.port;
 
         CaptureOptions o;
         o.port = QStringLiteral("tcp://127.0.0.1:%1").arg(port);
@@ -154,8 +136,7 @@ private slots:
             3000);
         QCOMPARE(got, std::string("uname -a\n"));
         QVERIFY(s.stop(&error));
-        server.terminate();
-        QVERIFY(server.waitForFinished(5000));
+        server.stop();
 
         std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
         QVERIFY2(loaded, qPrintable(error));

@@ -39,6 +39,8 @@ usr/share/applications/ttyscope.desktop
 usr/share/metainfo/io.github.ttyscope.ttyscope.metainfo.xml
 usr/share/mime/packages/ttyscope.xml
 usr/share/man/man1/ttyscope.1.gz
+usr/lib/systemd/system/ttyscope-capture@.service
+usr/share/doc/ttyscope/examples/capture.conf
 usr/share/ttyscope/rules.json
 usr/share/ttyscope/samples/sample.json
 usr/share/icons/hicolor/scalable/apps/ttyscope.svg"
