@@ -67,8 +67,11 @@ void addLoadOptions(QCommandLineParser &p)
     p.addOption(
         {QStringLiteral("format"),
          QStringLiteral(
-             "Input format: auto, ttyscope, lava (LAVA log.yaml), hostts, grabserial, kmsg, raw "
-             "(dmesg, conserver)."),
+             "Input format: auto, ttyscope, lava (LAVA log.yaml), journal-json (journalctl -o "
+             "json), journal-export (-o export), journal-short (-o short-monotonic, "
+             "short-precise, short-iso-precise), dmesg-json (dmesg --json), dmesg-text (dmesg "
+             "-x, -d, -T, --time-format), hostts, grabserial, kmsg, raw (plain dmesg, "
+             "conserver)."),
          QStringLiteral("NAME"), QStringLiteral("auto")});
     p.addOption(
         {QStringLiteral("baud"),

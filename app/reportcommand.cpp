@@ -1,5 +1,7 @@
+#include "batchreport.h"
 #include "cliruns.h"
 #include "commands.h"
+#include "filelist.h"
 #include "gate.h"
 #include "junit.h"
 
@@ -10,21 +12,83 @@
 
 namespace tty {
 
+namespace {
+
+// --output jsonl: every file on its own; the options of columns have no meaning there.
+int runBatch(const QCommandLineParser &p, const QStringList &arguments, bool missing,
+             const RuleSet &rules, const MetricOptions &metrics, const EventOutput &events,
+             const std::vector<GateCondition> &gate)
+{
+    if (p.isSet(QStringLiteral("label")) || p.values(QStringLiteral("boots")).size() > 1) {
+        std::fprintf(stderr, "ttyscope report: --output jsonl reports every file on its own: "
+                             "--label and one --boots per column have no columns to apply "
+                             "to (one --boots applies to every file)\n");
+        return 2;
+    }
+    BatchOptions o;
+    o.format = p.value(QStringLiteral("format"));
+    o.baud = p.value(QStringLiteral("baud")).toInt();
+    o.rules = &rules;
+    o.metrics = metrics;
+    o.events = events;
+    o.gate = gate;
+    if (p.isSet(QStringLiteral("boots"))) {
+        o.boots.mode = BootChoice::Mode::Selected;
+        QString error;
+        if (!BootSelector::parse(p.value(QStringLiteral("boots")), &o.boots.selector, &error)) {
+            std::fprintf(stderr, "ttyscope report: --boots: %s\n", qPrintable(error));
+            return 2;
+        }
+    } else if (p.isSet(QStringLiteral("boots-as-trials"))) {
+        o.boots.mode = BootChoice::Mode::EveryBoot;
+    }
+    if (p.isSet(QStringLiteral("jobs"))) {
+        bool ok = false;
+        o.jobs = p.value(QStringLiteral("jobs")).toInt(&ok);
+        if (!ok || o.jobs < 1) {
+            std::fprintf(stderr, "ttyscope report: --jobs takes a number >= 1\n");
+            return 2;
+        }
+    }
+    QStringList files;
+    for (const QString &a : arguments) {
+        files << a.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    }
+    const int status = runBatchReport(files, o);
+    if (printRegexesOverLimit("report")) {
+        return 2;
+    }
+    // A pattern that matched no file counts as a file that could not be read (status 1),
+    // which only a holding --fail-on condition (4) or a usage error (2) outranks.
+    return missing && status != 2 && status != kGateFailedExit ? 1 : status;
+}
+
+} // namespace
+
 int runReport(const QStringList &args)
 {
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Prints the metrics of console logs, one column per run. A column can be a group of "
         "trials: join files with commas (a1.log,a2.log b1.log,b2.log); the table then shows "
-        "mean ± sd (n). With two columns a difference column B − A is added."));
+        "mean ± sd (n). With two columns a difference column B − A is added. A quoted glob "
+        "('logs/*.log') is expanded by ttyscope into the files it matches, sorted by name.\n\n"
+        "Batch (--output jsonl): every file is reported on its own, as `report -o json FILE` "
+        "would report it alone: a batch is many independent single-file reports, never "
+        "columns, groups or a comparison (commas only separate files). Files are read on "
+        "every core with only the files in flight in memory, and each gives one JSON line "
+        "as soon as it and the files before it are done: the lines come in the order the "
+        "files were named (globs sorted by name, then the --files-from list), with the "
+        "keys seq, file, status, exit_status, error, fail_on, runs and groups (docs/report.md)."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("report"), QStringLiteral("The command."));
     p.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Logs or groups of logs."),
                             QStringLiteral("FILE[,FILE...]..."));
     p.addOption({{QStringLiteral("o"), QStringLiteral("output")},
-                 QStringLiteral("Output style: text, markdown, json, or junit (JUnit XML: a "
+                 QStringLiteral("Output style: text, markdown, json, junit (JUnit XML: a "
                                 "test suite per run with a test case for its load, each "
-                                "--fail-on condition and each crash report; default text)."),
+                                "--fail-on condition and each crash report), or jsonl (a "
+                                "batch: one JSON line per file, see above; default text)."),
                  QStringLiteral("STYLE"),
                  QStringLiteral("text")});
     p.addOption(
@@ -49,19 +113,50 @@ int runReport(const QStringList &args)
              "seen). A figure that is n/a on a run is not compared with a number: a note on "
              "stderr says so."),
          QStringLiteral("CONDITIONS")});
+    p.addOption({QStringLiteral("files-from"),
+                 QStringLiteral("Read more files from FILE, one per line ('-': standard "
+                                "input), after those on the command line; each line is one "
+                                "argument. Repeatable."),
+                 QStringLiteral("FILE")});
+    p.addOption({QStringLiteral("jobs"),
+                 QStringLiteral("Files reported at once with --output jsonl (default: one "
+                                "per core)."),
+                 QStringLiteral("N")});
     addLoadOptions(p);
     addMetricOptions(p);
     p.process(args);
     QStringList files = p.positionalArguments();
     files.removeFirst();
+    for (const QString &list : p.values(QStringLiteral("files-from"))) {
+        QString listError;
+        if (!readFileList(list, &files, &listError)) {
+            std::fprintf(stderr, "ttyscope report: %s\n", qPrintable(listError));
+            return 2;
+        }
+    }
+    // Globs ttyscope expands itself: one argument's files stay one column.
+    QStringList noMatch;
+    QStringList expanded;
+    for (const QString &a : files) {
+        const QStringList pieces =
+            expandGlobs(a.split(QLatin1Char(','), Qt::SkipEmptyParts), &noMatch);
+        if (!pieces.isEmpty()) {
+            expanded << pieces.join(QLatin1Char(','));
+        }
+    }
+    for (const QString &pattern : noMatch) {
+        std::fprintf(stderr, "ttyscope report: no file matches '%s'\n", qPrintable(pattern));
+    }
     if (files.isEmpty()) {
         std::fprintf(stderr, "ttyscope report: no files given (see ttyscope report --help)\n");
         return 2;
     }
     const QString style = p.value(QStringLiteral("output"));
     if (style != QLatin1String("text") && style != QLatin1String("markdown") &&
-        style != QLatin1String("json") && style != QLatin1String("junit")) {
-        std::fprintf(stderr, "ttyscope report: --output must be text, markdown, json or junit\n");
+        style != QLatin1String("json") && style != QLatin1String("junit") &&
+        style != QLatin1String("jsonl")) {
+        std::fprintf(stderr,
+                     "ttyscope report: --output must be text, markdown, json, junit or jsonl\n");
         return 2;
     }
     std::vector<GateCondition> gate;
@@ -90,7 +185,13 @@ int runReport(const QStringList &args)
         std::fprintf(stderr, "ttyscope report: %s\n", qPrintable(error));
         return 2;
     }
-    const LoadedSession loaded = loadSession(p, files, rules, mo);
+    if (style == QLatin1String("jsonl")) {
+        return runBatch(p, expanded, !noMatch.isEmpty(), rules, mo, events, gate);
+    }
+    LoadedSession loaded = loadSession(p, expanded, rules, mo);
+    if (!noMatch.isEmpty()) {
+        loaded.worst = LoadOutcome::Unreadable; // as a file that cannot be read: status 1
+    }
     std::vector<GateCheck> checks;
     QStringList gateLines;
     bool gateFailed = false;

@@ -10,9 +10,11 @@ namespace {
 std::vector<FormatInfo> makeTable()
 {
     std::vector<FormatInfo> t;
-    // Detection priority: a recording proves itself by its magic; of the line formats,
-    // a LAVA entry first (nothing else starts `- {"dt": `), a line with a host time next, then
-    // grabserial's stamp, then kmsg's record prefix. Raw, last, is what nothing else fits.
+    // Detection priority: a recording proves itself by its magic, dmesg --json, journalctl's
+    // JSON and export by their first bytes; of the line formats, a LAVA entry first
+    // (nothing else starts `- {"dt": `), journalctl's and dmesg's stamps (no console line
+    // starts with them), a line with a host time next, then grabserial's stamp, then kmsg's
+    // record prefix. Raw, last, is what nothing else fits (plain `dmesg` output among it).
     FormatInfo rec;
     rec.id = Format::Ttyscope;
     rec.name = QStringLiteral("ttyscope");
@@ -24,6 +26,33 @@ std::vector<FormatInfo> makeTable()
     rec.bytesExact = true;         // its D records are the bytes received
     t.push_back(rec);
 
+    FormatInfo djson;
+    djson.id = Format::DmesgJson;
+    djson.name = QStringLiteral("dmesg-json");
+    djson.matchesHead = looksDmesgJson;
+    djson.makeParser = makeDmesgJsonParser;
+    djson.kernelTimeInRecord = true; // "time": the printk timestamp; dmesg has no arrivals
+    t.push_back(djson);
+
+    FormatInfo jjson;
+    jjson.id = Format::JournalJson;
+    jjson.name = QStringLiteral("journal-json");
+    jjson.aliases = {QStringLiteral("journal"), QStringLiteral("journalctl")};
+    jjson.matchesHead = looksJournalJson;
+    jjson.makeParser = makeJournalJsonParser;
+    jjson.hasArrival = true;
+    jjson.arrivalIsWallClock = true; // __REALTIME_TIMESTAMP: when journald received it
+    jjson.kernelTimeInRecord = true; // _SOURCE_MONOTONIC_TIMESTAMP
+    t.push_back(jjson);
+
+    FormatInfo jexport = jjson;
+    jexport.id = Format::JournalExport;
+    jexport.name = QStringLiteral("journal-export");
+    jexport.aliases = {QStringLiteral("export")};
+    jexport.matchesHead = looksJournalExport;
+    jexport.makeParser = makeJournalExportParser;
+    t.push_back(jexport);
+
     FormatInfo lava;
     lava.id = Format::Lava;
     lava.name = QStringLiteral("lava");
@@ -33,6 +62,29 @@ std::vector<FormatInfo> makeTable()
     lava.hasArrival = true;
     lava.arrivalIsWallClock = true; // dt: UTC, when LAVA received the line
     t.push_back(lava);
+
+    FormatInfo jshort;
+    jshort.id = Format::JournalShort;
+    jshort.name = QStringLiteral("journal-short");
+    jshort.aliases = {QStringLiteral("short-monotonic"), QStringLiteral("short-precise"),
+                      QStringLiteral("short-iso-precise")};
+    jshort.looksLikeLine = looksJournalShort;
+    jshort.makeParser = makeJournalShortParser;
+    // short-(iso-)precise: arrivals; the parser finds which (-monotonic: kernel time only,
+    // -precise: no year or zone, so elapsed time).
+    jshort.hasArrival = true;
+    jshort.arrivalIsWallClock = true;
+    jshort.kernelTimeInRecord = true;
+    t.push_back(jshort);
+
+    FormatInfo dtext;
+    dtext.id = Format::DmesgText;
+    dtext.name = QStringLiteral("dmesg-text");
+    dtext.aliases = {QStringLiteral("dmesg-x"), QStringLiteral("dmesg-t")};
+    dtext.looksLikeLine = looksDmesgText;
+    dtext.makeParser = makeDmesgTextParser;
+    dtext.kernelTimeInRecord = true;
+    t.push_back(dtext);
 
     FormatInfo hostts;
     hostts.id = Format::HostTs;

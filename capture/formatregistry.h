@@ -39,13 +39,18 @@ class RunBuilder;
 enum class LineFormat; // blockparser.h
 
 enum class Format : std::uint8_t {
-    Unknown,    // a run built in memory (tests): no name, never detected or chosen
-    Ttyscope,   // ttyscope's own recordings (docs/format.md)
-    HostTs,     // "<unix seconds>\t<line>", as ts(1) or a serial logger writes it
-    Grabserial, // grabserial -t / -T
-    Kmsg,       // /dev/kmsg records
-    Raw,        // console text without host times (dmesg, conserver, minicom logs)
-    Lava,       // LAVA job logs (log.yaml): console lines among the harness's own entries
+    Unknown,       // a run built in memory (tests): no name, never detected or chosen
+    Ttyscope,      // ttyscope's own recordings (docs/format.md)
+    HostTs,        // "<unix seconds>\t<line>", as ts(1) or a serial logger writes it
+    Grabserial,    // grabserial -t / -T
+    Kmsg,          // /dev/kmsg records
+    Raw,           // console text without host times (dmesg, conserver, minicom logs)
+    Lava,          // LAVA job logs (log.yaml): console lines among the harness's own entries
+    JournalJson,   // journalctl -o json (one object per line)
+    JournalExport, // journalctl -o export
+    JournalShort,  // journalctl -o short-monotonic, short-precise, short-iso-precise
+    DmesgJson,     // dmesg --json
+    DmesgText,     // dmesg -x, -T, --time-format ctime|iso|reltime|delta
 };
 
 struct FormatInfo
@@ -81,7 +86,7 @@ inline QString formatName(Format f)
     return formatInfo(f).name;
 }
 
-// Stable names, as accepted by --format: ttyscope, hostts, grabserial, kmsg, raw.
+// Stable names, as accepted by --format, in detection order (ttyscope, dmesg-json, ...).
 QStringList formatNames();
 // A name or alias, any case (dmesg, console, conserver, text = raw; ts, host = hostts;
 // recording = ttyscope); nullopt when unknown. "auto" is not a format: the caller

@@ -26,6 +26,12 @@ std::unique_ptr<FormatParser> makeRecordingParser(Run &run, RunBuilder &builder)
 std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeLavaParser(Run &run, RunBuilder &builder); // lavaformat.cpp
+// journalformat.cpp, journalshort.cpp, dmesgformat.cpp
+std::unique_ptr<FormatParser> makeJournalJsonParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeJournalExportParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeJournalShortParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeDmesgJsonParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeDmesgTextParser(Run &run, RunBuilder &builder);
 
 // Detectors for the format table: the head of a recording (also one cut inside its magic),
 // and single lines of hostts, grabserial and kmsg.
@@ -34,5 +40,10 @@ bool looksHostTs(std::string_view line);
 bool looksGrabserial(std::string_view line);
 bool looksKmsg(std::string_view line);
 bool looksLava(std::string_view line);
+bool looksJournalJson(std::string_view head);
+bool looksJournalExport(std::string_view head);
+bool looksJournalShort(std::string_view line);
+bool looksDmesgJson(std::string_view head);
+bool looksDmesgText(std::string_view line);
 
 } // namespace tty

@@ -3,13 +3,16 @@
 #include "kernelprefix.h"
 #include "linetable.h"
 
+#include <algorithm>
+
 namespace tty {
 
 LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<KernelUs> kernel,
-                      int level, bool parsePrefix)
+                      int level, bool parsePrefix, std::size_t message)
 {
     LineFacts f;
     f.kernel = kernel;
+    f.message = std::min(message, text.size());
     if (parsePrefix) {
         const KernelPrefix p = parseKernelPrefix(text);
         f.kernel = p.time;

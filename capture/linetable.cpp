@@ -20,9 +20,13 @@ LineTable &LineTable::operator=(LineTable &&) noexcept = default;
 
 void LineTable::addIndexChunk()
 {
-    m_offset.push_back(pageArray<std::uint32_t>(kChunkLines));
-    m_arrival.push_back(pageArray<std::int64_t>(kChunkLines));
-    m_kernelAndFlags.push_back(pageArray<std::int64_t>(kChunkLines));
+    // The first chunk is not populated: a log of a few thousand lines (a board's boot log,
+    // reported by the thousand in a batch) touches 1/20 of its 1.25 MiB. Only a log that
+    // fills it gets the later chunks populated up front.
+    const bool populate = !m_offset.empty();
+    m_offset.push_back(pageArray<std::uint32_t>(kChunkLines, populate));
+    m_arrival.push_back(pageArray<std::int64_t>(kChunkLines, populate));
+    m_kernelAndFlags.push_back(pageArray<std::int64_t>(kChunkLines, populate));
 }
 
 void LineTable::append(std::string_view text, std::optional<HostNs> arrival,

@@ -13,7 +13,19 @@ constexpr Nanoseconds kReportedStep{1000000};
 void RunBuilder::addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
                          std::optional<KernelUs> kernel, int level, bool parsePrefix)
 {
-    const LineFacts f = analyseLine(text, flags, kernel, level, parsePrefix);
+    add(text, arrival, flags, analyseLine(text, flags, kernel, level, parsePrefix));
+}
+
+void RunBuilder::addRecordLine(std::string_view text, std::optional<HostNs> arrival,
+                               std::uint16_t flags, std::optional<KernelUs> kernel, int level,
+                               std::size_t message)
+{
+    add(text, arrival, flags, analyseLine(text, flags, kernel, level, false, message));
+}
+
+void RunBuilder::add(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
+                     const LineFacts &f)
+{
     const LineIndex idx = m_run.lines.endIndex();
     if (flags & Split) {
         ++m_splitPieces;

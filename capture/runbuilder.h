@@ -9,6 +9,8 @@
 
 namespace tty {
 
+struct LineFacts; // lineanalysis.h
+
 class RunBuilder
 {
 public:
@@ -19,6 +21,11 @@ public:
     void addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags = 0,
                  std::optional<KernelUs> kernel = std::nullopt, int level = -1,
                  bool parsePrefix = true);
+    // A line of a record that carries its kernel time and level outside the text (journal
+    // entries, dmesg's records): the text is not parsed for a prefix, and its message
+    // starts at `message` (after a caller id "[  T12] " the record left in it).
+    void addRecordLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
+                       std::optional<KernelUs> kernel, int level, std::size_t message);
     // Replaces the last line (a partial line that was completed later).
     void replaceLastLine(std::string_view text, std::uint16_t flags);
     // An event that is not a console line (recorded marker, gap, kmsg sequence gap): it
@@ -47,6 +54,8 @@ public:
     }
 
 private:
+    void add(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
+             const LineFacts &f);
     std::optional<HostNs> repairArrivalSlow(std::optional<HostNs> arrival, LineIndex line);
 
     Run &m_run;

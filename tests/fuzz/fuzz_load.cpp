@@ -6,13 +6,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     fuzz::initQt();
     // New formats go at the end, so that the seeds' first bytes keep their meaning.
-    static const char *const kFormats[] = {"auto", "hostts",   "grabserial", "kmsg",
-                                           "raw",  "ttyscope", "lava"};
+    static const char *const kFormats[] = {
+        "auto", "hostts",       "grabserial",     "kmsg",          "raw",        "ttyscope",
+        "lava", "journal-json", "journal-export", "journal-short", "dmesg-json", "dmesg-text"};
+    constexpr std::size_t kCount = sizeof kFormats / sizeof kFormats[0];
     if (size < 1) {
         return 0;
     }
     tty::LoadOptions o;
-    o.format = QString::fromLatin1(kFormats[data[0] % 7]);
+    o.format = QString::fromLatin1(kFormats[data[0] % kCount]);
     QString error;
     const auto run = tty::loadRunFromBytes(fuzz::bytes(data + 1, size - 1),
                                            QStringLiteral("fuzz.log"), o, &error);

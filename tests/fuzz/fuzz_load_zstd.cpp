@@ -31,15 +31,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     fuzz::initQt();
     // New formats go at the end, so that the seeds' first bytes keep their meaning.
-    static const char *const kFormats[] = {"auto", "hostts",   "grabserial", "kmsg",
-                                           "raw",  "ttyscope", "lava"};
+    static const char *const kFormats[] = {
+        "auto", "hostts",       "grabserial",     "kmsg",          "raw",        "ttyscope",
+        "lava", "journal-json", "journal-export", "journal-short", "dmesg-json", "dmesg-text"};
+    constexpr std::size_t kCount = sizeof kFormats / sizeof kFormats[0];
     if (size < 2) {
         return 0;
     }
     // data[0]: format; data[1]: frames (low 2 bits: 1-4) and a cut (high bit: drop the
     // compressed tail, as a recorder killed in the middle of a frame leaves it).
     tty::LoadOptions o;
-    o.format = QString::fromLatin1(kFormats[data[0] % 7]);
+    o.format = QString::fromLatin1(kFormats[data[0] % kCount]);
     std::string z = compress(fuzz::bytes(data + 2, size - 2), std::size_t(data[1] & 3) + 1);
     if (data[1] & 0x80) {
         z.resize(z.size() - std::min<std::size_t>(z.size(), (data[1] >> 2 & 0x1f) + 1));

@@ -95,6 +95,37 @@ void TstFormats::detect_data()
                "- {\"dt\": \"2026-01-04T12:00:00\", \"lvl\": \"info\", \"msg\": \"start\"}\n"
                "- {\"dt\": \"2026-01-04T12:00:01.5\", \"lvl\": \"target\", \"msg\": \"U-Boot\"}\n")
         << "lava";
+    QTest::newRow("journalctl -o json")
+        << QByteArray("{\"__CURSOR\":\"s=1\",\"__REALTIME_TIMESTAMP\":\"1767528001000000\","
+                      "\"MESSAGE\":\"x\"}\n")
+        << "journal-json";
+    QTest::newRow("journalctl -o json-seq")
+        << QByteArray("\x1e{\"MESSAGE\":\"x\",\"__REALTIME_TIMESTAMP\":\"1\"}\n") << "journal-json";
+    QTest::newRow("journalctl -o export")
+        << QByteArray("__CURSOR=s=1\n__REALTIME_TIMESTAMP=1\nMESSAGE=x\n\n") << "journal-export";
+    QTest::newRow("journalctl -o short-monotonic")
+        << QByteArray("[    1.000000] host kernel: a\n[    1.100000] host kernel: usb 1-1: b\n")
+        << "journal-short";
+    QTest::newRow("journalctl -o short-iso-precise")
+        << QByteArray("2026-01-04T12:00:01.250000+0000 host kernel: a\n"
+                      "2026-01-04T12:00:02.000000+0000 host sshd[12]: b\n")
+        << "journal-short";
+    QTest::newRow("journalctl -o short-precise")
+        << QByteArray("Jan 04 12:00:01.250000 host kernel: a\nJan 04 12:00:02.0 bad\n"
+                      "Jan 04 12:00:03.000000 host kernel: c\n")
+        << "journal-short";
+    QTest::newRow("console lines are not short-monotonic")
+        << QByteArray("[    1.000000] usb 1-1: new device\n[    1.100000] pci 0000:00:01.0: x\n")
+        << "raw";
+    QTest::newRow("dmesg --json") << QByteArray("{\n   \"dmesg\": [\n      {\n") << "dmesg-json";
+    QTest::newRow("dmesg -x") << QByteArray("kern  :info  : [    0.000000] Linux version 6.1\n"
+                                            "kern  :notice: [    0.000000] Command line: x\n")
+                              << "dmesg-text";
+    QTest::newRow("dmesg -T") << QByteArray("[Tue Dec  1 20:10:49 2026] Linux version 6.1\n"
+                                            "[Tue Dec  1 20:10:50 2026] x\n")
+                              << "dmesg-text";
+    QTest::newRow("dmesg --time-format iso")
+        << QByteArray("2026-12-01T20:10:49,000000+00:00 Linux version 6.1\n") << "dmesg-text";
     QTest::newRow("empty") << QByteArray() << "raw";
     QTest::newRow("short number not a host time") << QByteArray("12 monkeys\n13 ghosts\n") << "raw";
 }
@@ -349,16 +380,20 @@ void TstFormats::formatOverride()
     QCOMPARE(canonicalFormat(QStringLiteral("conserver")), std::optional(Format::Raw));
     QCOMPARE(canonicalFormat(QStringLiteral("KMSG")), std::optional(Format::Kmsg));
     QCOMPARE(canonicalFormat(QStringLiteral("nonsense")), std::optional<Format>());
-    QCOMPARE(formatNames().size(), 6);
+    QCOMPARE(formatNames().size(), 11);
 }
 
 // The format table is the one place formats are described: its names, aliases and clocks
 // are what the loader, the metrics and the report used to spell out one by one.
 void TstFormats::registry()
 {
-    QCOMPARE(formatNames(), QStringList({QStringLiteral("ttyscope"), QStringLiteral("lava"),
-                                         QStringLiteral("hostts"), QStringLiteral("grabserial"),
-                                         QStringLiteral("kmsg"), QStringLiteral("raw")}));
+    QCOMPARE(
+        formatNames(),
+        QStringList({QStringLiteral("ttyscope"), QStringLiteral("dmesg-json"),
+                     QStringLiteral("journal-json"), QStringLiteral("journal-export"),
+                     QStringLiteral("lava"), QStringLiteral("journal-short"),
+                     QStringLiteral("dmesg-text"), QStringLiteral("hostts"),
+                     QStringLiteral("grabserial"), QStringLiteral("kmsg"), QStringLiteral("raw")}));
     QStringList seen;
     for (const FormatInfo &f : formatTable()) {
         QCOMPARE(formatInfo(f.id).name, f.name);
@@ -389,13 +424,21 @@ void TstFormats::registry()
           Clocks{Format::HostTs, true, true, false, 2},
           Clocks{Format::Grabserial, true, false, false, 2},
           Clocks{Format::Kmsg, false, false, false, 1}, Clocks{Format::Lava, true, true, false, 2},
+          Clocks{Format::JournalJson, true, true, false, 2},
+          Clocks{Format::JournalExport, true, true, false, 2},
+          Clocks{Format::JournalShort, true, true, false, 2},
+          Clocks{Format::DmesgJson, false, false, false, 2},
+          Clocks{Format::DmesgText, false, false, false, 2},
           Clocks{Format::Raw, false, false, true, 2}}) {
         const FormatInfo &f = formatInfo(c.id);
         QCOMPARE(f.hasArrival, c.arrival);
         QCOMPARE(f.arrivalIsWallClock, c.wall);
         QCOMPARE(f.bytesExact, c.exact);
         QCOMPARE(f.lineEndingBytes, c.ending);
-        QCOMPARE(f.kernelTimeInRecord, c.id == Format::Kmsg);
+        QCOMPARE(f.kernelTimeInRecord, c.id == Format::Kmsg || c.id == Format::JournalJson ||
+                                           c.id == Format::JournalExport ||
+                                           c.id == Format::JournalShort ||
+                                           c.id == Format::DmesgJson || c.id == Format::DmesgText);
     }
 }
 
