@@ -39,10 +39,8 @@ int listPortsCommand()
     }
     for (const PortInfo &p : ports) {
         QString line = QStringLiteral("%1\t%2\t%3").arg(p.name, p.description, p.transport);
-        if (p.usbVid >= 0) {
-            line += QStringLiteral(" %1:%2")
-                        .arg(p.usbVid, 4, 16, QLatin1Char('0'))
-                        .arg(p.usbPid, 4, 16, QLatin1Char('0'));
+        if (p.usb) {
+            line += QLatin1Char(' ') + p.usbIdText();
         }
         QStringList parts;
         for (const QString &s : {p.manufacturer, p.product, p.serial}) {

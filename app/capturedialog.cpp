@@ -137,10 +137,8 @@ void CaptureDialog::refreshPorts()
         if (!p.description.isEmpty() && p.description != QFileInfo(p.name).fileName()) {
             about << p.description;
         }
-        if (p.usbVid >= 0) {
-            about << QStringLiteral("USB %1:%2")
-                         .arg(p.usbVid, 4, 16, QLatin1Char('0'))
-                         .arg(p.usbPid, 4, 16, QLatin1Char('0'));
+        if (p.usb) {
+            about << QStringLiteral("USB ") + p.usbIdText();
         }
         m_port->addItem(about.isEmpty()
                             ? text

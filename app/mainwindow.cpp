@@ -159,18 +159,18 @@ void MainWindow::buildDocks()
         refreshMetrics();
     });
     connect(m_metrics, &MetricsPanel::bootsCompared, this, &MainWindow::compareBoots);
-    connect(m_metrics, &MetricsPanel::bootSelected, this, [this](int boot) {
+    connect(m_metrics, &MetricsPanel::bootSelected, this, [this](std::optional<int> boot) {
         // Per-boot metrics for a single capture; the timeline zooms to the boot.
         if (m_session.sides.size() != 1 || m_session.sides[0].trials.size() != 1) {
             return;
         }
         m_session.sides[0].trials[0].boot = boot;
         refreshMetrics();
-        const Run &r = *m_session.sides[0].trials[0].run;
-        if (boot >= 0 && std::size_t(boot) < r.boots.size()) {
-            const Boot &b = r.boots[std::size_t(boot)];
-            const std::optional<RunSeconds> from = r.timeOf(b.first);
-            const std::optional<RunSeconds> to = r.timeOf(std::max(b.first, b.end - 1_lines));
+        const Trial &trial = m_session.sides[0].trials[0];
+        const Run &r = *trial.run;
+        if (const Boot *b = trial.bootOfRun()) {
+            const std::optional<RunSeconds> from = r.timeOf(b->first);
+            const std::optional<RunSeconds> to = r.timeOf(std::max(b->first, b->end - 1_lines));
             // A boot without arrival times leaves the range as it is.
             if (from && to && !m_timeline->runs().isEmpty()) {
                 const TimelineRun &tr = m_timeline->runs().front();
@@ -325,7 +325,7 @@ void MainWindow::setSession(Session session)
         m_session.sides[0].trials[0].run == m_bootBase.sides[0].trials[0].run;
     if (m_session.sides.size() == 1 && m_session.sides[0].trials.size() == 1) {
         m_bootBase = m_session;
-        m_bootBase.sides[0].trials[0].boot = -1;
+        m_bootBase.sides[0].trials[0].boot = std::nullopt;
     } else if (!bootsCompared) {
         m_bootBase = Session{};
     }

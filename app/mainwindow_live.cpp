@@ -32,7 +32,7 @@ bool MainWindow::startCapture(const CaptureOptions &options, bool withReference,
     s.metrics = m_session.metrics;
     Side side;
     side.label = options.label.isEmpty() ? options.port : options.label;
-    side.trials.append(Trial{live->run(), -1, options.port});
+    side.trials.append(Trial{live->run(), std::nullopt, options.port});
     s.sides.append(side);
     if (withReference && !m_session.isEmpty()) {
         Side ref = m_session.sides.front();

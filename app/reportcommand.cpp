@@ -172,11 +172,12 @@ int runReport(const QStringList &args)
     }
     if (p.isSet(QStringLiteral("max-events"))) {
         bool ok = false;
-        events.max = p.value(QStringLiteral("max-events")).toLongLong(&ok);
-        if (!ok || events.max < 0) {
+        const qint64 max = p.value(QStringLiteral("max-events")).toLongLong(&ok);
+        if (!ok || max < 0) {
             std::fprintf(stderr, "ttyscope report: --max-events takes a number >= 0\n");
             return 2;
         }
+        events.max = max;
     }
     MetricOptions mo;
     RuleSet rules;

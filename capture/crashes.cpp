@@ -303,13 +303,13 @@ private:
 
     bool sameContext(const LineInfo &head, const LineInfo &l) const
     {
-        if (head.callerKind == 0 || l.callerKind == 0) {
+        if (!head.caller || !l.caller) {
             return true;
         }
-        if (head.callerKind == 'C') {
-            return l.callerKind == 'C'; // NMI backtraces come from the other CPUs
+        if (head.caller->kind == 'C') {
+            return l.caller->kind == 'C'; // NMI backtraces come from the other CPUs
         }
-        return l.callerKind == head.callerKind && l.callerId == head.callerId;
+        return l.caller == head.caller;
     }
 
     // The line a report really starts at: the `cut here` of a WARN splat, the `invoked
@@ -454,7 +454,7 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
     std::vector<LineIndex> bounds;
     for (std::size_t e = 0; e < run.events.size(); ++e) {
         const Event &ev = run.events[e];
-        if (ev.note >= 0 || ev.line >= end) {
+        if (ev.note || ev.line >= end) {
             continue;
         }
         if (ev.kind == EventKind::Boot || ev.kind == EventKind::Reboot) {

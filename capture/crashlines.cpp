@@ -147,8 +147,7 @@ LineInfo infoOf(std::string_view text)
     const KernelPrefix p = parseKernelPrefix(text);
     LineInfo li;
     li.msg = text.substr(std::min(p.message, text.size()));
-    li.callerKind = p.callerKind;
-    li.callerId = p.callerId;
+    li.caller = p.caller;
     return li;
 }
 

@@ -4,9 +4,12 @@
 // Internal to the crash pass; the public API is in crashes.h.
 #pragma once
 
+#include "kernelprefix.h"
+
 #include <QString>
 
 #include <cstring>
+#include <optional>
 #include <string_view>
 
 namespace tty::crash {
@@ -49,8 +52,7 @@ bool isTraceFiller(std::string_view m);
 struct LineInfo
 {
     std::string_view msg;
-    char callerKind = 0;
-    int callerId = -1;
+    std::optional<Caller> caller;
 };
 
 // A console line's message (kernel prefix and trailing spaces dropped) and its caller id.

@@ -26,7 +26,7 @@ namespace tty {
 namespace {
 
 // syslog(3) names as dmesg -x prints them.
-int levelFromName(std::string_view n)
+std::optional<int> levelFromName(std::string_view n)
 {
     static constexpr std::string_view kLevels[8] = {"emerg", "alert",  "crit", "err",
                                                     "warn",  "notice", "info", "debug"};
@@ -35,7 +35,7 @@ int levelFromName(std::string_view n)
             return i;
         }
     }
-    return -1;
+    return std::nullopt;
 }
 
 bool isFacilityName(std::string_view n)
@@ -212,11 +212,13 @@ private:
                          : std::nullopt;
             m_badTime += kernel ? 0 : 1;
         }
-        int level = -1;
+        std::optional<int> level;
         if (const JsonValue *pri = jsonField(m_fields, "pri")) {
             if (pri->type == JsonValue::Type::Number) {
                 const auto v = parseDecimal(pri->text, 1023);
-                level = v ? int(*v & 7) : -1; // facility << 3 | level
+                if (v) {
+                    level = int(*v & 7); // facility << 3 | level
+                }
             } else if (pri->type == JsonValue::Type::String) {
                 level = levelFromName(pri->text);
             }
@@ -253,7 +255,7 @@ private:
 struct DmesgStamps
 {
     std::size_t text = 0; // where the rest of the line starts
-    int level = -1;
+    std::optional<int> level;
     std::optional<KernelUs> kernel;
     bool decoded = false;   // a -x prefix
     bool otherTime = false; // a stamp that is not the kernel's (ctime, iso, reltime, delta)
@@ -261,7 +263,7 @@ struct DmesgStamps
 };
 
 // "kern  :info  : ".
-std::size_t decodePrefix(std::string_view s, int *level)
+std::size_t decodePrefix(std::string_view s, std::optional<int> *level)
 {
     const std::size_t c1 = s.find(':');
     if (c1 == std::string_view::npos || c1 > 10) {
@@ -276,7 +278,7 @@ std::size_t decodePrefix(std::string_view s, int *level)
     std::string_view lvl = s.substr(c1 + 1, c2 - c1 - 1);
     lvl = lvl.substr(0, lvl.find(' '));
     *level = levelFromName(lvl);
-    return *level >= 0 ? c2 + 2 : 0;
+    return *level ? c2 + 2 : 0;
 }
 
 // "[ <delta>]"-style numbers: "<    0.000100>" / "+0.000100" / "  +12.5".

@@ -56,8 +56,7 @@ struct Event
     LineIndex line;                // console line it refers to (a recorded marker: the next line)
     std::optional<HostNs> arrival; // for recorded markers and gaps, which are not lines
     std::uint32_t count = 0;       // drop: messages dropped; kmsg gap: sequence numbers missing
-    std::int32_t note = -1;        // index into Run::notes for text that is not the line's
-    std::int16_t rule = -1;        // rule that matched (names user markers)
+    std::optional<std::int32_t> note; // index into Run::notes for text that is not the line's
     EventKind kind = EventKind::Marker;
 };
 

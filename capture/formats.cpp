@@ -176,7 +176,7 @@ private:
         m_b.addBytes(std::int64_t(s.size()) + 1);
         if (semi == std::string_view::npos) {
             ++m_bad;
-            m_b.addLine(s, std::nullopt, 0, std::nullopt, -1, false);
+            m_b.addLine(s, std::nullopt, 0, std::nullopt, std::nullopt, false);
             return;
         }
         const std::int64_t seq = f[1];

@@ -48,7 +48,7 @@ void JournalLines::entry(const JournalEntry &e)
             ++m_badMonotonic;
         }
     }
-    int level = -1;
+    std::optional<int> level;
     if (e.priority && e.priority->size() == 1 && (*e.priority)[0] >= '0' &&
         (*e.priority)[0] <= '7') {
         level = (*e.priority)[0] - '0';

@@ -178,7 +178,7 @@ private:
     void add(std::string_view text, std::uint16_t flags)
     {
         m_b.addBytes(std::int64_t(text.size()) + 2);
-        m_b.addRecordLine(text, m_arrival, flags, m_kernel, -1, 0);
+        m_b.addRecordLine(text, m_arrival, flags, m_kernel, std::nullopt, 0);
     }
     // Precise stamps have no year: count years from 2000 (a leap year), one more each time
     // the date falls back by more than half a year (December to January).

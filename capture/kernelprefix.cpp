@@ -55,7 +55,7 @@ std::size_t parseTime(std::string_view s, std::size_t p, std::int64_t *outUs, bo
 }
 
 // Parses "[ T123]" / "[C1]" at p; returns the position after ']' or npos.
-std::size_t parseCaller(std::string_view s, std::size_t p, char *kind, int *id)
+std::size_t parseCaller(std::string_view s, std::size_t p, std::optional<Caller> *caller)
 {
     if (p >= s.size() || s[p] != '[') {
         return std::string_view::npos;
@@ -78,8 +78,7 @@ std::size_t parseCaller(std::string_view s, std::size_t p, char *kind, int *id)
     if (digits == 0 || p >= s.size() || s[p] != ']') {
         return std::string_view::npos;
     }
-    *kind = k;
-    *id = v;
+    *caller = Caller{k, v};
     return p + 1;
 }
 
@@ -124,7 +123,7 @@ KernelPrefix parseKernelPrefix(std::string_view s)
         p = after;
         r.time = KernelUs(us);
     }
-    const std::size_t c = parseCaller(s, p, &r.callerKind, &r.callerId);
+    const std::size_t c = parseCaller(s, p, &r.caller);
     if (c != std::string_view::npos) {
         p = c;
     }

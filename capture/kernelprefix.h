@@ -7,16 +7,25 @@
 
 #include "types.h"
 
+#include <optional>
 #include <string_view>
 
 namespace tty {
 
+// The caller id printk adds with CONFIG_PRINTK_CALLER: "[T123]" (a task's PID) or "[C1]"
+// (a CPU, for messages from interrupt context).
+struct Caller
+{
+    char kind = 'T'; // 'T' (task) or 'C' (CPU)
+    int id = 0;
+    bool operator==(const Caller &o) const { return kind == o.kind && id == o.id; }
+};
+
 struct KernelPrefix
 {
     std::optional<KernelUs> time;
-    int level = -1;      // syslog level 0..7 from a leading <N>
-    char callerKind = 0; // 'T' (task) or 'C' (CPU), 0 when absent
-    int callerId = -1;
+    std::optional<int> level; // syslog level 0..7 from a leading <N>
+    std::optional<Caller> caller;
     std::size_t timeAt = 0;  // where the timestamp's '[' is (0 when at the start)
     std::size_t message = 0; // where the message text starts
 };

@@ -8,7 +8,7 @@
 namespace tty {
 
 LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<KernelUs> kernel,
-                      int level, bool parsePrefix, std::size_t message)
+                      std::optional<int> level, bool parsePrefix, std::size_t message)
 {
     LineFacts f;
     f.kernel = kernel;
@@ -16,7 +16,7 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<
     if (parsePrefix) {
         const KernelPrefix p = parseKernelPrefix(text);
         f.kernel = p.time;
-        if (p.level >= 0) {
+        if (p.level) {
             level = p.level;
         }
         if (p.timeAt > 0 && p.time) {
@@ -24,8 +24,8 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<
         }
         f.message = p.message;
     }
-    if (level >= 0) {
-        flags = std::uint16_t((flags & ~LevelMask) | ((level & 7) + 1));
+    if (level) {
+        flags = std::uint16_t((flags & ~LevelMask) | ((*level & 7) + 1));
     }
     f.flags = flags;
     return f;
@@ -39,7 +39,6 @@ void detectEvents(const RuleSet &rules, std::string_view text, std::size_t messa
         e.line = line;
         e.kind = m.kind;
         e.count = m.count;
-        e.rule = std::int16_t(m.rule);
         out->push_back(e);
     });
 }

@@ -23,8 +23,9 @@ struct LineFacts
 // without parsePrefix they are taken as given, and the message starts at `message` (a
 // caller id "[  T12] " the record left in the text).
 LineFacts analyseLine(std::string_view text, std::uint16_t flags,
-                      std::optional<KernelUs> kernel = std::nullopt, int level = -1,
-                      bool parsePrefix = true, std::size_t message = 0);
+                      std::optional<KernelUs> kernel = std::nullopt,
+                      std::optional<int> level = std::nullopt, bool parsePrefix = true,
+                      std::size_t message = 0);
 
 // Appends the events the rules find in the line.
 void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,

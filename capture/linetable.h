@@ -90,7 +90,12 @@ public:
     {
         return std::uint16_t(std::uint64_t(m_kernelAndFlags[chunk(i)][slot(i)]) >> kFlagShift);
     }
-    int level(LineIndex i) const { return int(flags(i) & LevelMask) - 1; }
+    // The syslog level printed with the line (<N> or a record's priority), if any.
+    std::optional<int> level(LineIndex i) const
+    {
+        const int stored = int(flags(i) & LevelMask);
+        return stored ? std::optional<int>(stored - 1) : std::nullopt;
+    }
 
     // Used by the loader to repair arrival times after a host clock step.
     void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t.count(); }

@@ -19,7 +19,7 @@ struct ReportColumn
     QString label;
     // Per trial (a run, or one boot of a run when boots are trials): all the same length.
     std::vector<const Run *> runs;
-    std::vector<int> boots; // the boot (0-based) a trial is, -1 for a whole run
+    std::vector<std::optional<int>> boots; // the boot (0-based) a trial is; none: a whole run
     std::vector<Metrics> metrics;
     QStringList sources; // what each trial came from
 };
@@ -42,7 +42,7 @@ struct ReportRow
 struct EventOutput
 {
     enum class Which { All, Crash, None } which = Which::All;
-    qint64 max = -1; // at most this many per run, -1: no limit
+    std::optional<qint64> max; // at most this many per run; none: no limit
 };
 bool eventOutputFromName(const QString &name, EventOutput::Which *out);
 

@@ -140,7 +140,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         }
         const bool wanted = eo.which == EventOutput::Which::All ||
                             (eo.which == EventOutput::Which::Crash && isCrashKind(e.kind));
-        if (!wanted || (eo.max >= 0 && events.size() >= eo.max)) {
+        if (!wanted || (eo.max && events.size() >= *eo.max)) {
             ++omitted;
             continue;
         }
@@ -151,9 +151,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         const std::optional<HostNs> a = run.eventArrival(e);
         eo[QStringLiteral("arrival")] =
             run.hasArrival && a ? num(double(a->count()) * 1e-9) : QJsonValue();
-        const std::optional<KernelUs> k = e.note < 0 && e.line < run.lines.endIndex()
-                                              ? run.lines.kernelTime(e.line)
-                                              : std::nullopt;
+        const std::optional<KernelUs> k =
+            !e.note && e.line < run.lines.endIndex() ? run.lines.kernelTime(e.line) : std::nullopt;
         eo[QStringLiteral("kernel_time")] =
             k ? QJsonValue(double(k->count()) * 1e-6) : QJsonValue();
         if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
@@ -166,8 +165,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     // The crash list follows the event list's limits (a flood of WARN splats gives 10^5).
     const QJsonArray crashes = crashesToJson(run, m);
     const qsizetype keep = eo.which == EventOutput::Which::None ? 0
-                           : eo.max >= 0 ? std::min<qsizetype>(crashes.size(), eo.max)
-                                         : crashes.size();
+                           : eo.max ? std::min<qsizetype>(crashes.size(), *eo.max)
+                                    : crashes.size();
     QJsonArray kept;
     for (qsizetype i = 0; i < keep; ++i) {
         kept.append(crashes[i]);
@@ -202,8 +201,8 @@ QJsonObject Report::json() const
         for (std::size_t i = 0; i < c.metrics.size(); ++i) {
             QJsonObject o = runToJson(*c.runs[i], c.metrics[i], m_options, m_events);
             o[QStringLiteral("group")] = c.label;
-            if (i < c.boots.size() && c.boots[i] >= 0) {
-                o[QStringLiteral("boot")] = c.boots[i] + 1;
+            if (i < c.boots.size() && c.boots[i]) {
+                o[QStringLiteral("boot")] = *c.boots[i] + 1;
             }
             runs.append(o);
         }

@@ -119,14 +119,14 @@ void RuleSet::addRule(Rule rule)
 {
     rule.regex.optimize();
     const int n = rule.regex.captureCount();
-    rule.countGroup = -1;
+    rule.countGroup.reset();
     const QStringList names = rule.regex.namedCaptureGroups();
     for (int g = 1; g <= n && g < names.size(); ++g) {
         if (names[g] == QLatin1String("n")) {
             rule.countGroup = g;
         }
     }
-    if (rule.countGroup >= 0) {
+    if (rule.countGroup) {
         rule.literalOnly = false; // the count must be read by the regex
     }
     m_rules.push_back(std::move(rule));
@@ -183,9 +183,9 @@ bool RuleSet::ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *c
     if (!m.hasMatch()) {
         return false;
     }
-    if (rule.countGroup >= 0) {
+    if (rule.countGroup) {
         bool ok = false;
-        const qulonglong v = m.captured(rule.countGroup).toULongLong(&ok);
+        const qulonglong v = m.captured(*rule.countGroup).toULongLong(&ok);
         *count = ok ? std::uint32_t(std::min<qulonglong>(v, 0xffffffffu)) : 0;
     }
     return true;

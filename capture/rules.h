@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +32,7 @@ public:
         std::string literal;      // required leading literal (Message/Line) or substring (Anywhere)
         bool literalOnly = false; // the regex is just the literal: no need to run it
         QRegularExpression regex;
-        int countGroup = -1; // capture group with the count N, -1 if none
+        std::optional<int> countGroup; // capture group (?<n>...) with the count N, if any
         // Set once a line ran past the match limit (regexlimit.h); shared by the copies
         // each parsing thread matches with.
         std::shared_ptr<std::atomic<bool>> overLimit = std::make_shared<std::atomic<bool>>(false);

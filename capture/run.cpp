@@ -115,8 +115,8 @@ int Run::bootOf(LineIndex i) const
 
 std::string_view Run::eventText(const Event &e) const
 {
-    if (e.note >= 0 && std::size_t(e.note) < notes.size()) {
-        return notes[std::size_t(e.note)];
+    if (e.note && *e.note >= 0 && std::size_t(*e.note) < notes.size()) {
+        return notes[std::size_t(*e.note)];
     }
     if (e.line < lines.endIndex()) {
         return lines.text(e.line);
@@ -156,7 +156,7 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
         bool banner = false, firmware = false, ending = false;
         for (std::size_t e = s->event; e < events.size() && events[e].line == i; ++e) {
             const EventKind k = events[e].kind;
-            if (events[e].note >= 0) {
+            if (events[e].note) {
                 continue; // recorded markers and gaps say nothing about the kernel
             }
             banner = banner || k == EventKind::Boot;
@@ -248,7 +248,7 @@ void Run::splitBoots(std::vector<BootScan> *scans)
     kernelLines = s.kernelLines;
     m_lastArrival = s.lastArrival != kNoHost ? std::optional<HostNs>(s.lastArrival) : std::nullopt;
     for (const Event &e : events) {
-        if (e.kind == EventKind::Boot && e.note < 0) {
+        if (e.kind == EventKind::Boot && !e.note) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
             if (b.version.isEmpty()) {
                 b.version = bannerVersion(lines.text(e.line));

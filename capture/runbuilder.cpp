@@ -11,14 +11,14 @@ constexpr Nanoseconds kReportedStep{1000000};
 } // namespace
 
 void RunBuilder::addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
-                         std::optional<KernelUs> kernel, int level, bool parsePrefix)
+                         std::optional<KernelUs> kernel, std::optional<int> level, bool parsePrefix)
 {
     add(text, arrival, flags, analyseLine(text, flags, kernel, level, parsePrefix));
 }
 
 void RunBuilder::addRecordLine(std::string_view text, std::optional<HostNs> arrival,
-                               std::uint16_t flags, std::optional<KernelUs> kernel, int level,
-                               std::size_t message)
+                               std::uint16_t flags, std::optional<KernelUs> kernel,
+                               std::optional<int> level, std::size_t message)
 {
     add(text, arrival, flags, analyseLine(text, flags, kernel, level, false, message));
 }
@@ -84,7 +84,7 @@ void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
     while (!m_run.events.empty() && m_run.events.back().line >= idx) {
         const Event e = m_run.events.back();
         m_run.events.pop_back();
-        if (e.note >= 0) {
+        if (e.note) {
             (e.line == idx ? before : after).push_back(e);
         }
     }

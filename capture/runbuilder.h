@@ -17,15 +17,16 @@ public:
     RunBuilder(Run &run, const RuleSet &rules) : m_run(run), m_rules(rules) {}
 
     // A console line as received. `kernel`/`level` override the parsed prefix (kmsg
-    // records carry them outside the text); leave them out (none / -1) to parse them.
+    // records carry them outside the text); leave them out to parse them.
     void addLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags = 0,
-                 std::optional<KernelUs> kernel = std::nullopt, int level = -1,
-                 bool parsePrefix = true);
+                 std::optional<KernelUs> kernel = std::nullopt,
+                 std::optional<int> level = std::nullopt, bool parsePrefix = true);
     // A line of a record that carries its kernel time and level outside the text (journal
     // entries, dmesg's records): the text is not parsed for a prefix, and its message
     // starts at `message` (after a caller id "[  T12] " the record left in it).
     void addRecordLine(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
-                       std::optional<KernelUs> kernel, int level, std::size_t message);
+                       std::optional<KernelUs> kernel, std::optional<int> level,
+                       std::size_t message);
     // Replaces the last line (a partial line that was completed later).
     void replaceLastLine(std::string_view text, std::uint16_t flags);
     // An event that is not a console line (recorded marker, gap, kmsg sequence gap): it

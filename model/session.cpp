@@ -18,9 +18,9 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
                            : sides[s].label;
             LineIndex first{0};
             std::optional<LineIndex> end; // none: the whole run
-            if (t.boot >= 0 && std::size_t(t.boot) < t.run->boots.size()) {
-                first = t.run->boots[std::size_t(t.boot)].first;
-                end = t.run->boots[std::size_t(t.boot)].end;
+            if (const Boot *b = t.bootOfRun()) {
+                first = b->first;
+                end = b->end;
             }
             const std::optional<RunSeconds> anchor = alignmentTime(*t.run, alignment, first, end);
             if (!anchor && warnings && alignment.kind != Alignment::Kind::Start) {
@@ -75,9 +75,8 @@ Report Session::report() const
             c.runs.push_back(t.run.get());
             c.boots.push_back(t.boot);
             c.sources << t.source;
-            if (t.boot >= 0 && std::size_t(t.boot) < t.run->boots.size()) {
-                const Boot &b = t.run->boots[std::size_t(t.boot)];
-                c.metrics.push_back(computeMetrics(*t.run, metrics, b.first, b.end));
+            if (const Boot *b = t.bootOfRun()) {
+                c.metrics.push_back(computeMetrics(*t.run, metrics, b->first, b->end));
             } else {
                 c.metrics.push_back(computeMetrics(*t.run, metrics));
             }

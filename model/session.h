@@ -12,14 +12,23 @@
 #include <QVector>
 
 #include <memory>
+#include <optional>
 
 namespace tty {
 
 struct Trial
 {
     std::shared_ptr<const Run> run;
-    int boot = -1; // a boot of the run used as a trial, -1 = the whole run
+    std::optional<int> boot; // a boot (0-based) of the run used as the trial; none: the whole run
     QString source;
+
+    // The boot this trial is, if it is one and the run has it.
+    const Boot *bootOfRun() const
+    {
+        return boot && *boot >= 0 && std::size_t(*boot) < run->boots.size()
+                   ? &run->boots[std::size_t(*boot)]
+                   : nullptr;
+    }
 };
 
 struct Side

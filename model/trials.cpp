@@ -11,7 +11,7 @@ QVector<Trial> trialsOf(const std::shared_ptr<const Run> &run, const QString &so
     const bool byBoot = choice.mode == BootChoice::Mode::Selected ||
                         (choice.mode == BootChoice::Mode::EveryBoot && run->boots.size() > 1);
     if (!byBoot) {
-        out.append(Trial{run, -1, source});
+        out.append(Trial{run, std::nullopt, source});
         return out;
     }
     for (const int b : choice.selector.select(*run)) {

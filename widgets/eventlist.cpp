@@ -114,7 +114,7 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             return t ? QString::number(tr.xOf(*t), 'f', 3) : QString();
         }
         case Kernel: {
-            if (e.note >= 0 || e.line >= run.lines.endIndex()) {
+            if (e.note || e.line >= run.lines.endIndex()) {
                 return {};
             }
             const std::optional<KernelUs> k = run.lines.kernelTime(e.line);

@@ -311,14 +311,14 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
         if (index.column() != Text) {
             return QBrush(QColor(128, 128, 128));
         }
-        const int level = m_run->lines.level(line);
+        const std::optional<int> level = m_run->lines.level(line);
         if (const Event *e = eventOf(line)) {
             if (e->kind == EventKind::Panic || e->kind == EventKind::Oops ||
                 e->kind == EventKind::Bug) {
                 return QBrush(darkTheme() ? QColor(255, 110, 110) : QColor(180, 0, 0));
             }
         }
-        if (level >= 0 && level <= 3) {
+        if (level && *level <= 3) {
             return QBrush(darkTheme() ? QColor(255, 110, 110) : QColor(180, 0, 0));
         }
         if (level == 4) {

@@ -79,7 +79,7 @@ MetricsPanel::MetricsPanel(QWidget *parent) : QWidget(parent)
     layout->addLayout(form);
     layout->addWidget(m_error);
     connect(m_boot, &QComboBox::currentIndexChanged, this,
-            [this](int i) { emit bootSelected(i - 1); });
+            [this](int i) { emit bootSelected(i > 0 ? std::optional<int>(i - 1) : std::nullopt); });
     setBoots({});
     setBootComparison(false);
 }

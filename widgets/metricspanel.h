@@ -36,7 +36,7 @@ public:
 
 signals:
     void optionsChanged();
-    void bootSelected(int boot);
+    void bootSelected(std::optional<int> boot); // none: the whole run
     // Empty selectors: back to the whole capture.
     void bootsCompared(const QString &a, const QString &b);
 

@@ -106,6 +106,14 @@ std::unique_ptr<ByteSource> makeSource(const QString &path, const SerialSettings
     return std::make_unique<SerialSource>(path, settings);
 }
 
+QString PortInfo::usbIdText() const
+{
+    return usb ? QStringLiteral("%1:%2")
+                     .arg(usb->vendor, 4, 16, QLatin1Char('0'))
+                     .arg(usb->product, 4, 16, QLatin1Char('0'))
+               : QString();
+}
+
 std::vector<PortInfo> listPorts(QString *error)
 {
     std::vector<PortInfo> out;
@@ -127,8 +135,7 @@ std::vector<PortInfo> listPorts(QString *error)
             i.transport = QStringLiteral("usb");
             int vid = -1, pid = -1;
             if (sp_get_port_usb_vid_pid(*p, &vid, &pid) == SP_OK) {
-                i.usbVid = vid;
-                i.usbPid = pid;
+                i.usb = PortInfo::UsbId{vid, pid};
             }
             i.manufacturer = str(sp_get_port_usb_manufacturer(*p));
             i.product = str(sp_get_port_usb_product(*p));

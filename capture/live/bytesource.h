@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace tty {
@@ -82,11 +83,18 @@ struct PortInfo
     QString name;        // /dev/ttyUSB0
     QString description; // from libserialport ("FT232R USB UART", "ttyS0")
     QString transport;   // native, usb, bluetooth
-    int usbVid = -1;
-    int usbPid = -1;
+    struct UsbId
+    {
+        int vendor = 0;
+        int product = 0;
+    };
+    std::optional<UsbId> usb; // a USB adapter's vendor:product, when libserialport reads it
     QString manufacturer;
     QString product;
     QString serial;
+
+    // "0403:6001", or empty without a USB id.
+    QString usbIdText() const;
 };
 
 // The serial ports libserialport finds (sp_list_ports); an empty list with *error on failure.

@@ -98,7 +98,7 @@ std::size_t LiveRun::stableEvents() const
     }
     const LineIndex open = m_run.lines.endIndex() - 1_lines;
     std::size_t n = 0;
-    while (n < m_run.events.size() && !(m_run.events[n].line == open && m_run.events[n].note < 0)) {
+    while (n < m_run.events.size() && !(m_run.events[n].line == open && !m_run.events[n].note)) {
         ++n;
     }
     return n;

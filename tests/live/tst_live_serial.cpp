@@ -72,12 +72,12 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         qInfo("libserialport found %d port(s)", int(ports.size()));
         for (const PortInfo &p : ports) {
-            qInfo("  %s  %s  %s %04x:%04x", qPrintable(p.name), qPrintable(p.description),
-                  qPrintable(p.transport), unsigned(p.usbVid), unsigned(p.usbPid));
+            qInfo("  %s  %s  %s %s", qPrintable(p.name), qPrintable(p.description),
+                  qPrintable(p.transport), qPrintable(p.usbIdText()));
             QVERIFY(p.name.startsWith(QLatin1String("/dev/")));
             QVERIFY(QFile::exists(p.name));
             QVERIFY(!p.transport.isEmpty());
-            QVERIFY(p.transport != QLatin1String("usb") || p.usbVid >= 0);
+            QVERIFY(p.transport != QLatin1String("usb") || p.usb);
         }
         // Every native port with a driver behind it in sysfs should be listed.
         for (const PortInfo &p : ports) {

@@ -96,7 +96,7 @@ void TstDmesg::shapes()
     QCOMPARE(lineText(*run, 0), text);
     QCOMPARE(run->lines.kernelTime(LineIndex(0)),
              kernelUs < 0 ? std::optional<KernelUs>() : std::optional(KernelUs(kernelUs)));
-    QCOMPARE(run->lines.level(LineIndex(0)), level);
+    QCOMPARE(run->lines.level(LineIndex(0)).value_or(-1), level);
     QVERIFY(!run->hasArrival);
 }
 

@@ -244,8 +244,8 @@ void TstFormats::kmsg()
     QCOMPARE(run->lines.size(), LineCount(6));
     QCOMPARE(lineText(*run, 0), QByteArray("Linux version 6.1.0 (x)"));
     QCOMPARE(run->lines.kernelTime(LineIndex(1)), KernelUs(1500000));
-    QCOMPARE(run->lines.level(LineIndex(1)), 4);
-    QCOMPARE(run->lines.level(LineIndex(2)), 6); // facility 3, level 6
+    QCOMPARE(run->lines.level(LineIndex(1)).value_or(-1), 4);
+    QCOMPARE(run->lines.level(LineIndex(2)).value_or(-1), 6); // facility 3, level 6
     QCOMPARE(lineText(*run, 3), QByteArray("continued"));
     QVERIFY(!run->lines.kernelTime(LineIndex(5)));
     const Metrics m = computeMetrics(*run, MetricOptions{});
@@ -297,7 +297,7 @@ void TstFormats::recordingFormat()
 
         std::vector<std::pair<EventKind, QByteArray>> notes;
         for (const Event &e : run->events) {
-            if (e.note >= 0) {
+            if (e.note) {
                 const std::string_view t = run->eventText(e);
                 notes.emplace_back(e.kind, QByteArray(t.data(), qsizetype(t.size())));
                 QVERIFY(e.arrival.has_value());

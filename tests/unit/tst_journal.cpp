@@ -100,9 +100,9 @@ void TstJournal::jsonEntries()
     QCOMPARE(lineText(*run, 6), QByteArray("not json"));
     QCOMPARE(run->lines.arrival(LineIndex(0)), std::optional(HostNs(1767528001250001000)));
     QCOMPARE(run->lines.kernelTime(LineIndex(0)), std::optional(KernelUs(1470000)));
-    QCOMPARE(run->lines.level(LineIndex(0)), 6);
+    QCOMPARE(run->lines.level(LineIndex(0)).value_or(-1), 6);
     QCOMPARE(run->lines.kernelTime(LineIndex(1)), std::optional(KernelUs(2000000)));
-    QCOMPARE(run->lines.level(LineIndex(1)), 2);
+    QCOMPARE(run->lines.level(LineIndex(1)).value_or(-1), 2);
     QCOMPARE(run->lines.kernelTime(LineIndex(2)), std::optional<KernelUs>());
     QCOMPARE(run->lines.arrival(LineIndex(3)), std::optional(HostNs(1767528004000000000)));
     QCOMPARE(run->lines.kernelTime(LineIndex(5)), std::optional(KernelUs(5000000)));

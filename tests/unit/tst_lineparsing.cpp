@@ -133,9 +133,9 @@ void TstLineParsing::prefix()
     QFETCH(QByteArray, message);
     const KernelPrefix p = parseKernelPrefix(std::string_view(line.constData(), line.size()));
     QCOMPARE(p.time ? p.time->count() : qint64(-1), time);
-    QCOMPARE(p.level, level);
-    QCOMPARE(p.callerKind, callerKind);
-    QCOMPARE(p.callerId, callerId);
+    QCOMPARE(p.level.value_or(-1), level); // -1: the table's "no level printed"
+    QCOMPARE(p.caller ? p.caller->kind : '\0', callerKind);
+    QCOMPARE(p.caller ? p.caller->id : -1, callerId);
     QCOMPARE(p.timeAt == 0, atStart);
     QCOMPARE(line.mid(qsizetype(p.message)), message);
 }

@@ -41,7 +41,7 @@ inline QList<KernelLine> kernelLinesOf(const QByteArray &hostts)
         const QByteArray text = l.mid(tab + 1);
         const tty::KernelPrefix p =
             tty::parseKernelPrefix(std::string_view(text.constData(), std::size_t(text.size())));
-        if (!p.time || p.timeAt != 0 || p.level >= 0) {
+        if (!p.time || p.timeAt != 0 || p.level) {
             continue;
         }
         const QList<QByteArray> sec = l.left(tab).split('.');

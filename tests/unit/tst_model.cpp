@@ -59,7 +59,7 @@ void TstModel::commonLabels()
         const auto run =
             loadSample(QStringLiteral("spam_rmmod-k612rt-smp4-115200-t%1.hostts.log.zst").arg(t));
         QVERIFY(run);
-        trials.append(Trial{run, -1, run->meta.label});
+        trials.append(Trial{run, std::nullopt, run->meta.label});
     }
     QCOMPARE(defaultLabel(trials),
              QStringLiteral("spam_rmmod-k612rt-smp4-115200-t*.hostts.log.zst"));
@@ -80,15 +80,15 @@ void TstModel::trialsOfTwoBoots()
 
     const QVector<Trial> whole = trialsOf(run, QStringLiteral("cs.log"), BootChoice{});
     QCOMPARE(whole.size(), 1);
-    QCOMPARE(whole[0].boot, -1);
+    QVERIFY(!whole[0].boot);
     QCOMPARE(whole[0].source, QStringLiteral("cs.log"));
 
     BootChoice every;
     every.mode = BootChoice::Mode::EveryBoot;
     const QVector<Trial> boots = trialsOf(run, QStringLiteral("cs.log"), every);
     QCOMPARE(boots.size(), 2);
-    QCOMPARE(boots[0].boot, 0);
-    QCOMPARE(boots[1].boot, 1);
+    QCOMPARE(boots[0].boot, std::optional<int>(0));
+    QCOMPARE(boots[1].boot, std::optional<int>(1));
     QCOMPARE(boots[1].source, QStringLiteral("cs.log (boot 2)"));
 
     // A selector picks boots even of a one-boot capture; one that picks none gives none.
@@ -98,14 +98,14 @@ void TstModel::trialsOfTwoBoots()
     QVERIFY(BootSelector::parse(QStringLiteral("/Kernel panic/"), &second.selector, &error));
     const QVector<Trial> panicking = trialsOf(run, QStringLiteral("cs.log"), second);
     QCOMPARE(panicking.size(), 1);
-    QCOMPARE(panicking[0].boot, 0);
+    QCOMPARE(panicking[0].boot, std::optional<int>(0));
     const auto single = loadSample(QStringLiteral("boot_login-quiet-smp2-115200-t1.raw.zst"));
     QVERIFY(single);
-    QCOMPARE(trialsOf(single, QStringLiteral("q"), every)[0].boot, -1); // one boot: whole run
+    QVERIFY(!trialsOf(single, QStringLiteral("q"), every)[0].boot); // one boot: whole run
     QVERIFY(trialsOf(single, QStringLiteral("q"), second).isEmpty());
     BootChoice all;
     all.mode = BootChoice::Mode::Selected;
-    QCOMPARE(trialsOf(single, QStringLiteral("q"), all)[0].boot, 0);
+    QCOMPARE(trialsOf(single, QStringLiteral("q"), all)[0].boot, std::optional<int>(0));
 }
 
 void TstModel::sessionOfBoots()
@@ -121,8 +121,8 @@ void TstModel::sessionOfBoots()
     s.sides.append(a);
     Side b;
     b.label = QStringLiteral("quiet");
-    b.trials.append(
-        Trial{loadSample(QStringLiteral("boot_login-quiet-smp2-115200-t1.raw.zst")), -1, "q"});
+    b.trials.append(Trial{loadSample(QStringLiteral("boot_login-quiet-smp2-115200-t1.raw.zst")),
+                          std::nullopt, "q"});
     s.sides.append(b);
     s.patterns << QStringLiteral("Kernel panic");
 
@@ -139,7 +139,7 @@ void TstModel::sessionOfBoots()
     const Report report = s.report();
     QCOMPARE(report.columns().size(), std::size_t(2));
     const ReportColumn &col = report.columns()[0];
-    QCOMPARE(col.boots, (std::vector<int>{0, 1}));
+    QCOMPARE(col.boots, (std::vector<std::optional<int>>{0, 1}));
     QCOMPARE(col.sources,
              (QStringList{QStringLiteral("cs.log (boot 1)"), QStringLiteral("cs.log (boot 2)")}));
     const Boot &second = run->boots[1];

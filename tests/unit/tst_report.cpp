@@ -403,13 +403,14 @@ void TstReport::eventsInJson()
     double omitted = 0;
     QCOMPARE(kindsOf({}, &omitted), QStringLiteral("boot drop panic call_trace panic_end"));
     QCOMPARE(omitted, 0.0);
-    QCOMPARE(kindsOf({EventOutput::Which::Crash, -1}, &omitted), QStringLiteral("panic"));
+    QCOMPARE(kindsOf({EventOutput::Which::Crash, std::nullopt}, &omitted), QStringLiteral("panic"));
     QCOMPARE(omitted, 4.0);
-    QCOMPARE(kindsOf({EventOutput::Which::None, -1}, &omitted), QString());
+    QCOMPARE(kindsOf({EventOutput::Which::None, std::nullopt}, &omitted), QString());
     QCOMPARE(omitted, 5.0);
     // The crash list follows: one panic here, listed unless none are asked for.
     QCOMPARE(runToJson(*run, m, MetricOptions{}, {})[QLatin1String("crashes")].toArray().size(), 1);
-    const QJsonObject none = runToJson(*run, m, MetricOptions{}, {EventOutput::Which::None, -1});
+    const QJsonObject none =
+        runToJson(*run, m, MetricOptions{}, {EventOutput::Which::None, std::nullopt});
     QCOMPARE(none[QLatin1String("crashes")].toArray().size(), 0);
     QCOMPARE(none[QLatin1String("crashes_omitted")].toInt(), 1);
     QCOMPARE(kindsOf({EventOutput::Which::All, 2}, &omitted), QStringLiteral("boot drop"));
