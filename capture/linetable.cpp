@@ -21,13 +21,20 @@ LineTable &LineTable::operator=(LineTable &&) noexcept = default;
 void LineTable::addIndexChunk()
 {
     // The first chunk is not populated: a log of a few thousand lines (a board's boot log,
-    // reported by the thousand in a batch) touches 1/20 of its 1.25 MiB. Only a log that
+    // reported by the thousand in a batch) touches a small part of it. Only a log that
     // fills it gets the later chunks populated up front.
     const bool populate = !m_offset.empty();
     m_offset.push_back(pageArray<std::uint32_t>(kChunkLines, populate));
-    m_arrival.push_back(pageArray<std::int64_t>(kChunkLines, populate));
-    m_kernelAndFlags.push_back(pageArray<std::int64_t>(kChunkLines, populate));
 }
+
+namespace {
+std::optional<std::int64_t> kernelValue(std::optional<KernelUs> kernel)
+{
+    // A negative kernel time counts as none (kmsg can carry one).
+    return kernel && kernel->count() >= 0 ? std::optional<std::int64_t>(kernel->count())
+                                          : std::nullopt;
+}
+} // namespace
 
 void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
                        std::optional<KernelUs> kernel, std::uint16_t flags)
@@ -57,8 +64,8 @@ void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
     m_offset[c][s] = std::uint32_t(tc.used);
     tc.used += text.size();
     m_textBytes += text.size();
-    m_arrival[c][s] = packArrival(arrival);
-    m_kernelAndFlags[c][s] = packKernelAndFlags(kernel, flags);
+    m_arrival.append(arrival ? std::optional<std::int64_t>(arrival->count()) : std::nullopt);
+    m_kernelAndFlags.append(kernelValue(kernel), flags & ((1u << kFlagBits) - 1));
     ++m_size;
 }
 
@@ -87,8 +94,15 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
         const std::size_t c = chunk(m_size), s = slot(m_size);
         const std::size_t take = std::min(n - done, std::size_t(kChunkLines) - s);
         std::memcpy(&m_offset[c][s], offsets + done, take * sizeof *offsets);
-        std::memcpy(&m_arrival[c][s], arrivals + done, take * sizeof *arrivals);
-        std::memcpy(&m_kernelAndFlags[c][s], kernelAndFlags + done, take * sizeof *kernelAndFlags);
+        for (std::size_t k = done; k < done + take; ++k) {
+            const std::optional<HostNs> a = unpackArrival(arrivals[k]);
+            m_arrival.append(a ? std::optional<std::int64_t>(a->count()) : std::nullopt);
+            const std::int64_t kf = kernelAndFlags[k];
+            const std::int64_t kt = kf & kKernelMask;
+            const std::uint32_t flags = std::uint32_t(std::uint64_t(kf) >> kFlagShift);
+            m_kernelAndFlags.append(kt == 0 ? std::nullopt : std::optional<std::int64_t>(kt - 1),
+                                    flags & ((1u << kFlagBits) - 1));
+        }
         done += take;
         m_size += LineCount(std::int64_t(take));
     }
@@ -114,6 +128,8 @@ void LineTable::replaceLast(std::string_view text, std::uint16_t flags,
     m_textBytes -= tc.used - off;
     tc.used = off;
     --m_size;
+    m_arrival.popBack();
+    m_kernelAndFlags.popBack();
     append(text, arrival, kernel, flags);
 }
 
@@ -181,9 +197,15 @@ std::optional<LineIndex> LineTable::findContaining(std::string_view needle, Line
     return std::nullopt;
 }
 
+std::size_t LineTable::indexBytes() const
+{
+    return m_offset.size() * kChunkLines * sizeof(std::uint32_t) + m_arrival.memoryBytes() +
+           m_kernelAndFlags.memoryBytes();
+}
+
 std::size_t LineTable::memoryBytes() const
 {
-    std::size_t n = m_offset.size() * kChunkLines * (4 + 8 + 8);
+    std::size_t n = indexBytes();
     for (const TextChunk &c : m_text) {
         n += c.capacity;
     }

@@ -1,6 +1,7 @@
 // Compact, append-only storage of a run's console lines.
 #pragma once
 
+#include "packedcolumn.h"
 #include "pagememory.h"
 #include "types.h"
 
@@ -13,7 +14,8 @@
 
 namespace tty {
 
-// Per-line flags kept beside the kernel time (16 bits).
+// Per-line flags kept beside the kernel time. The index keeps 8 bits of them
+// (LineTable::kFlagBits): a new flag must stay below 0x100.
 enum LineFlag : std::uint16_t {
     LevelMask = 0x000f,            // syslog level + 1, 0 = no level printed
     NoNewline = 0x0010,            // final fragment or idle partial line without LF
@@ -21,9 +23,11 @@ enum LineFlag : std::uint16_t {
     KernelTimeNotAtStart = 0x0040, // timestamp found after garbage (escape codes, a prompt)
 };
 
-// Lines are stored without their line ending. About 20 bytes per line plus the text:
-// a uint32 offset into a text chunk, the arrival time and the kernel time with flags
-// packed into one int64. Chunked storage so that growing never copies the whole table.
+// Lines are stored without their line ending. 12 bytes per line plus the text: a uint32
+// offset into a text chunk, the arrival time as a 32-bit delta from its group's base, and
+// the kernel time as a 24-bit delta with the flags in the other 8 bits (packedcolumn.h;
+// a group is 16 bytes and starts every 4 s of host time, 15 s of kernel time, or where a
+// clock jumps). Chunked storage so that growing never copies the whole table.
 class LineTable
 {
 public:
@@ -79,16 +83,17 @@ public:
     // None for formats without host stamps before the first stamped line.
     std::optional<HostNs> arrival(LineIndex i) const
     {
-        return unpackArrival(m_arrival[chunk(i)][slot(i)]);
+        const std::optional<std::int64_t> v = m_arrival.value(std::size_t(i.value()));
+        return v ? std::optional<HostNs>(HostNs(*v)) : std::nullopt;
     }
     std::optional<KernelUs> kernelTime(LineIndex i) const
     {
-        const std::int64_t k = m_kernelAndFlags[chunk(i)][slot(i)] & kKernelMask;
-        return k == 0 ? std::nullopt : std::optional<KernelUs>(KernelUs(k - 1));
+        const std::optional<std::int64_t> v = m_kernelAndFlags.value(std::size_t(i.value()));
+        return v ? std::optional<KernelUs>(KernelUs(*v)) : std::nullopt;
     }
     std::uint16_t flags(LineIndex i) const
     {
-        return std::uint16_t(std::uint64_t(m_kernelAndFlags[chunk(i)][slot(i)]) >> kFlagShift);
+        return std::uint16_t(m_kernelAndFlags.payload(std::size_t(i.value())));
     }
     // The syslog level printed with the line (<N> or a record's priority), if any.
     std::optional<int> level(LineIndex i) const
@@ -97,8 +102,17 @@ public:
         return stored ? std::optional<int>(stored - 1) : std::nullopt;
     }
 
-    // Used by the loader to repair arrival times after a host clock step.
-    void setArrival(LineIndex i, HostNs t) { m_arrival[chunk(i)][slot(i)] = t.count(); }
+    // Sets one line's arrival time.
+    void setArrival(LineIndex i, HostNs t) { m_arrival.set(std::size_t(i.value()), t.count()); }
+    // Gives every line the arrival arrivalOf(i), called for each line in order: one pass
+    // (the loader places lines of a log without host times on their kernel clock).
+    template <typename F> void rewriteArrivals(F &&arrivalOf)
+    {
+        m_arrival.rewrite([&](std::size_t i) -> std::optional<std::int64_t> {
+            const std::optional<HostNs> t = arrivalOf(LineIndex(std::int64_t(i)));
+            return t ? std::optional<std::int64_t>(t->count()) : std::nullopt;
+        });
+    }
     // Used by live capture: an idle partial line that later got more bytes.
     void replaceLast(std::string_view text, std::uint16_t flags);
     // ...with the kernel time parsed from the completed text.
@@ -111,9 +125,14 @@ public:
 
     std::size_t textBytes() const { return m_textBytes; }
     std::size_t memoryBytes() const;
+    // Bytes of the line index alone (offsets, times, flags), without the text.
+    std::size_t indexBytes() const;
+
+    static constexpr int kFlagBits = 8;
 
 private:
-    // kernelAndFlags: kernel time + 1 (0 = none) in the low 48 bits, flags in the high 16.
+    // The blocks' packed kernelAndFlags: kernel time + 1 (0 = none) in the low 48 bits,
+    // flags in the high 16.
     static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
     static constexpr int kFlagShift = 48;
     static constexpr std::int64_t kKernelMask = (std::int64_t(1) << kFlagShift) - 1;
@@ -133,8 +152,11 @@ private:
     };
 
     std::vector<PageArray<std::uint32_t>> m_offset;
-    std::vector<PageArray<std::int64_t>> m_arrival; // packArrival
-    std::vector<PageArray<std::int64_t>> m_kernelAndFlags;
+    // Host ns; 0.25 s of slack below a group's first arrival.
+    PackedColumn m_arrival{32, 250'000'000};
+    // Kernel µs (none below 0) with the flags as payload; 1 s of slack for CPUs that
+    // print slightly out of order.
+    PackedColumn m_kernelAndFlags{32 - kFlagBits, 1'000'000};
     std::vector<TextChunk> m_text;
     LineIndex m_size; // one past the last line
     std::size_t m_textBytes = 0;

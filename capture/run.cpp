@@ -259,29 +259,50 @@ void Run::splitBoots(std::vector<BootScan> *scans)
 
 void Run::estimateOffsets(const std::vector<BootScan> &scans)
 {
-    double base = 0;
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         Boot &b = boots[bi];
         b.kernelZero.reset(); // none without arrivals
         if (scans[bi].envelope != BootScan().envelope) {
             b.kernelZero = scans[bi].envelope;
         }
-        b.timeBase = RunSeconds(base);
-        if (hasArrival) {
-            continue;
-        }
+        b.timeBase = RunSeconds(0);
+    }
+    if (!hasArrival) {
         // No host times: lay boots end to end on their kernel clocks, and give every line
         // the time of the last kernel line before it so it can be placed on the timeline.
-        double t = base;
-        for (LineIndex i = b.first; i < b.end; ++i) {
+        // One pass over the lines in order (the table codes arrivals in order).
+        std::size_t bi = 0;
+        bool entered = false; // boots[bi] has had a line
+        double base = 0, t = 0;
+        auto leaveBoot = [&] {
+            if (!entered) {
+                boots[bi].timeBase = RunSeconds(base);
+                t = base;
+            }
+            base = t + 1.0;
+            entered = false;
+            ++bi;
+        };
+        lines.rewriteArrivals([&](LineIndex i) -> std::optional<HostNs> {
+            while (bi < boots.size() && i >= boots[bi].end) {
+                leaveBoot();
+            }
+            if (bi >= boots.size() || i < boots[bi].first) {
+                return lines.arrival(i); // in no boot: as it was
+            }
+            if (!entered) {
+                entered = true;
+                boots[bi].timeBase = RunSeconds(base);
+                t = base;
+            }
             if (const std::optional<KernelUs> kt = lines.kernelTime(i)) {
                 t = std::max(t, base + seconds(*kt));
             }
-            lines.setArrival(i, HostNs(std::int64_t(t * 1e9)));
+            return HostNs(std::int64_t(t * 1e9));
+        });
+        while (bi < boots.size()) {
+            leaveBoot();
         }
-        base = t + 1.0;
-    }
-    if (!hasArrival) {
         origin = HostNs(0);
         m_lastArrival = lines.empty() ? std::nullopt : lines.arrival(lines.endIndex() - 1_lines);
     }

@@ -1,7 +1,8 @@
 // The fast paths for big logs against their plain definitions on the same input: the
 // block-parallel parse against a line-by-line parse, the block cutter against LineFramer,
 // the vectorised substring search against std::string_view::find, and the sliced series
-// and lag quantiles against a count and a sort.
+// and lag quantiles against a count and a sort, and the line index's packed columns
+// against plain vectors of the same values.
 #include "bytesearch.h"
 #include "digits.h"
 #include "inputfile.h"
@@ -10,6 +11,8 @@
 #include "lineloader.h"
 #include "linematcher.h"
 #include "linesearch.h"
+#include "linetable.h"
+#include "packedcolumn.h"
 #include "runbuilder.h"
 #include "tst_helpers.h"
 
@@ -107,6 +110,8 @@ private slots:
     void cutterCutsLikeLineFramer();
     void findBytesMatchesFind();
     void slicedSeriesAndLagQuantiles();
+    void packedColumnMatchesPlainValues();
+    void lineIndexTwelveBytesALine();
 };
 
 void TstScale::parallelParseMatchesLineByLine_data()
@@ -340,6 +345,105 @@ void TstScale::slicedSeriesAndLagQuantiles()
     QCOMPARE(r.kernelLines, qint64(part.size()));
     QVERIFY(std::fabs(*r.p50 - part[rankOf(part.size(), 0.5)]) < 1e-5);
     QVERIFY(std::fabs(*r.p99 - part[rankOf(part.size(), 0.99)]) < 1e-5);
+}
+
+// Every kind of sequence the clocks give, coded and read back exactly: dense and sparse
+// stamps, steps back, values missing, the extremes of int64; then single values set out of
+// their group's range, a rewrite of all lines in order, and lines taken back.
+void TstScale::packedColumnMatchesPlainValues()
+{
+    QRandomGenerator rng(12);
+    std::vector<std::optional<std::int64_t>> plain;
+    std::int64_t v = 1700000000LL * 1000000000LL;
+    const std::size_t n = 3 * PackedColumn::kChunkLines + 1234;
+    for (std::size_t i = 0; i < n; ++i) {
+        const int kind = int(rng.bounded(1000));
+        if (i < 70000) {
+            v += rng.bounded(100000); // dense: up to 0.1 ms apart
+        } else if (i < 140000) {
+            v += std::int64_t(rng.bounded(3000)) * 1000000; // sparse: up to 3 s apart
+        } else {
+            v += rng.bounded(2000000);
+        }
+        std::optional<std::int64_t> x = v;
+        if (kind < 20) {
+            x.reset();
+        } else if (kind < 25) {
+            x = v - std::int64_t(rng.bounded(400)) * 1000000; // up to 0.4 s back
+        } else if (kind == 25) {
+            x = std::numeric_limits<std::int64_t>::min();
+        } else if (kind == 26) {
+            x = std::numeric_limits<std::int64_t>::max();
+        } else if (kind == 27) {
+            x = -v;
+        }
+        plain.push_back(x);
+    }
+    const auto check = [&](const PackedColumn &c, int bits) {
+        if (c.size() != plain.size()) {
+            return QStringLiteral("%1 lines, not %2").arg(c.size()).arg(plain.size());
+        }
+        for (std::size_t i = 0; i < plain.size(); ++i) {
+            if (c.value(i) != plain[i] ||
+                c.payload(i) != (bits == 32 ? 0u : std::uint32_t(i % 200))) {
+                return QStringLiteral("line %1 of %2 bits").arg(i).arg(bits);
+            }
+        }
+        return QString();
+    };
+    for (const int bits : {32, 24}) {
+        PackedColumn c(bits, bits == 32 ? 250000000 : 1000000);
+        for (std::size_t i = 0; i < plain.size(); ++i) {
+            c.append(plain[i], bits == 32 ? 0u : std::uint32_t(i % 200));
+        }
+        QCOMPARE(check(c, bits), QString());
+        for (int k = 0; k < 300; ++k) {
+            const std::size_t i = rng.bounded(quint32(plain.size()));
+            plain[i] = k % 3 == 0 ? std::nullopt
+                                  : std::optional<std::int64_t>(std::int64_t(rng.generate64()));
+            c.set(i, plain[i]);
+        }
+        QCOMPARE(check(c, bits), QString());
+        c.rewrite([&](std::size_t i) {
+            plain[i] =
+                i % 7 == 0 ? std::nullopt : std::optional<std::int64_t>(std::int64_t(i) * 999);
+            return plain[i];
+        });
+        QCOMPARE(check(c, bits), QString());
+        for (int k = 0; k < 1300; ++k) {
+            c.popBack();
+            plain.pop_back();
+        }
+        for (int k = 0; k < 500; ++k) {
+            plain.push_back(std::int64_t(k) << 40);
+            c.append(plain.back(), bits == 32 ? 0u : std::uint32_t((plain.size() - 1) % 200));
+        }
+        QCOMPARE(check(c, bits), QString());
+    }
+}
+
+// At most 12 bytes a line for offsets, both times and the flags (issue 16), on a log as
+// dense as a flood (2,000 lines/s host and kernel time) and as sparse as a quiet console
+// (a line every 2 s: an arrival group every 2 lines, 18.3 bytes a line; such a log has few
+// lines).
+void TstScale::lineIndexTwelveBytesALine()
+{
+    for (const double gap : {0.0005, 2.0}) {
+        LineTable t;
+        const std::int64_t n = 4 * std::int64_t(PackedColumn::kChunkLines);
+        for (std::int64_t i = 0; i < n; ++i) {
+            const double s = double(i) * gap;
+            t.append("x", HostNs(1700000000000000000LL + std::int64_t(s * 1e9)),
+                     KernelUs(std::int64_t(s * 1e6)), std::uint16_t(i % 2 ? 7 : 0));
+        }
+        QCOMPARE(t.arrival(LineIndex(n - 1)),
+                 std::optional<HostNs>(
+                     HostNs(1700000000000000000LL + std::int64_t(double(n - 1) * gap * 1e9))));
+        QCOMPARE(t.flags(LineIndex(n - 1)), std::uint16_t(7));
+        const double perLine = double(t.indexBytes()) / double(n);
+        qInfo("gap %.4f s: %.3f index bytes a line", gap, perLine);
+        QVERIFY2(perLine <= (gap < 1 ? 12.01 : 18.5), qPrintable(QString::number(perLine)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstScale)
