@@ -28,16 +28,10 @@ bool PackedColumn::fits(std::int64_t value, std::int64_t base) const
     return value >= base && std::uint64_t(value) - std::uint64_t(base) < m_noneCode;
 }
 
-std::size_t PackedColumn::groupOf(const Chunk &c, std::size_t slot) const
+std::size_t PackedColumn::searchGroup(const Chunk &c, std::size_t slot, std::size_t from,
+                                      std::size_t to) const
 {
-    const std::size_t block = slot >> kBlockBits;
-    const std::size_t from = c.groupAtBlock[block];
-    const std::size_t to =
-        block + 1 < c.groupAtBlock.size() ? c.groupAtBlock[block + 1] + 1 : c.bases.size();
-    // The last group in [from, to) starting at or before the slot; dense logs have one.
-    if (to - from == 1) {
-        return from;
-    }
+    // The last group in [from, to) starting at or before the slot.
     const auto it = std::upper_bound(c.firstSlots.begin() + std::ptrdiff_t(from) + 1,
                                      c.firstSlots.begin() + std::ptrdiff_t(to), slot);
     return std::size_t(it - c.firstSlots.begin()) - 1;

@@ -86,7 +86,18 @@ private:
     };
     static_assert(kChunkBits <= 16, "group slots are 16-bit");
 
-    std::size_t groupOf(const Chunk &c, std::size_t slot) const;
+    // The group of a slot: the block's group unless another starts inside the block (dense
+    // logs: one group spans many blocks), then a search in the block's groups.
+    std::size_t groupOf(const Chunk &c, std::size_t slot) const
+    {
+        const std::size_t block = slot >> kBlockBits;
+        const std::size_t g = c.groupAtBlock[block];
+        const std::size_t next =
+            block + 1 < c.groupAtBlock.size() ? c.groupAtBlock[block + 1] : c.bases.size() - 1;
+        return next == g ? g : searchGroup(c, slot, g, next + 1);
+    }
+    std::size_t searchGroup(const Chunk &c, std::size_t slot, std::size_t from,
+                            std::size_t to) const;
     Chunk newChunk(bool populate) const;
     void appendTo(Chunk &c, std::size_t slot, std::optional<std::int64_t> value,
                   std::uint32_t payload) const;
