@@ -25,6 +25,7 @@ void LineTable::addIndexChunk()
     // fills it gets the later chunks populated up front.
     const bool populate = !m_offset.empty();
     m_offset.push_back(pageArray<std::uint32_t>(kChunkLines, populate));
+    m_firstTextChunk.push_back(0); // set when the chunk's first line is written
 }
 
 namespace {
@@ -61,6 +62,9 @@ void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
         std::memcpy(tc.data.get() + tc.used, text.data(), text.size());
     }
     const std::size_t c = chunk(m_size), s = slot(m_size);
+    if (s == 0) {
+        m_firstTextChunk[c] = m_text.size() - 1;
+    }
     m_offset[c][s] = std::uint32_t(tc.used);
     tc.used += text.size();
     m_textBytes += text.size();
@@ -93,6 +97,9 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
         }
         const std::size_t c = chunk(m_size), s = slot(m_size);
         const std::size_t take = std::min(n - done, std::size_t(kChunkLines) - s);
+        if (s == 0) {
+            m_firstTextChunk[c] = m_text.size() - 1;
+        }
         std::memcpy(&m_offset[c][s], offsets + done, take * sizeof *offsets);
         for (std::size_t k = done; k < done + take; ++k) {
             const std::optional<HostNs> a = unpackArrival(arrivals[k]);
@@ -135,10 +142,16 @@ void LineTable::replaceLast(std::string_view text, std::uint16_t flags,
 
 std::size_t LineTable::textChunkOf(LineIndex i) const
 {
-    // A chunk per 16 MiB, or per block of a parallel load (about 1 MiB): a binary search
-    // over a few thousand chunks is cheap.
-    auto it = std::upper_bound(m_text.begin(), m_text.end(), i,
-                               [](LineIndex v, const TextChunk &c) { return v < c.firstLine; });
+    // The text chunks (one per 16 MiB, or per block of a parallel load, about 1 MiB) that
+    // hold the lines of i's index chunk, then a binary search among those few.
+    const std::size_t c = chunk(i);
+    const std::size_t from = m_firstTextChunk[c];
+    const std::size_t to = (LineIndex(std::int64_t(c + 1) << kChunkBits) < m_size)
+                               ? m_firstTextChunk[c + 1] + 1
+                               : m_text.size();
+    auto it = std::upper_bound(m_text.begin() + std::ptrdiff_t(from) + 1,
+                               m_text.begin() + std::ptrdiff_t(to), i,
+                               [](LineIndex v, const TextChunk &t) { return v < t.firstLine; });
     return std::size_t(it - m_text.begin()) - 1;
 }
 

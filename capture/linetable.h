@@ -152,6 +152,7 @@ private:
     };
 
     std::vector<PageArray<std::uint32_t>> m_offset;
+    std::vector<std::size_t> m_firstTextChunk; // per index chunk: text chunk of its first line
     // Host ns; 0.25 s of slack below a group's first arrival.
     PackedColumn m_arrival{32, 250'000'000};
     // Kernel µs (none below 0) with the flags as payload; 1 s of slack for CPUs that
