@@ -94,10 +94,11 @@ bool InputFile::sniff(QString *error)
     constexpr std::size_t kSniff = 64u << 10;
     constexpr int kPauseMs = 50;
     // A file of known size needs one byte more than it has to see its end (but a file may
-    // claim a size of 0, as those in /proc do).
-    const std::size_t want =
-        m_regular ? std::clamp(std::size_t(std::max<std::int64_t>(m_size, 0)) + 1, kSniff, kBlock)
-                  : kBlock;
+    // claim a size of 0, as those in /proc do; bytes in memory have the size they have).
+    const std::size_t known = std::size_t(std::max<std::int64_t>(m_size, 0)) + 1;
+    const std::size_t want = m_memory    ? std::min(known, kBlock)
+                             : m_regular ? std::clamp(known, kSniff, kBlock)
+                                         : kBlock;
     m_pending.resize(want);
     std::size_t n = 0;
     bool end = false;
@@ -151,7 +152,10 @@ std::size_t InputFile::nextBlockBytes() const
     // a generous guess from the compressed size; either way a block at most.
     const std::int64_t left = std::max<std::int64_t>(m_size - m_pos, 0);
     const std::int64_t guess = m_compression == Compression::Zstd ? 8 * m_size : left + 1;
-    return std::size_t(std::clamp<std::int64_t>(guess, kSmall, std::int64_t(kBlock)));
+    // Bytes in memory do not grow: what is left is all there is (fuzzing runs thousands of
+    // tiny inputs a second, and set up 64 KiB buffers for each).
+    const std::int64_t floor = m_memory ? std::min<std::int64_t>(guess, kSmall) : kSmall;
+    return std::size_t(std::clamp<std::int64_t>(guess, floor, std::int64_t(kBlock)));
 }
 
 std::size_t InputFile::readInto(char *dst, std::size_t capacity)

@@ -158,12 +158,51 @@ void lowerThreadPriority(int by)
     }
 }
 
+// The whole input, already read, on the calling thread.
+LineLoadResult loadLinesHere(ByteBuffer all, LineFormat format, const RuleSet &rules,
+                             RunBuilder &builder, Run &run, const InputFile &input,
+                             const LoadOptions &options)
+{
+    BlockMerger merger(format, builder, run);
+    BlockParser parser(format, rules);
+    ParsedBlock parsed;
+    LoadProgress progress;
+    progress.bytesTotal = input.compressedSize();
+    progress.run = &run;
+    auto deliver = [&](ByteBuffer &&data, bool endsSplit) {
+        parser.parse(data.view(), endsSplit, &parsed);
+        merger.merge(parsed);
+        if (options.progress) {
+            progress.bytesDone = input.compressedPos();
+            progress.lines = run.lines.size().count();
+            options.progress(progress);
+        }
+    };
+    LineBlockCutter(LineFramer::kDefaultMaxLine).cut(all, 0, deliver, [] { return ByteBuffer(); });
+    if (!all.empty()) {
+        deliver(std::move(all), false); // the last line, without LF
+    }
+    return merger.result();
+}
+
 } // namespace
 
 LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
                          const RuleSet &rules, RunBuilder &builder, Run &run,
                          const LoadOptions &options)
 {
+    // A small file (a board's boot log, a fuzzing input) is parsed on the calling thread:
+    // starting a reader and a parser per core cost more than parsing it. The blocks are
+    // cut, parsed and merged as the threads below would: the same run. Not a pipe: a read
+    // may wait there, and what came so far must be shown meanwhile (`cat` streams).
+    constexpr std::size_t kOneThreadBytes = 256u << 10;
+    bool ended = false;
+    while (input.isRegular() && !ended && first.size() < kOneThreadBytes) {
+        ended = !input.read(first, first.size());
+    }
+    if (ended) {
+        return loadLinesHere(std::move(first), format, rules, builder, run, input, options);
+    }
     const int workers = std::max(1, int(std::thread::hardware_concurrency()));
     BoundedQueue<RawBlock> work(std::size_t(2 * workers));
     // Every buffer in flight comes back to a pool, so that none is allocated twice.

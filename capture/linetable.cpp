@@ -8,8 +8,9 @@
 namespace tty {
 
 namespace {
-// Text chunks grow from small (a short log stays small) to this size.
-constexpr std::size_t kMinTextChunkBytes = 256u << 10;
+// Text chunks grow from small (a short log stays small: 4 KiB, from malloc rather than a
+// populated mapping) to this size.
+constexpr std::size_t kMinTextChunkBytes = 4u << 10;
 constexpr std::size_t kMaxTextChunkBytes = 16u << 20;
 } // namespace
 

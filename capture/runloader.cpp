@@ -26,6 +26,28 @@ void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
         std::string data;
         ByteOffset filePos; // where the file was read to by then, for progress
     };
+    LoadProgress progress;
+    progress.bytesTotal = input.compressedSize();
+    progress.run = &run;
+    // A small file (most logs of a board's boot, every fuzzing input) is parsed without a
+    // reader thread: starting it cost more. Not a pipe: a read may wait there, and what
+    // came so far must be shown meanwhile (`cat` streams).
+    constexpr std::size_t kOneThreadBytes = 256u << 10;
+    bool ended = false;
+    while (input.isRegular() && !ended && first.size() < kOneThreadBytes) {
+        ended = !input.read(first, first.size());
+    }
+    if (ended) {
+        parser.feed(first.data(), first.size());
+        if (options.progress) {
+            progress.bytesDone = input.compressedPos();
+            progress.lines = run.lines.size().count();
+            options.progress(progress);
+        }
+        parser.finish();
+        return;
+    }
+
     BoundedQueue<Chunk> queue(8);
     Pool<std::string> spares(8);
     std::thread reader([&, b = std::move(first)]() mutable {
@@ -38,9 +60,6 @@ void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
         queue.close();
     });
 
-    LoadProgress progress;
-    progress.bytesTotal = input.compressedSize();
-    progress.run = &run;
     bool broken = false;
     Chunk cur;
     // Cancel ends the input (InputFile::setCancel): what was read by then is still parsed.

@@ -126,6 +126,30 @@ void SeriesPyramid::build()
         return;
     }
     m_levels.resize(1);
+    // Four fine bins make a coarse one. The channel's kind is settled outside the loops
+    // over the bins: every input, however small, has at least 4096 fine bins.
+    auto fold = [](const float *src, std::size_t n, float *dst, bool takeMax) {
+        const std::size_t whole = n / 4;
+        // In the order and from the 0 the values were always folded in: the same floats.
+        if (takeMax) {
+            for (std::size_t j = 0; j < whole; ++j) {
+                const float *s = src + 4 * j;
+                dst[j] = std::max(std::max(std::max(std::max(0.0f, s[0]), s[1]), s[2]), s[3]);
+            }
+        } else {
+            for (std::size_t j = 0; j < whole; ++j) {
+                const float *s = src + 4 * j;
+                dst[j] = (((0.0f + s[0]) + s[1]) + s[2]) + s[3];
+            }
+        }
+        if (n % 4) { // the last coarse bin, part full
+            float d = 0.0f;
+            for (std::size_t i = 4 * whole; i < n; ++i) {
+                d = takeMax ? std::max(d, src[i]) : d + src[i];
+            }
+            dst[whole] = d;
+        }
+    };
     while (m_levels.back().bins() > 64) {
         const Level &fine = m_levels.back();
         Level coarse;
@@ -134,11 +158,8 @@ void SeriesPyramid::build()
         for (int c = 0; c < kChannelCount; ++c) {
             const std::vector<float> &src = fine.ch[std::size_t(c)];
             std::vector<float> &dst = coarse.ch[std::size_t(c)];
-            dst.assign(n, 0.0f);
-            for (std::size_t i = 0; i < src.size(); ++i) {
-                float &d = dst[i / 4];
-                d = isMaxChannel(c) ? std::max(d, src[i]) : d + src[i];
-            }
+            dst.resize(n);
+            fold(src.data(), src.size(), dst.data(), isMaxChannel(c));
         }
         m_levels.push_back(std::move(coarse));
     }

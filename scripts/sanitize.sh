@@ -2,8 +2,7 @@
 # Sanitizer builds and their tests (docs/testing.md), each in a build directory of its own:
 # - build-asan (clang, ASan + UBSan, also the fuzz targets): unit, end-to-end and fuzz-replay
 #   tests, then every fuzz target for FUZZ_SECONDS (default 30) as a smoke test;
-# - build-tsan (clang, TSan): live capture and GUI tests, the code with threads; only with
-#   SANITIZE_TSAN=1 (see below).
+# - build-tsan (clang, TSan): live capture and GUI tests, the code with threads.
 # Only the targets those tests need are built. Any sanitizer report fails the run.
 set -e
 cd "$(dirname "$0")/.."
@@ -22,10 +21,10 @@ cmake --build build-asan -j2 --target sanitize_asan
 )
 ./scripts/fuzz.sh smoke "${FUZZ_SECONDS:-30}"
 
-# TSan is opt-in (SANITIZE_TSAN=1) until it runs clean here: with Debian's clang 14 the
-# TSan runtime aborts in fork() (tests that start processes through QProcess), and Qt is not
-# TSan-built (tests/sanitizers/tsan.supp). docs/testing.md says what is left.
-[ "${SANITIZE_TSAN:-0}" = 1 ] || exit 0
+# The test programs of this build start processes through QProcess, which clang 14's TSan
+# runtime cannot follow without tests/sanitizers/tsan_clone.cpp; Qt is not TSan-built
+# (tests/sanitizers/tsan.supp). SANITIZE_TSAN=0 leaves this stage out (by hand only).
+[ "${SANITIZE_TSAN:-1}" = 1 ] || exit 0
 [ -f build-tsan/CMakeCache.txt ] ||
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
         -DTTYSCOPE_SANITIZE=thread

@@ -1,5 +1,6 @@
 // The fast paths for big logs against their plain definitions on the same input: the
-// block-parallel parse against a line-by-line parse, the block cutter against LineFramer,
+// block-parallel parse (and the one-thread parse of a small file) against a line-by-line
+// parse, which grows the line table one line at a time, the block cutter against LineFramer,
 // the vectorised substring search against std::string_view::find, and the sliced series
 // and lag quantiles against a count and a sort, and the line index's packed columns
 // against plain vectors of the same values.
@@ -117,15 +118,22 @@ private slots:
 void TstScale::parallelParseMatchesLineByLine_data()
 {
     QTest::addColumn<bool>("compressed");
-    QTest::newRow("plain") << false;
-    QTest::newRow("zstd") << true;
+    QTest::addColumn<int>("lines");
+    // About 5 blocks of 1 MiB: a reader thread and a parser per core.
+    QTest::newRow("plain") << false << 100000;
+    QTest::newRow("zstd") << true << 100000;
+    // About 180 KB: parsed on the calling thread (a small file), the same way.
+    QTest::newRow("plain, small") << false << 2000;
+    QTest::newRow("zstd, small") << true << 2000;
 }
 
 void TstScale::parallelParseMatchesLineByLine()
 {
     QFETCH(bool, compressed);
-    const QByteArray log = awkwardLog(100000, 11); // about 5 blocks of 1 MiB
-    QVERIFY(log.size() > 4 * qsizetype(InputFile::kBlockBytes));
+    QFETCH(int, lines);
+    const QByteArray log = awkwardLog(lines, 11);
+    QVERIFY(lines < 10000 ? log.size() < (256 << 10)
+                          : log.size() > 4 * qsizetype(InputFile::kBlockBytes));
     QString error;
     const auto run = loadBytes(compressed ? zstdCompress(log) : log, withFormat("hostts"), &error);
     QVERIFY2(run, qPrintable(error));
@@ -299,6 +307,27 @@ void TstScale::slicedSeriesAndLagQuantiles()
             std::fabs(got(Channel::LagSum) - lagSum[b]) > 1e-3 * (1 + lagCount[b]) ||
             std::fabs(got(Channel::LagMax) - lagMax[b]) > 1e-5) {
             QFAIL(qPrintable(QStringLiteral("bin %1 differs").arg(b)));
+        }
+    }
+    // Each coarser level: four bins of the one below folded into one, from 0 and in order
+    // (a sum, or for the lag maximum a maximum), exactly.
+    QVERIFY(run->series.levels() >= 8);
+    for (int l = 1; l < run->series.levels(); ++l) {
+        const SeriesPyramid::Level &below = run->series.level(l - 1), &level = run->series.level(l);
+        QCOMPARE(level.width, below.width * 4);
+        QCOMPARE(level.bins(), (below.bins() + 3) / 4);
+        for (int c = 0; c < kChannelCount; ++c) {
+            const std::vector<float> &src = below.ch[std::size_t(c)];
+            for (std::size_t b = 0; b < level.bins(); ++b) {
+                float want = 0.0f;
+                for (std::size_t i = 4 * b; i < 4 * b + 4 && i < src.size(); ++i) {
+                    want = c == int(Channel::LagMax) ? std::max(want, src[i]) : want + src[i];
+                }
+                if (level.ch[std::size_t(c)][b] != want) {
+                    QFAIL(qPrintable(
+                        QStringLiteral("level %1 channel %2 bin %3 differs").arg(l).arg(c).arg(b)));
+                }
+            }
         }
     }
 
