@@ -8,6 +8,7 @@
 #include "rules.h"
 #include "run.h"
 #include "runloader.h"
+#include "sourceindex.h"
 
 #include <QCoreApplication>
 
@@ -40,6 +41,9 @@ inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {}
         sink = sink + double(run.eventText(e).size()) +
                run.eventTime(e).value_or(tty::RunSeconds(0)).count();
     }
+    // Sources (issue 14): the templates of every line.
+    const tty::SourceIndex sources = tty::SourceIndex::build(run);
+    sink = sink + double(sources.templates().size());
     const tty::Metrics m = tty::computeMetrics(run, metrics);
     tty::ReportColumn col;
     col.label = QStringLiteral("fuzz");

@@ -1,0 +1,208 @@
+#include "msgtemplate.h"
+
+#include "crashlines.h"
+#include "digits.h"
+
+#include <array>
+#include <cstring>
+
+namespace tty {
+
+namespace {
+
+bool isLetter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool isHexLetter(char c)
+{
+    return (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+bool isAlnum(char c)
+{
+    return isDigit(c) || isLetter(c);
+}
+
+// The template being written: appends with the masking rules for '#'.
+struct Out
+{
+    char *p;
+    std::size_t n = 0;
+    bool full() const { return n + 3 > kTemplateMax; }
+    void put(char c) { p[n++] = c; }
+    // A masked value. Values joined by one '.', '-' or ':' are one value ("1-1.2",
+    // "0000:00:1f.6", "12:34:56"), and "##" is "#".
+    void mask()
+    {
+        if (n >= 2 && p[n - 2] == '#' && (p[n - 1] == '.' || p[n - 1] == '-' || p[n - 1] == ':')) {
+            --n;
+            return;
+        }
+        if (n >= 1 && p[n - 1] == '#') {
+            return;
+        }
+        put('#');
+    }
+};
+
+// An alphanumeric run [b, e): numbers, hex words with a digit (addresses) and 0x values are
+// masked whole; in a word with other letters the digits at its start and end are masked
+// (eth0 -> eth#, 4096K -> #K), the ones inside kept (i2c, nvme0n1 -> nvme0n#).
+void putWord(const char *b, const char *e, Out *o)
+{
+    bool digit = false, hexOnly = true;
+    for (const char *c = b; c < e; ++c) {
+        digit = digit || isDigit(*c);
+        hexOnly = hexOnly && (isDigit(*c) || isHexLetter(*c));
+    }
+    const bool zeroX = e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X');
+    bool hexAfterX = zeroX;
+    for (const char *c = b + 2; zeroX && c < e; ++c) {
+        hexAfterX = hexAfterX && (isDigit(*c) || isHexLetter(*c));
+    }
+    if (!digit) {
+        for (const char *c = b; c < e && !o->full(); ++c) {
+            o->put(*c);
+        }
+        return;
+    }
+    if (hexOnly || hexAfterX) {
+        o->mask();
+        return;
+    }
+    const char *s = b;
+    if (isDigit(*s)) {
+        while (s < e && isDigit(*s)) {
+            ++s;
+        }
+        o->mask();
+    }
+    const char *t = e;
+    while (t > s && isDigit(t[-1])) {
+        --t;
+    }
+    for (const char *c = s; c < t && !o->full(); ++c) {
+        o->put(*c);
+    }
+    if (t < e) {
+        o->mask();
+    }
+}
+
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.size() >= p.size() && std::memcmp(s.data(), p.data(), p.size()) == 0;
+}
+
+} // namespace
+
+std::size_t maskMessage(std::string_view message, char *out)
+{
+    Out o{out};
+    const char *c = message.data();
+    const char *const e = c + message.size();
+    while (c < e && !o.full()) {
+        const char ch = *c;
+        if (isAlnum(ch)) {
+            const char *w = c + 1;
+            while (w < e && isAlnum(*w)) {
+                ++w;
+            }
+            putWord(c, w, &o);
+            c = w;
+        } else if (ch == ' ' || ch == '\t') {
+            if (o.n > 0 && out[o.n - 1] != ' ') {
+                o.put(' ');
+            } else if (o.n == 0) {
+                o.put(' '); // an indented line stays indented
+            }
+            ++c;
+        } else if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+            ++c;
+        } else if (ch == '\'' && (c == message.data() || !isAlnum(c[-1]))) {
+            // 'quoted' (not the apostrophe of "can't"): closed by a ' that ends a word.
+            const char *q = c + 1;
+            while (q < e && !(*q == '\'' && (q + 1 == e || !isAlnum(q[1])))) {
+                ++q;
+            }
+            if (q >= e || q == c + 1) {
+                o.put(ch);
+                ++c;
+                continue;
+            }
+            o.put('\'');
+            o.put('#');
+            o.put('\'');
+            c = q + 1;
+        } else if (ch == '"') {
+            const void *close = std::memchr(c + 1, '"', std::size_t(e - c - 1));
+            if (!close) {
+                o.put('"');
+                ++c;
+                continue;
+            }
+            o.put('"');
+            o.put('#');
+            o.put('"');
+            c = static_cast<const char *>(close) + 1;
+        } else {
+            o.put(ch);
+            ++c;
+        }
+    }
+    while (o.n > 1 && out[o.n - 1] == ' ') {
+        --o.n;
+    }
+    return o.n;
+}
+
+std::string messageTemplate(std::string_view message)
+{
+    std::string s(kTemplateMax, '\0');
+    s.resize(maskMessage(message, s.data()));
+    return s;
+}
+
+std::string_view messagePrefix(std::string_view message)
+{
+    const std::size_t limit = std::min(message.size(), kPrefixMax);
+    if (limit == 0 || message[0] == ' ' || message[0] == '\t') {
+        return {};
+    }
+    for (std::size_t i = 1; i < limit && i + 1 < message.size(); ++i) {
+        if (message[i] == ':' && message[i + 1] == ' ') {
+            return message.substr(0, i);
+        }
+    }
+    return {};
+}
+
+bool isReportBody(std::string_view m)
+{
+    if (m.empty()) {
+        return false;
+    }
+    if (m[0] == ' ' || m[0] == '\t') {
+        // Frames (" foo+0x1/0x2", " ? foo"), " <TASK>", " stack:0 pid:..." of a task
+        // line printed in two pieces, " ORIG_RAX: ...": everything indented but blanks.
+        return m.find_first_not_of(" \t") != std::string_view::npos;
+    }
+    if (crash::isTraceFiller(m)) {
+        return true;
+    }
+    static constexpr std::array<std::string_view, 12> kBody{
+        "task:",  "Modules linked in:", "Hardware name:", "Workqueue:", "RBX: ", "R08: ",
+        "Stack:", "Kernel Offset:",     "PKRU: ",         "pc : ",      "lr : ", "sp : "};
+    for (std::string_view b : kBody) {
+        if (startsWith(m, b)) {
+            return true;
+        }
+    }
+    // The dump_stack header "CPU: 1 PID: 42 Comm: ..." (6.12: "CPU: 1 UID: 0 PID: ..."),
+    // not a message that starts with "CPU: " and a word.
+    return startsWith(m, "CPU: ") && m.size() > 5 && isDigit(m[5]);
+}
+
+} // namespace tty

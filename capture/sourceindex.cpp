@@ -1,0 +1,179 @@
+#include "sourceindex.h"
+
+#include "kernelprefix.h"
+#include "msgtemplate.h"
+#include "parallel.h"
+#include "stringdict.h"
+
+#include <algorithm>
+
+namespace tty {
+
+namespace {
+
+constexpr std::uint32_t kBodyBit = 0x80000000u;
+constexpr std::string_view kCutHere = "K------------[ cut here ]------------";
+
+// Lines whose rule event opens a report: crash headlines, sysrq, NMI backtraces.
+bool opensReport(EventKind k)
+{
+    return isCrashKind(k) || k == EventKind::Sysrq || k == EventKind::NmiBacktrace;
+}
+
+// The message of a kernel line (after its printk prefix).
+std::string_view messageOf(std::string_view text)
+{
+    return text.substr(std::min(parseKernelPrefix(text).message, text.size()));
+}
+
+std::string_view text(const Run &run, LineIndex i)
+{
+    return messageOf(run.lines.text(i));
+}
+
+} // namespace
+
+SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
+{
+    SourceIndex index;
+    const LineIndex end = run.lines.endIndex();
+    const std::int64_t n = (end - LineIndex(0)).count();
+    if (n == 0) {
+        return index;
+    }
+    index.m_ids = pageArray<std::uint32_t>(std::size_t(n));
+    std::uint32_t *const ids = index.m_ids.get();
+
+    // Pass 1, on all cores: each slice templates its lines into a dictionary of its own.
+    const int slices = sliceCount(end - LineIndex(0), LineCount(1 << 18));
+    std::vector<StringDictionary> dicts(
+        std::size_t(slices), StringDictionary(kMaxTemplates, std::string("U") + kOverflowText));
+    std::vector<LineIndex> bounds(std::size_t(slices) + 1);
+    std::atomic<bool> stopped{false};
+    forEachSlice(LineIndex(0), end, slices, [&](int s, LineIndex from, LineIndex to) {
+        bounds[std::size_t(s)] = from;
+        if (s == slices - 1) {
+            bounds[std::size_t(slices)] = to;
+        }
+        StringDictionary &d = dicts[std::size_t(s)];
+        char key[kTemplateMax + 1];
+        for (LineIndex i = from; i < to; ++i) {
+            if ((i.value() & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
+                stopped = true;
+                return;
+            }
+            const std::string_view text = run.lines.text(i);
+            const bool kernel = run.lines.kernelTime(i).has_value();
+            const std::string_view msg = kernel ? messageOf(text) : text;
+            key[0] = kernel ? 'K' : 'U';
+            const std::size_t len = maskMessage(msg, key + 1);
+            const std::uint32_t id = d.idOf(std::string_view(key, len + 1));
+            // An empty kernel line inside a report (the sched debug part of a sysrq-t
+            // dump prints them) is part of it.
+            const bool body = kernel && (msg.empty() || isReportBody(msg));
+            ids[i.value()] = id | (body ? kBodyBit : 0);
+        }
+    });
+    if (stopped) {
+        return SourceIndex();
+    }
+
+    // Pass 2, in line order: one dictionary, and report bodies given their header's id.
+    StringDictionary global(kMaxTemplates, std::string("U") + kOverflowText);
+    std::vector<std::vector<std::uint32_t>> remap{std::size_t(slices)};
+    for (int s = 0; s < slices; ++s) {
+        for (const std::string &k : dicts[std::size_t(s)].keys()) {
+            remap[std::size_t(s)].push_back(global.idOf(k));
+        }
+        dicts[std::size_t(s)] = StringDictionary(1, {});
+    }
+    const std::uint32_t cutHere = global.idOf(kCutHere);
+    std::vector<std::int64_t> example(global.keys().size(), -1);
+    auto event = run.events.begin();
+    bool open = false, afterCutHere = false;
+    std::uint32_t openId = 0;
+    LineIndex last;
+    std::optional<LineIndex> lastKernel;
+    for (int s = 0; s < slices; ++s) {
+        const std::vector<std::uint32_t> &map = remap[std::size_t(s)];
+        for (LineIndex i = bounds[std::size_t(s)]; i < bounds[std::size_t(s) + 1]; ++i) {
+            const std::uint32_t raw = ids[i.value()];
+            const std::uint32_t g = map[raw & ~kBodyBit];
+            bool opener = g == cutHere;
+            while (event != run.events.end() && event->line <= i) {
+                opener = opener || (event->line == i && opensReport(event->kind) &&
+                                    run.lines.kernelTime(i).has_value());
+                ++event;
+            }
+            std::uint32_t id = g;
+            if (opener) {
+                // The WARNING line right after "cut here" belongs to the splat it opened.
+                if (open && afterCutHere && g != cutHere && i - last <= 2_lines) {
+                    id = openId;
+                } else {
+                    openId = g;
+                }
+                open = true;
+                afterCutHere = g == cutHere;
+                last = i;
+            } else if (raw & kBodyBit) {
+                if (open && i - last <= LineCount(kReportGap)) {
+                    id = openId;
+                } else {
+                    // An indented line continues the record before it ("Zone ranges:",
+                    // "  DMA [mem ...]"); another body line heads a report of its own.
+                    const bool indented = !text(run, i).empty() && text(run, i)[0] == ' ';
+                    if (indented && lastKernel) {
+                        id = ids[lastKernel->value()];
+                    }
+                    openId = id;
+                    open = true;
+                    afterCutHere = false;
+                }
+                last = i;
+            }
+            if (run.lines.kernelTime(i)) {
+                lastKernel = i;
+            }
+            ids[i.value()] = id;
+            if (example[id] < 0) {
+                example[id] = i.value();
+            }
+        }
+    }
+    index.m_lines = n;
+    index.m_templates.reserve(global.keys().size());
+    for (std::size_t id = 0; id < global.keys().size(); ++id) {
+        const std::string &k = global.keys()[id];
+        Template t;
+        t.kernel = k[0] == 'K';
+        t.text = k.substr(1);
+        if (example[id] >= 0) {
+            t.example = LineIndex(example[id]);
+        }
+        index.m_templates.push_back(std::move(t));
+    }
+    return index;
+}
+
+std::optional<std::uint32_t> SourceIndex::find(std::string_view text, bool kernel) const
+{
+    for (std::size_t id = 0; id < m_templates.size(); ++id) {
+        if (m_templates[id].kernel == kernel && m_templates[id].text == text &&
+            m_templates[id].example) {
+            return std::uint32_t(id);
+        }
+    }
+    return std::nullopt;
+}
+
+std::size_t SourceIndex::memoryBytes() const
+{
+    std::size_t b = std::size_t(m_lines) * sizeof(std::uint32_t);
+    for (const Template &t : m_templates) {
+        b += sizeof(Template) + t.text.capacity();
+    }
+    return b;
+}
+
+} // namespace tty
