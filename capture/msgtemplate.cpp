@@ -192,11 +192,25 @@ bool isReportBody(std::string_view m)
     if (crash::isTraceFiller(m)) {
         return true;
     }
-    static constexpr std::array<std::string_view, 12> kBody{
-        "task:",  "Modules linked in:", "Hardware name:", "Workqueue:", "RBX: ", "R08: ",
-        "Stack:", "Kernel Offset:",     "PKRU: ",         "pc : ",      "lr : ", "sp : "};
+    static constexpr std::array<std::string_view, 13> kBody{
+        "task:",   "Modules linked in:", "Hardware name:", "Workqueue:", "RBX: ", "R08: ",
+        "Stack:",  "Kernel Offset:",     "PKRU: ",         "pc : ",      "lr : ", "sp : ",
+        "pstate: "};
     for (std::string_view b : kBody) {
         if (startsWith(m, b)) {
+            return true;
+        }
+    }
+    // arm64 registers: "x29: ffff80008000bd50 x28: ..." (not "x86: Booting SMP ...").
+    const std::size_t colon = m.size() > 3 && m[0] == 'x' && isDigit(m[1])
+                                  ? (m[2] == ':' ? 2 : (isDigit(m[2]) && m[3] == ':' ? 3 : 0))
+                                  : 0;
+    if (colon > 0 && m.size() >= colon + 18 && m[colon + 1] == ' ') {
+        bool hex = true;
+        for (std::size_t k = colon + 2; k < colon + 18; ++k) {
+            hex = hex && (isDigit(m[k]) || isHexLetter(m[k]));
+        }
+        if (hex) {
             return true;
         }
     }

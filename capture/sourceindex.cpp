@@ -80,7 +80,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
 
     // Pass 2, in line order: one dictionary, and report bodies given their header's id.
     StringDictionary global(kMaxTemplates, std::string("U") + kOverflowText);
-    std::vector<std::vector<std::uint32_t>> remap{std::size_t(slices)};
+    std::vector<std::vector<std::uint32_t>> remap(static_cast<std::size_t>(slices));
     for (int s = 0; s < slices; ++s) {
         for (const std::string &k : dicts[std::size_t(s)].keys()) {
             remap[std::size_t(s)].push_back(global.idOf(k));

@@ -9,6 +9,7 @@
 #include "run.h"
 #include "runloader.h"
 #include "sourceindex.h"
+#include "sourcestats.h"
 
 #include <QCoreApplication>
 
@@ -43,8 +44,11 @@ inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {}
     }
     // Sources (issue 14): the templates of every line.
     const tty::SourceIndex sources = tty::SourceIndex::build(run);
-    sink = sink + double(sources.templates().size());
     const tty::Metrics m = tty::computeMetrics(run, metrics);
+    for (tty::SourceGrouping by : {tty::SourceGrouping::Template, tty::SourceGrouping::Prefix,
+                                   tty::SourceGrouping::Caller}) {
+        sink = sink + double(tty::computeSources(run, sources, m, by).sources.size());
+    }
     tty::ReportColumn col;
     col.label = QStringLiteral("fuzz");
     col.runs.push_back(&run);

@@ -150,6 +150,10 @@ void TstSources::reportBody_data()
     row("CPU: 1 PID: 123 Comm: insmod Tainted: G", true);
     row("Modules linked in: foo(O)", true);
     row("---[ end trace 4f3c2b1a0d9e8f7a ]---", true);
+    row("pstate: 60400005 (nZCv daif +PAN -UAO -TCO -DIT -SSBS BTYPE=--)", true);
+    row("x29: ffff80008000bd50 x28: 0000000000000000", true);
+    row("x86/mm: Memory block size: 128MB", false);
+    row("x86: Booting SMP configuration:", false);
     row("CPU: shutdown", false);
     row("noise: worker 0 seq 1", false);
     row("   ", false);
