@@ -5,7 +5,6 @@
 #include <QJsonArray>
 
 #include <cmath>
-#include <map>
 
 namespace tty {
 
@@ -97,16 +96,18 @@ bool listedInJson(const SourceStat &s, const SourceTable &t)
 SourceReport::SourceReport(const Report &report, const SourceOptions &options)
     : m_report(report), m_options(options)
 {
-    std::map<const Run *, SourceIndex> indexes;
     for (const ReportColumn &c : report.columns()) {
         std::vector<SourceTable> tables;
         for (std::size_t i = 0; i < c.metrics.size(); ++i) {
             const Run *run = c.runs[i];
-            auto it = indexes.find(run);
-            if (it == indexes.end()) {
-                it = indexes.emplace(run, SourceIndex::build(*run)).first;
+            auto it = m_indexes.find(run);
+            if (it == m_indexes.end()) {
+                it =
+                    m_indexes
+                        .emplace(run, std::make_shared<const SourceIndex>(SourceIndex::build(*run)))
+                        .first;
             }
-            tables.push_back(computeSources(*run, it->second, c.metrics[i], options.by));
+            tables.push_back(computeSources(*run, *it->second, c.metrics[i], options.by));
         }
         m_tables.push_back(std::move(tables));
     }
@@ -120,6 +121,12 @@ SourceReport::SourceReport(const Report &report, const SourceOptions &options)
         }
         m_comparison = compareSources(a, b);
     }
+}
+
+const SourceIndex *SourceReport::index(const Run *run) const
+{
+    const auto it = m_indexes.find(run);
+    return it == m_indexes.end() ? nullptr : it->second.get();
 }
 
 QString SourceReport::text() const

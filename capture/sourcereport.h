@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -42,6 +44,11 @@ public:
     void addToJson(QJsonObject *reportJson) const;
 
     // One source; `cycle` (may be null): the first --interval pattern, for its per-cycle cost.
+    // The template index of a run of the report (null for a run not in it).
+    const SourceIndex *index(const Run *run) const;
+    const Report &report() const { return m_report; }
+    const SourceOptions &options() const { return m_options; }
+
     static QJsonObject sourceJson(const SourceStat &s, SourceGrouping by,
                                   const IntervalStats *cycle = nullptr);
 
@@ -50,6 +57,7 @@ private:
     const Report &m_report;
     SourceOptions m_options;
     std::vector<std::vector<SourceTable>> m_tables;
+    std::map<const Run *, std::shared_ptr<const SourceIndex>> m_indexes;
     std::optional<SourceComparison> m_comparison;
 };
 

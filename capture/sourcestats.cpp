@@ -261,6 +261,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         s.dropped = dropped[g];
         s.firstLine = a.first;
         s.lastLine = a.last;
+        s.templateId = a.firstTemplate;
         s.example = q(run.lines.text(a.first));
         s.wireSeconds = wire(s.bytes, m.bitsPerChar, m.baud);
         if (s.wireSeconds && t.bytes > 0) {
@@ -293,6 +294,26 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         return a.key < b.key;
     });
     return t;
+}
+
+std::vector<LineIndex> linesOfSource(const Run &run, const SourceIndex &index,
+                                     const SourceStat &source, SourceGrouping by, LineIndex first,
+                                     LineIndex end)
+{
+    std::vector<LineIndex> out;
+    end = std::min(end, LineIndex(0) + index.lines());
+    std::string key;
+    if (by != SourceGrouping::Template) {
+        key = std::string(1, source.kernel ? 'K' : 'U') + source.key.toStdString();
+    }
+    for (LineIndex i = first; i < end; ++i) {
+        const bool in = by == SourceGrouping::Template ? index.templateOf(i) == source.templateId
+                                                       : keyOf(run, i, by) == key;
+        if (in) {
+            out.push_back(i);
+        }
+    }
+    return out;
 }
 
 QString SourceDiff::markText() const

@@ -39,7 +39,8 @@ struct SourceStat
     std::optional<double> wireSeconds, wireShare, bootWireSeconds, bootShare;
     std::optional<double> firstS, lastS, rate;
     LineIndex firstLine, lastLine;
-    QString example; // the first line's text
+    std::uint32_t templateId = 0; // by template: the source's; else its first line's
+    QString example;              // the first line's text
 };
 
 struct SourceTable
@@ -59,6 +60,11 @@ struct SourceTable
 // metrics, which give the range, the baud rate, the boot time and the boot-done line.
 SourceTable computeSources(const Run &run, const SourceIndex &index, const Metrics &m,
                            SourceGrouping by);
+
+// The lines of a source in [first, end), in order (for a log filtered to them).
+std::vector<LineIndex> linesOfSource(const Run &run, const SourceIndex &index,
+                                     const SourceStat &source, SourceGrouping by, LineIndex first,
+                                     LineIndex end);
 
 // One source in two columns (each the mean over its trials).
 struct SourceDiff
