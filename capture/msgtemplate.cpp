@@ -3,26 +3,42 @@
 #include "crashlines.h"
 #include "digits.h"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 namespace tty {
 
 namespace {
 
-bool isLetter(char c)
+// Byte classes, one table lookup a byte.
+enum : std::uint8_t { kDigit = 1, kLetter = 2, kHex = 4 }; // kHex: 0-9, a-f, A-F
+constexpr std::array<std::uint8_t, 256> kClass = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = '0'; c <= '9'; ++c) {
+        t[std::size_t(c)] = kDigit | kHex;
+    }
+    for (int c = 'a'; c <= 'z'; ++c) {
+        t[std::size_t(c)] = kLetter | (c <= 'f' ? kHex : 0);
+        t[std::size_t(c - 'a' + 'A')] = kLetter | (c <= 'f' ? kHex : 0);
+    }
+    return t;
+}();
+
+std::uint8_t classOf(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    return kClass[static_cast<unsigned char>(c)];
 }
 
 bool isHexLetter(char c)
 {
-    return (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    return (classOf(c) & (kLetter | kHex)) == (kLetter | kHex);
 }
 
 bool isAlnum(char c)
 {
-    return isDigit(c) || isLetter(c);
+    return (classOf(c) & (kDigit | kLetter)) != 0;
 }
 
 // The template being written: appends with the masking rules for '#'.
@@ -30,8 +46,16 @@ struct Out
 {
     char *p;
     std::size_t n = 0;
+    // Bytes are written while n + 3 <= kTemplateMax (room for a quoted '"#"').
     bool full() const { return n + 3 > kTemplateMax; }
     void put(char c) { p[n++] = c; }
+    void putRun(const char *b, std::size_t len)
+    {
+        const std::size_t room = n + 2 < kTemplateMax ? kTemplateMax - 2 - n : 0;
+        len = std::min(len, room);
+        std::memcpy(p + n, b, len);
+        n += len;
+    }
     // A masked value. Values joined by one '.', '-' or ':' are one value ("1-1.2",
     // "0000:00:1f.6", "12:34:56"), and "##" is "#".
     void mask()
@@ -47,28 +71,21 @@ struct Out
     }
 };
 
-// An alphanumeric run [b, e): numbers, hex words with a digit (addresses) and 0x values are
-// masked whole; in a word with other letters the digits at its start and end are masked
-// (eth0 -> eth#, 4096K -> #K), the ones inside kept (i2c, nvme0n1 -> nvme0n#).
-void putWord(const char *b, const char *e, Out *o)
+// An alphanumeric run [b, e) whose bytes' classes OR to `any` and AND to `all`: numbers,
+// hex words with a digit (addresses) and 0x values are masked whole; in a word with other
+// letters the digits at its start and end are masked (eth0 -> eth#, 4096K -> #K), the ones
+// inside kept (i2c, nvme0n1 -> nvme0n#).
+void putWord(const char *b, const char *e, std::uint8_t any, std::uint8_t all, Out *o)
 {
-    bool digit = false, hexOnly = true;
-    for (const char *c = b; c < e; ++c) {
-        digit = digit || isDigit(*c);
-        hexOnly = hexOnly && (isDigit(*c) || isHexLetter(*c));
-    }
-    const bool zeroX = e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X');
-    bool hexAfterX = zeroX;
-    for (const char *c = b + 2; zeroX && c < e; ++c) {
-        hexAfterX = hexAfterX && (isDigit(*c) || isHexLetter(*c));
-    }
-    if (!digit) {
-        for (const char *c = b; c < e && !o->full(); ++c) {
-            o->put(*c);
-        }
+    if (!(any & kDigit)) {
+        o->putRun(b, std::size_t(e - b));
         return;
     }
-    if (hexOnly || hexAfterX) {
+    bool hexAfterX = e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X');
+    for (const char *c = b + 2; hexAfterX && c < e; ++c) {
+        hexAfterX = (classOf(*c) & kHex) != 0;
+    }
+    if ((all & kHex) || hexAfterX) {
         o->mask();
         return;
     }
@@ -83,9 +100,7 @@ void putWord(const char *b, const char *e, Out *o)
     while (t > s && isDigit(t[-1])) {
         --t;
     }
-    for (const char *c = s; c < t && !o->full(); ++c) {
-        o->put(*c);
-    }
+    o->putRun(s, std::size_t(t - s));
     if (t < e) {
         o->mask();
     }
@@ -105,12 +120,19 @@ std::size_t maskMessage(std::string_view message, char *out)
     const char *const e = c + message.size();
     while (c < e && !o.full()) {
         const char ch = *c;
-        if (isAlnum(ch)) {
+        const std::uint8_t cls = classOf(ch);
+        if (cls & (kDigit | kLetter)) {
+            std::uint8_t any = cls, all = cls;
             const char *w = c + 1;
-            while (w < e && isAlnum(*w)) {
-                ++w;
+            for (; w < e; ++w) {
+                const std::uint8_t k = classOf(*w);
+                if (!(k & (kDigit | kLetter))) {
+                    break;
+                }
+                any |= k;
+                all &= k;
             }
-            putWord(c, w, &o);
+            putWord(c, w, any, all, &o);
             c = w;
         } else if (ch == ' ' || ch == '\t') {
             if (o.n > 0 && out[o.n - 1] != ' ') {
@@ -181,7 +203,16 @@ std::string_view messagePrefix(std::string_view message)
 
 bool isReportBody(std::string_view m)
 {
-    if (m.empty()) {
+    // The first bytes a body line can start with (the lists below); most lines of a flood
+    // are rejected by this alone.
+    static constexpr auto kFirst = [] {
+        std::array<bool, 256> t{};
+        for (unsigned char c : std::string_view(" \t<-.CDEFHKMPRSWchilpstx")) {
+            t[c] = true;
+        }
+        return t;
+    }();
+    if (m.empty() || !kFirst[static_cast<unsigned char>(m[0])]) {
         return false;
     }
     if (m[0] == ' ' || m[0] == '\t') {

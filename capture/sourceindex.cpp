@@ -6,6 +6,7 @@
 #include "stringdict.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tty {
 
@@ -24,6 +25,30 @@ bool opensReport(EventKind k)
 std::string_view messageOf(std::string_view text)
 {
     return text.substr(std::min(parseKernelPrefix(text).message, text.size()));
+}
+
+// The same for a line whose timestamp starts it (the loader has checked the timestamp):
+// after "[ seconds.micro]", a caller id "[  T123]" and one blank.
+std::string_view messageAfterTime(std::string_view text)
+{
+    const void *close = std::memchr(text.data(), ']', std::min<std::size_t>(text.size(), 32));
+    if (!close) {
+        return messageOf(text);
+    }
+    std::size_t p = std::size_t(static_cast<const char *>(close) - text.data()) + 1;
+    if (p < text.size() && text[p] == '[') {
+        std::size_t q = p + 1;
+        while (q < text.size() && text[q] == ' ') {
+            ++q;
+        }
+        if (q < text.size() && (text[q] == 'T' || text[q] == 'C')) {
+            return messageOf(text); // a caller id: the full parse checks it
+        }
+    }
+    if (p < text.size() && text[p] == ' ') {
+        ++p;
+    }
+    return text.substr(p);
 }
 
 std::string_view text(const Run &run, LineIndex i)
@@ -50,6 +75,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
         std::size_t(slices), StringDictionary(kMaxTemplates, std::string("U") + kOverflowText));
     std::vector<LineIndex> bounds(std::size_t(slices) + 1);
     std::atomic<bool> stopped{false};
+    const bool timeInText = !formatInfo(run.meta.format).kernelTimeInRecord;
     forEachSlice(LineIndex(0), end, slices, [&](int s, LineIndex from, LineIndex to) {
         bounds[std::size_t(s)] = from;
         if (s == slices - 1) {
@@ -57,6 +83,11 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
         }
         StringDictionary &d = dicts[std::size_t(s)];
         char key[kTemplateMax + 1];
+        // A flood repeats one template line after line: the key of the line before is
+        // compared first, which saves the hash and the lookup.
+        char prevKey[kTemplateMax + 1];
+        std::size_t prevLen = 0;
+        std::uint32_t prevId = 0;
         for (LineIndex i = from; i < to; ++i) {
             if ((i.value() & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
                 stopped = true;
@@ -64,10 +95,21 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
             }
             const std::string_view text = run.lines.text(i);
             const bool kernel = run.lines.kernelTime(i).has_value();
-            const std::string_view msg = kernel ? messageOf(text) : text;
+            std::string_view msg = text;
+            if (kernel) {
+                const bool atStart = timeInText && !text.empty() && text[0] == '[' &&
+                                     !(run.lines.flags(i) & KernelTimeNotAtStart);
+                msg = atStart ? messageAfterTime(text) : messageOf(text);
+            }
             key[0] = kernel ? 'K' : 'U';
             const std::size_t len = maskMessage(msg, key + 1);
-            const std::uint32_t id = d.idOf(std::string_view(key, len + 1));
+            std::uint32_t id = prevId;
+            if (len + 1 != prevLen || std::memcmp(key, prevKey, prevLen) != 0) {
+                id = d.idOf(std::string_view(key, len + 1));
+                prevLen = len + 1;
+                std::memcpy(prevKey, key, prevLen);
+                prevId = id;
+            }
             // An empty kernel line inside a report (the sched debug part of a sysrq-t
             // dump prints them) is part of it.
             const bool body = kernel && (msg.empty() || isReportBody(msg));

@@ -200,15 +200,29 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         return keyIndex.at(keyOf(run, i, by));
     };
 
-    // Drops: to the source on both sides of the drop interval, when it is one.
+    // Drops: to the source on both sides of the drop interval, when it is one. A notice
+    // that has a kernel timestamp of its own is no neighbour: the next timed line is.
     std::vector<std::int64_t> dropped(total.size(), 0);
     for (const DropSpan &d : run.drops) {
         const LineIndex at = run.events[d.event].line;
         if (at < first || at >= end) {
             continue;
         }
-        if (d.before && d.after && *d.before >= first && *d.after < end &&
-            groupOf(*d.before) == groupOf(*d.after)) {
+        std::optional<LineIndex> after = d.after;
+        if (after && *after == at && run.lines.kernelTime(at)) {
+            KernelPrefix p;
+            if (messageOf(run, at, &p).substr(0, 3) == "** ") {
+                after.reset();
+                for (LineIndex i = at + 1_lines; i < std::min(end, at + 4096_lines); ++i) {
+                    if (run.lines.kernelTime(i)) {
+                        after = i;
+                        break;
+                    }
+                }
+            }
+        }
+        if (d.before && after && *d.before >= first && *after < end &&
+            groupOf(*d.before) == groupOf(*after)) {
             dropped[groupOf(*d.before)] += d.count;
             t.droppedAttributed += d.count;
         } else {
