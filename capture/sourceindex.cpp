@@ -13,6 +13,7 @@ namespace tty {
 namespace {
 
 constexpr std::uint32_t kBodyBit = 0x80000000u;
+constexpr std::uint32_t kOpenerBit = 0x40000000u; // ids stay below kMaxTemplates
 constexpr std::string_view kCutHere = "K------------[ cut here ]------------";
 
 // Lines whose rule event opens a report: crash headlines, sysrq, NMI backtraces.
@@ -73,14 +74,9 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
     const int slices = sliceCount(end - LineIndex(0), LineCount(1 << 18));
     std::vector<StringDictionary> dicts(
         std::size_t(slices), StringDictionary(kMaxTemplates, std::string("U") + kOverflowText));
-    std::vector<LineIndex> bounds(std::size_t(slices) + 1);
     std::atomic<bool> stopped{false};
     const bool timeInText = !formatInfo(run.meta.format).kernelTimeInRecord;
     forEachSlice(LineIndex(0), end, slices, [&](int s, LineIndex from, LineIndex to) {
-        bounds[std::size_t(s)] = from;
-        if (s == slices - 1) {
-            bounds[std::size_t(slices)] = to;
-        }
         StringDictionary &d = dicts[std::size_t(s)];
         char key[kTemplateMax + 1];
         // A flood repeats one template line after line: the key of the line before is
@@ -120,7 +116,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
         return SourceIndex();
     }
 
-    // Pass 2, in line order: one dictionary, and report bodies given their header's id.
+    // One dictionary for the whole run.
     StringDictionary global(kMaxTemplates, std::string("U") + kOverflowText);
     std::vector<std::vector<std::uint32_t>> remap(static_cast<std::size_t>(slices));
     for (int s = 0; s < slices; ++s) {
@@ -130,25 +126,51 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
         dicts[std::size_t(s)] = StringDictionary(1, {});
     }
     const std::uint32_t cutHere = global.idOf(kCutHere);
-    std::vector<std::int64_t> example(global.keys().size(), -1);
-    auto event = run.events.begin();
-    bool open = false, afterCutHere = false;
-    std::uint32_t openId = 0;
-    LineIndex last;
-    std::optional<LineIndex> lastKernel;
-    for (int s = 0; s < slices; ++s) {
+    const std::size_t nIds = global.keys().size();
+
+    // Pass 2, on all cores: the slice's ids made global. Lines that may open or continue a
+    // report (report bodies, "cut here", rule headlines) are set aside for pass 3; every
+    // other line keeps its template, and the first line of each is the template's example.
+    std::vector<std::vector<LineIndex>> special(static_cast<std::size_t>(slices));
+    std::vector<std::vector<std::int64_t>> firsts(static_cast<std::size_t>(slices));
+    forEachSlice(LineIndex(0), end, slices, [&](int s, LineIndex from, LineIndex to) {
         const std::vector<std::uint32_t> &map = remap[std::size_t(s)];
-        for (LineIndex i = bounds[std::size_t(s)]; i < bounds[std::size_t(s) + 1]; ++i) {
+        std::vector<std::int64_t> &first = firsts[std::size_t(s)];
+        first.assign(nIds, -1);
+        std::vector<LineIndex> &set = special[std::size_t(s)];
+        auto event = std::lower_bound(run.events.begin(), run.events.end(), from,
+                                      [](const Event &e, LineIndex l) { return e.line < l; });
+        for (LineIndex i = from; i < to; ++i) {
             const std::uint32_t raw = ids[i.value()];
             const std::uint32_t g = map[raw & ~kBodyBit];
             bool opener = g == cutHere;
-            while (event != run.events.end() && event->line <= i) {
+            for (; event != run.events.end() && event->line <= i; ++event) {
                 opener = opener || (event->line == i && opensReport(event->kind) &&
                                     run.lines.kernelTime(i).has_value());
-                ++event;
             }
+            if (opener || (raw & kBodyBit)) {
+                set.push_back(i);
+                ids[i.value()] = g | (opener ? kOpenerBit : 0) | (raw & kBodyBit);
+                continue;
+            }
+            ids[i.value()] = g;
+            if (first[g] < 0) {
+                first[g] = i.value();
+            }
+        }
+    });
+
+    // Pass 3, in line order over the lines set aside: report bodies take their header's id.
+    std::vector<std::int64_t> example(nIds, -1);
+    bool open = false, afterCutHere = false;
+    std::uint32_t openId = 0;
+    LineIndex last;
+    for (const std::vector<LineIndex> &set : special) {
+        for (const LineIndex i : set) {
+            const std::uint32_t raw = ids[i.value()];
+            const std::uint32_t g = raw & ~(kBodyBit | kOpenerBit);
             std::uint32_t id = g;
-            if (opener) {
+            if (raw & kOpenerBit) {
                 // The WARNING line right after "cut here" belongs to the splat it opened.
                 if (open && afterCutHere && g != cutHere && i - last <= 2_lines) {
                     id = openId;
@@ -158,15 +180,21 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                 open = true;
                 afterCutHere = g == cutHere;
                 last = i;
-            } else if (raw & kBodyBit) {
+            } else {
                 if (open && i - last <= LineCount(kReportGap)) {
                     id = openId;
                 } else {
                     // An indented line continues the record before it ("Zone ranges:",
                     // "  DMA [mem ...]"); another body line heads a report of its own.
-                    const bool indented = !text(run, i).empty() && text(run, i)[0] == ' ';
-                    if (indented && lastKernel) {
-                        id = ids[lastKernel->value()];
+                    const std::string_view m = text(run, i);
+                    if (!m.empty() && m[0] == ' ') {
+                        for (LineIndex j = i - 1_lines; j >= LineIndex(0) && i - j <= 4096_lines;
+                             --j) {
+                            if (run.lines.kernelTime(j)) {
+                                id = ids[j.value()] & ~(kBodyBit | kOpenerBit);
+                                break;
+                            }
+                        }
                     }
                     openId = id;
                     open = true;
@@ -174,12 +202,16 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                 }
                 last = i;
             }
-            if (run.lines.kernelTime(i)) {
-                lastKernel = i;
-            }
             ids[i.value()] = id;
             if (example[id] < 0) {
                 example[id] = i.value();
+            }
+        }
+    }
+    for (const std::vector<std::int64_t> &first : firsts) {
+        for (std::size_t id = 0; id < nIds; ++id) {
+            if (first[id] >= 0 && (example[id] < 0 || first[id] < example[id])) {
+                example[id] = first[id];
             }
         }
     }

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -206,7 +207,7 @@ SourcesPanel::SourcesPanel(QWidget *parent)
     m_tableView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tableView->verticalHeader()->hide();
     m_tableView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_tableView->horizontalHeader()->setStretchLastSection(true);
+    m_tableView->horizontalHeader()->setStretchLastSection(false);
     m_tableView->setItemDelegateForColumn(SourceModel::Share, new ShareDelegate(m_tableView));
     m_tableView->setWordWrap(false);
     m_addLane->setEnabled(false);
@@ -284,7 +285,19 @@ void SourcesPanel::showView(int index)
         m_summary->setText(s + u'.');
         m_tableView->sortByColumn(SourceModel::Wire, Qt::DescendingOrder);
     }
+    // The figures at their width; the source as wide as the rest of the dock, at least
+    // 200 px, long ones cut (the tooltip has the whole template and an example line).
     m_tableView->resizeColumnsToContents();
+    const int sourceColumn =
+        m_model->comparing() ? int(SourceModel::DSource) : int(SourceModel::Source);
+    int used = 0;
+    for (int c = 0; c < m_model->columnCount(); ++c) {
+        used += c == sourceColumn ? 0 : m_tableView->columnWidth(c);
+    }
+    const int room = std::max(200, m_tableView->viewport()->width() - used - 4);
+    m_tableView->setColumnWidth(sourceColumn,
+                                std::min(m_tableView->columnWidth(sourceColumn), room));
+    m_tableView->horizontalScrollBar()->setValue(0);
     m_addLane->setEnabled(false);
 }
 

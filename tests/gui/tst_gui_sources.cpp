@@ -55,6 +55,13 @@ private slots:
         QVERIFY(p->sources());
         QCOMPARE(p->view()->count(), 1);
         QTableView *t = p->table();
+        // Every column in view, the source cut to what the dock leaves (200 px at least).
+        int width = 0;
+        for (int c = 0; c < t->model()->columnCount(); ++c) {
+            QVERIFY(t->columnWidth(c) > 0);
+            width += t->columnWidth(c);
+        }
+        QVERIFY(width <= std::max(t->viewport()->width(), 200 + width - t->columnWidth(0)));
         QCOMPARE(t->model()->rowCount(), 314); // as `report --sources` counts them
         QCOMPARE(cell(t, 0, SourceModel::Source), QStringLiteral("noise: worker # seq #"));
         QCOMPARE(cell(t, 0, SourceModel::Lines), QStringLiteral("9397")); // truth noise_lines
