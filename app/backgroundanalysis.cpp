@@ -14,6 +14,11 @@ BackgroundAnalysis::BackgroundAnalysis(QObject *parent) : QObject(parent)
             emit metricsReady(m_metricsWatcher.future().result());
         }
     });
+    connect(&m_sourcesWatcher, &QFutureWatcherBase::finished, this, [this] {
+        if (m_sourcesWatcher.future().resultCount() > 0) {
+            emit sourcesReady(m_sourcesWatcher.future().result());
+        }
+    });
 }
 
 BackgroundAnalysis::~BackgroundAnalysis()
@@ -25,6 +30,19 @@ void BackgroundAnalysis::waitForFinished()
 {
     m_metricsWatcher.waitForFinished();
     m_patternWatcher.waitForFinished();
+    m_sourcesWatcher.waitForFinished();
+}
+
+void BackgroundAnalysis::computeSources(const std::shared_ptr<const Report> &report)
+{
+    m_sourcesWatcher.waitForFinished();
+    m_sourcesWatcher.setFuture(
+        QtConcurrent::run([report]() -> std::shared_ptr<const SessionSources> {
+            auto s = std::make_shared<SessionSources>();
+            s->report = report;
+            s->sources = std::make_shared<const SourceReport>(*report, SourceOptions{});
+            return s;
+        }));
 }
 
 void BackgroundAnalysis::computeMetrics(const Session &snapshot)

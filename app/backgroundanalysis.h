@@ -3,6 +3,7 @@
 #pragma once
 
 #include "session.h"
+#include "sourcereport.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -10,6 +11,14 @@
 #include <memory>
 
 namespace tty {
+
+// The sources of a session's report (issue 14), with the report they were computed from
+// (a SourceReport refers to it).
+struct SessionSources
+{
+    std::shared_ptr<const Report> report;
+    std::shared_ptr<const SourceReport> sources;
+};
 
 class BackgroundAnalysis : public QObject
 {
@@ -24,18 +33,24 @@ public:
     // Waits for the previous patterns, then matches the session's patterns; patternsReady
     // follows (also at once when `wait`).
     void computePatterns(const Session &snapshot, bool wait);
+    // The sources of every run of a report: the template index of each run and the cost of
+    // each source; sourcesReady follows.
+    void computeSources(const std::shared_ptr<const Report> &report);
     bool metricsRunning() const { return m_metricsWatcher.isRunning(); }
+    bool sourcesRunning() const { return m_sourcesWatcher.isRunning(); }
     void waitForFinished();
 
 signals:
     void metricsReady(const std::shared_ptr<const tty::Report> &report);
     void patternsReady(const QVector<tty::PatternSeries> &patterns);
+    void sourcesReady(const std::shared_ptr<const tty::SessionSources> &sources);
 
 private:
     void emitPatterns();
 
     QFutureWatcher<QVector<PatternSeries>> m_patternWatcher;
     QFutureWatcher<std::shared_ptr<const Report>> m_metricsWatcher;
+    QFutureWatcher<std::shared_ptr<const SessionSources>> m_sourcesWatcher;
 };
 
 } // namespace tty

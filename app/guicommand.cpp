@@ -58,6 +58,10 @@ int runGui(const QStringList &args)
                  QStringLiteral("OUT.png")});
     p.addOption({QStringLiteral("size"), QStringLiteral("Window size, e.g. 1600x1000."),
                  QStringLiteral("WxH")});
+    p.addOption({QStringLiteral("pane"),
+                 QStringLiteral("The dock in front: events, metrics (default) or sources (who "
+                                "floods the console), e.g. for --screenshot."),
+                 QStringLiteral("NAME")});
     p.addOption({QStringLiteral("theme"),
                  QStringLiteral("Colours: system (default), light or dark."),
                  QStringLiteral("NAME")});
@@ -116,6 +120,10 @@ int runGui(const QStringList &args)
         }
     }
     w.show();
+    if (p.isSet(QStringLiteral("pane")) && !w.raisePane(p.value(QStringLiteral("pane")))) {
+        std::fprintf(stderr, "ttyscope: --pane must be events, metrics or sources\n");
+        return 2;
+    }
     if (p.isSet(QStringLiteral("screenshot"))) {
         w.waitForLoaded();
         QElapsedTimer settle; // let deferred layout (dock sizes) happen before the grab

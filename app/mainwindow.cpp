@@ -120,12 +120,18 @@ MainWindow::MainWindow(QWidget *parent)
         }
     });
     connect(m_analysis, &BackgroundAnalysis::patternsReady, this,
-            [this](const QVector<PatternSeries> &p) { m_timeline->setPatternLanes(p); });
+            [this](const QVector<PatternSeries> &p) {
+                m_patternLanes = p;
+                m_timeline->setPatternLanes(m_patternLanes + m_sourceLanes);
+            });
+    connect(m_analysis, &BackgroundAnalysis::sourcesReady, this, &MainWindow::onSourcesReady);
     connect(m_analysis, &BackgroundAnalysis::metricsReady, this,
             [this](const std::shared_ptr<const Report> &report) {
                 if (!m_session.isEmpty()) {
                     m_report = report;
                     m_metrics->setReport(*report, runColors(int(m_session.sides.size())));
+                    // Who floods the console: after the metrics, in the background too.
+                    m_analysis->computeSources(report);
                 }
             });
     WindowSettings::restore(this, m_lanesMenu, &m_session.metrics);
@@ -152,6 +158,7 @@ void MainWindow::buildDocks()
     // The metrics table is what people paste into mails: give it room by default (a saved
     // layout, restored later, wins). Docks can only be sized once the window is laid out.
     tabifyDockWidget(m_eventDock, m_metricsDock);
+    buildSourcesDock();
     m_metricsDock->raise();
     m_metrics->setMinimumWidth(320);
     connect(m_metrics, &MetricsPanel::optionsChanged, this, [this] {
@@ -258,11 +265,17 @@ bool MainWindow::waitForLoaded(int timeoutMs)
         }
         return false;
     };
-    while ((m_loading || m_analysis->metricsRunning() || logsGrowing()) &&
+    while ((m_loading || m_analysis->metricsRunning() || m_analysis->sourcesRunning() ||
+            logsGrowing()) &&
            t.elapsed() < timeoutMs) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     }
     QApplication::processEvents(); // the watcher's finished signal
+    // The metrics' arrival starts the sources.
+    while (m_analysis->sourcesRunning() && t.elapsed() < timeoutMs) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    QApplication::processEvents();
     return !m_loading;
 }
 
@@ -430,6 +443,7 @@ std::shared_ptr<const Report> MainWindow::currentReport()
 void MainWindow::refreshMetrics()
 {
     m_report.reset(); // the figures of the session before: exports must not use them
+    clearSources();
     if (m_session.isEmpty()) {
         return;
     }

@@ -37,6 +37,8 @@ class LiveController;
 class LiveBar;
 struct CaptureOptions;
 class BackgroundAnalysis;
+class SourcesPanel;
+struct SessionSources;
 
 class MainWindow : public QMainWindow
 {
@@ -59,6 +61,11 @@ public:
     MetricsPanel *metricsPanel() const { return m_metrics; }
     LogPane *logPane(int side) const;
     NoticeBar *notices() const { return m_notices; }
+    SourcesPanel *sourcesPanel() const { return m_sourcesPanel; }
+    // Raises a dock: "events", "metrics" or "sources" (for screenshots); false if unknown.
+    bool raisePane(const QString &name);
+    // A lane of a source's lines per second (the source selected in the Sources dock).
+    void addSourceLane();
     bool exportFigure(const QString &path, int width, int height, double scale, QString *error);
 
     // Live capture into side A (B: the run open now, if `withReference`). False with a
@@ -106,6 +113,11 @@ private:
     void onLiveAlert(EventKind kind, const QString &text);
     void dropMarker();
     void addPatternLane(const QString &regex);
+    // The Sources dock (mainwindow_sources.cpp).
+    void buildSourcesDock();
+    void onSourcesReady(const std::shared_ptr<const SessionSources> &sources);
+    void onSourceSelected();
+    void clearSources();
 
     Session m_session;
     // The single multi-boot capture whose boots can be compared (and restored).
@@ -123,6 +135,11 @@ private:
     NoticeBar *m_notices;
     QDockWidget *m_eventDock = nullptr;
     QDockWidget *m_metricsDock = nullptr;
+    SourcesPanel *m_sourcesPanel = nullptr;
+    QDockWidget *m_sourcesDock = nullptr;
+    std::shared_ptr<const SessionSources> m_sources; // of m_report; null until computed
+    QVector<PatternSeries> m_patternLanes;           // of the user's regexes
+    QVector<PatternSeries> m_sourceLanes;            // added from the Sources dock
     QLabel *m_statusText;
     QProgressBar *m_progress;
     QPushButton *m_cancel;

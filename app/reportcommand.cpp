@@ -4,6 +4,7 @@
 #include "filelist.h"
 #include "gate.h"
 #include "junit.h"
+#include "sourcereport.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -13,6 +14,40 @@
 namespace tty {
 
 namespace {
+
+// `--sources [N]`: the count is optional, which QCommandLineParser cannot say, so it is
+// taken out of the arguments here (`--sources N`, `--sources=N`), leaving `--sources`.
+// A file named like a number right after --sources is written ./N.
+bool takeSourcesCount(QStringList *args, std::optional<int> *top, QString *error)
+{
+    for (qsizetype i = 0; i < args->size(); ++i) {
+        const QString a = args->at(i);
+        QString value;
+        if (a.startsWith(QLatin1String("--sources="))) {
+            value = a.mid(10);
+        } else if (a == QLatin1String("--sources") && i + 1 < args->size()) {
+            bool digits = !args->at(i + 1).isEmpty();
+            for (QChar c : args->at(i + 1)) {
+                digits = digits && c.isDigit();
+            }
+            if (!digits) {
+                continue;
+            }
+            value = args->takeAt(i + 1);
+        } else {
+            continue;
+        }
+        bool ok = false;
+        const int n = value.toInt(&ok);
+        if (!ok || n < 1) {
+            *error = QStringLiteral("--sources takes a number >= 1");
+            return false;
+        }
+        *top = n;
+        (*args)[i] = QStringLiteral("--sources");
+    }
+    return true;
+}
 
 // --output jsonl: every file on its own; the options of columns have no meaning there.
 int runBatch(const QCommandLineParser &p, const QStringList &arguments, bool missing,
@@ -122,9 +157,38 @@ int runReport(const QStringList &args)
                  QStringLiteral("Files reported at once with --output jsonl (default: one "
                                 "per core)."),
                  QStringLiteral("N")});
+    p.addOption(
+        {QStringLiteral("sources"),
+         QStringLiteral("Who floods the console: add each run's sources of output (message "
+                        "templates, numbers masked) with their lines, bytes, wire time, share "
+                        "of the wire and of the boot time, rate, first and last time and "
+                        "dropped messages, most wire time first. --sources N lists the top N "
+                        "(default: 10 in text and Markdown, every source above 0.1 % of the "
+                        "wire time in JSON). With two columns, the sources of A and B side by "
+                        "side: B − A, ×, and those only in one (new, gone).")});
+    p.addOption({QStringLiteral("sources-by"),
+                 QStringLiteral("What a source is: template (default), prefix (the part "
+                                "before the first ': ', as 'usb 1-1') or caller (the printk "
+                                "caller id, T123 or C1)."),
+                 QStringLiteral("WHAT"), QStringLiteral("template")});
     addLoadOptions(p);
     addMetricOptions(p);
-    p.process(args);
+    QStringList arguments = args;
+    SourceOptions sourceOptions;
+    {
+        QString sourcesError;
+        if (!takeSourcesCount(&arguments, &sourceOptions.top, &sourcesError)) {
+            std::fprintf(stderr, "ttyscope report: %s\n", qPrintable(sourcesError));
+            return 2;
+        }
+    }
+    p.process(arguments);
+    const bool sources =
+        p.isSet(QStringLiteral("sources")) || p.isSet(QStringLiteral("sources-by"));
+    if (!sourceGroupingFromName(p.value(QStringLiteral("sources-by")), &sourceOptions.by)) {
+        std::fprintf(stderr, "ttyscope report: --sources-by must be template, prefix or caller\n");
+        return 2;
+    }
     QStringList files = p.positionalArguments();
     files.removeFirst();
     for (const QString &list : p.values(QStringLiteral("files-from"))) {
@@ -186,6 +250,11 @@ int runReport(const QStringList &args)
         std::fprintf(stderr, "ttyscope report: %s\n", qPrintable(error));
         return 2;
     }
+    if (sources && (style == QLatin1String("jsonl") || style == QLatin1String("junit"))) {
+        std::fprintf(stderr, "ttyscope report: --sources is for --output text, markdown and "
+                             "json\n");
+        return 2;
+    }
     if (style == QLatin1String("jsonl")) {
         return runBatch(p, expanded, !noMatch.isEmpty(), rules, mo, events, gate);
     }
@@ -208,14 +277,23 @@ int runReport(const QStringList &args)
             return 2;
         }
         QByteArray out;
+        std::optional<SourceReport> sourceReport;
+        if (sources) {
+            sourceReport.emplace(report, sourceOptions);
+        }
         if (style == QLatin1String("junit")) {
             out = junitXml(report, checks);
         } else if (style == QLatin1String("json")) {
-            out = QJsonDocument(report.json()).toJson(QJsonDocument::Indented);
+            QJsonObject j = report.json();
+            if (sourceReport) {
+                sourceReport->addToJson(&j);
+            }
+            out = QJsonDocument(j).toJson(QJsonDocument::Indented);
         } else if (style == QLatin1String("markdown")) {
-            out = report.markdown().toUtf8();
+            out = (report.markdown() + (sourceReport ? sourceReport->markdown() : QString()))
+                      .toUtf8();
         } else {
-            out = report.text().toUtf8();
+            out = (report.text() + (sourceReport ? sourceReport->text() : QString())).toUtf8();
         }
         std::fwrite(out.constData(), 1, std::size_t(out.size()), stdout);
         // After the report, so that they are the last lines a CI log shows.

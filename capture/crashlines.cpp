@@ -136,7 +136,7 @@ bool isTraceFiller(std::string_view m)
     }
     return startsWith(m, "Call Trace:") || startsWith(m, "Call trace:") ||
            startsWith(m, "Exception stack") || startsWith(m, "irq event stamp") ||
-           startsWith(m, "hardirqs ") || startsWith(m, "softirqs ") || m.find("... ") == 0;
+           startsWith(m, "hardirqs ") || startsWith(m, "softirqs ") || startsWith(m, "... ");
 }
 
 LineInfo infoOf(std::string_view text)

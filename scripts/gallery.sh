@@ -26,6 +26,19 @@ shot() { # OUT.png THEME FILES... : the window at its default size, as a new use
 shot crash-light.png light "$samples/blast_crash-smp2-115200-t1.hostts.log.zst"
 shot crash-dark.png dark "$samples/blast_crash-smp2-115200-t1.hostts.log.zst"
 
+# Who floods the console: the Sources dock on the 6.12-rt printk flood, and a quiet boot
+# against a default one (the A/B table).
+sshot() { # like shot, the Sources dock in front
+    name=$1 theme=$2
+    shift 2
+    "$bin" --screenshot "$out/$name" --size 1500x950 --theme "$theme" --pane sources "$@"
+    echo "$out/$name: $(wc -c <"$out/$name") bytes"
+}
+sshot sources-light.png light "$samples/spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"
+sshot sources-dark.png dark "$samples/spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"
+sshot sources-compare-light.png light "$samples/boot_login-quiet-smp2-115200-t1.hostts.log.zst" \
+    "$samples/boot_login-default-smp2-115200-t1.hostts.log.zst"
+
 # Group comparison: Linux 6.1 against 6.12-rt, three trials each, the same module spamming.
 a=$samples/spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst
 b=$samples/spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst

@@ -311,6 +311,17 @@ void TimelineView::setHighlight(double x0, double x1)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+std::optional<QPair<double, double>> TimelineView::highlight() const
+{
+    for (const LaneState &l : m_lanes) {
+        if (l.rect && l.highlight && l.highlight->visible()) {
+            return QPair<double, double>(l.highlight->topLeft->coords().x(),
+                                         l.highlight->bottomRight->coords().x());
+        }
+    }
+    return std::nullopt;
+}
+
 void TimelineView::clearHighlight()
 {
     for (LaneState &l : m_lanes) {

@@ -65,6 +65,8 @@ public:
     // Span of the selected log lines, drawn as a band across the lanes.
     void setHighlight(double x0, double x1);
     void clearHighlight();
+    // The band's span, if one is shown.
+    std::optional<QPair<double, double>> highlight() const;
     // The log view's current line, drawn as a thin line.
     void setCursorX(double x);
 

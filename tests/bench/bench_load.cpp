@@ -10,6 +10,7 @@
 #include "metrics.h"
 #include "run.h"
 #include "runloader.h"
+#include "sourcestats.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -118,7 +119,9 @@ int main(int argc, char **argv)
     const QString file = args[0];
     const double compressed = double(QFileInfo(file).size());
 
-    std::vector<double> baseline, load, analyse, total;
+    std::vector<double> baseline, load, analyse, total, sources;
+    double sourceBytes = 0;
+    std::size_t templates = 0;
     std::int64_t lines = 0;
     double indexBytes = 0, seriesBytes = 0, textBytes = 0, eventBytes = 0;
     for (int r = 0; r < runs; ++r) {
@@ -136,6 +139,14 @@ int main(int argc, char **argv)
         const double loaded = double(t.nsecsElapsed()) * 1e-9;
         const Metrics m = computeMetrics(*run, MetricOptions{});
         const double done = double(t.nsecsElapsed()) * 1e-9;
+        // What the window does next, in the background (issue 14): the template of every
+        // line and the cost of each source.
+        const SourceIndex index = SourceIndex::build(*run);
+        const SourceTable st = computeSources(*run, index, m, SourceGrouping::Template);
+        const double sourced = double(t.nsecsElapsed()) * 1e-9;
+        sources.push_back(sourced - done);
+        sourceBytes = double(index.memoryBytes());
+        templates = st.sources.size();
         load.push_back(loaded);
         analyse.push_back(done - loaded);
         total.push_back(done);
@@ -145,9 +156,9 @@ int main(int argc, char **argv)
         seriesBytes = double(run->series.memoryBytes());
         eventBytes = double(run->events.capacity() * sizeof(Event));
         std::printf("run %d: zstd -dc %.3f s, load %.3f s + metrics %.3f s = %.3f s (%lld lines, "
-                    "%lld drops, lag max %.3f s)\n",
+                    "%lld drops, lag max %.3f s); sources %.3f s\n",
                     r + 1, baseline.back(), loaded, done - loaded, done, (long long)m.lines,
-                    (long long)m.droppedMessages, m.lagMax.value_or(-1));
+                    (long long)m.droppedMessages, m.lagMax.value_or(-1), sourced - done);
         std::fflush(stdout);
     }
     const double rss = peakRssBytes();
@@ -162,6 +173,9 @@ int main(int argc, char **argv)
     std::printf("metrics (median)     %.3f s\n", median(analyse));
     std::printf("load+metrics         %.3f s  ->  ratio %.2f (target <= 1.5)\n", l, l / b);
     std::printf("lines/s              %.2f M\n", double(lines) / l * 1e-6);
+    std::printf("sources (median)     %.3f s (target <= 1.5), %zu sources, index %.2f B/line "
+                "(target <= 4 + the templates)\n",
+                median(sources), templates, sourceBytes / double(lines));
     std::printf("peak RSS             %.1f MiB = %.2f x uncompressed (target <= 1.25)\n",
                 rss / 1048576, rss / raw);
     std::printf("index + series       %.2f + %.2f = %.2f B/line (target <= 24); events %.2f "

@@ -8,6 +8,8 @@
 #include "rules.h"
 #include "run.h"
 #include "runloader.h"
+#include "sourceindex.h"
+#include "sourcestats.h"
 
 #include <QCoreApplication>
 
@@ -40,7 +42,13 @@ inline void exercise(const tty::Run &run, const tty::MetricOptions &metrics = {}
         sink = sink + double(run.eventText(e).size()) +
                run.eventTime(e).value_or(tty::RunSeconds(0)).count();
     }
+    // Sources (issue 14): the templates of every line.
+    const tty::SourceIndex sources = tty::SourceIndex::build(run);
     const tty::Metrics m = tty::computeMetrics(run, metrics);
+    for (tty::SourceGrouping by : {tty::SourceGrouping::Template, tty::SourceGrouping::Prefix,
+                                   tty::SourceGrouping::Caller}) {
+        sink = sink + double(tty::computeSources(run, sources, m, by).sources.size());
+    }
     tty::ReportColumn col;
     col.label = QStringLiteral("fuzz");
     col.runs.push_back(&run);

@@ -1,0 +1,292 @@
+// Sources of console output (issue 14): message templates of real kernel lines, their
+// prefixes, report bodies counted as their header, and the per-line index on the bundled
+// captures, with the counts their .truth.json (counted from the raw bytes) gives.
+#include "msgtemplate.h"
+#include "runloader.h"
+#include "sourceindex.h"
+#include "tst_helpers.h"
+
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+const QString kSamples = QStringLiteral(TTYSCOPE_SAMPLES "/");
+const QString kCrashes = QStringLiteral(TTYSCOPE_FIXTURES "/crashes/");
+
+std::unique_ptr<Run> load(const QString &path)
+{
+    QString error;
+    auto run = loadRun(path, LoadOptions{}, &error);
+    if (!run) {
+        qWarning("%s: %s", qPrintable(path), qPrintable(error));
+    }
+    return run;
+}
+
+std::int64_t linesOf(const SourceIndex &index, std::uint32_t id)
+{
+    std::int64_t n = 0;
+    for (LineIndex i(0); i < LineIndex(0) + index.lines(); ++i) {
+        n += index.templateOf(i) == id ? 1 : 0;
+    }
+    return n;
+}
+
+// Templates that some line has.
+int usedTemplates(const SourceIndex &index)
+{
+    int n = 0;
+    for (const SourceIndex::Template &t : index.templates()) {
+        n += t.example ? 1 : 0;
+    }
+    return n;
+}
+} // namespace
+
+class TstSources : public QObject
+{
+    Q_OBJECT
+private slots:
+    void templates_data();
+    void templates();
+    void prefixes_data();
+    void prefixes();
+    void reportBody_data();
+    void reportBody();
+    void templateIsBounded();
+    void oneSourcePerCallSite();
+    void warnSplatIsItsHeader();
+    void floodSample();
+    void sysrqDumpIsItsHeader();
+};
+
+void TstSources::templates_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("expected");
+    auto row = [](const char *name, const char *m, const char *t) {
+        QTest::newRow(name) << QByteArray(m) << QByteArray(t);
+    };
+    row("issue example 1", "noise: worker 3 seq 1234 jiffies 4295",
+        "noise: worker # seq # jiffies #");
+    row("issue example 2", "noise: worker 1 seq 7 jiffies 4301", "noise: worker # seq # jiffies #");
+    row("usb port path", "usb 1-1.2: new high-speed USB device number 5 using xhci_hcd",
+        "usb #: new high-speed USB device number # using xhci_hcd");
+    row("ext4 device and uuid",
+        "EXT4-fs (sda1): mounted filesystem 1a2b3c4d-0001 ro with ordered data mode.",
+        "EXT#-fs (sda#): mounted filesystem # ro with ordered data mode.");
+    row("pci address", "e1000e 0000:00:1f.6 eno1: NIC Link is Up 1000 Mbps Full Duplex",
+        "# # eno#: NIC Link is Up # Mbps Full Duplex");
+    row("frame offset", " ? __pfx_kthread+0x10/0x10", " ? __pfx_kthread+#/#");
+    row("rip", "RIP: 0010:noise_worker_fn+0x1a3/0x2f0 [noise]",
+        "RIP: #:noise_worker_fn+#/# [noise]");
+    row("quoted strings and pids",
+        "audit: type=1400 audit(1700000002.123:456): apparmor=\"STATUS\" "
+        "operation=\"profile_load\" pid=4242 comm=\"apparmor_parser\"",
+        "audit: type=# audit(#): apparmor=\"#\" operation=\"#\" pid=# comm=\"#\"");
+    row("cpu and pid", "WARNING: CPU: 3 PID: 1234 at drivers/misc/noise.c:512 noise_fn+0x1a/0x80",
+        "WARNING: CPU: # PID: # at drivers/misc/noise.c:# noise_fn+#/#");
+    row("sizes", "Freeing unused kernel image (initmem) memory: 4252K",
+        "Freeing unused kernel image (initmem) memory: #K");
+    row("task padding", "task:kworker/0:1       state:I stack:0     pid:5",
+        "task:kworker/# state:I stack:# pid:#");
+    row("escape codes and blanks", "\x1b[0;32m  OK  \x1b[0m] Started ssh.service",
+        "[#;#m OK [#m] Started ssh.service");
+    row("digits inside a name", "nvme nvme0n1: I/O 12 QID 3 timeout; i2c bus",
+        "nvme nvme0n#: I/O # QID # timeout; i2c bus");
+    row("drop notice", "** 3881 printk messages dropped **", "** # printk messages dropped **");
+    row("unclosed quote", "say \"hello 12", "say \"hello #");
+    row("single quotes", "thermal_sys: Registered thermal governor 'step_wise' (can't 2)",
+        "thermal_sys: Registered thermal governor '#' (can't #)");
+    row("trailing blanks", "done 12   ", "done #");
+    row("empty", "", "");
+}
+
+void TstSources::templates()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, expected);
+    const std::string t = messageTemplate(std::string_view(message.constData(), message.size()));
+    QCOMPARE(QByteArray::fromStdString(t), expected);
+}
+
+void TstSources::prefixes_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("expected");
+    auto row = [](const char *m, const char *p) {
+        QTest::newRow(m) << QByteArray(m) << QByteArray(p);
+    };
+    row("usb 1-1: new high-speed USB device number 2 using xhci_hcd", "usb 1-1");
+    row("ata1.00: ATA-9: QEMU HARDDISK, 2.5+, max UDMA/100", "ata1.00");
+    row("EXT4-fs (sda1): mounted filesystem", "EXT4-fs (sda1)");
+    row("noise: worker 0 seq 1", "noise");
+    row("Run /init as init process", "");
+    row(" ? __pfx_kthread+0x10/0x10", "");
+    row("colon:without blank", "");
+    row("a very long text that runs on and on and on past the sixty-four bytes: limit", "");
+}
+
+void TstSources::prefixes()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, expected);
+    const std::string_view p = messagePrefix(std::string_view(message.constData(), message.size()));
+    QCOMPARE(QByteArray(p.data(), qsizetype(p.size())), expected);
+}
+
+void TstSources::reportBody_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<bool>("body");
+    auto row = [](const char *m, bool b) { QTest::newRow(m) << QByteArray(m) << b; };
+    row(" do_one_initcall+0x44/0x1d0", true);
+    row(" <TASK>", true);
+    row("Call Trace:", true);
+    row("RSP: 0018:ffffc90000123e08 EFLAGS: 00010246", true);
+    row("task:kthreadd        state:S stack:0     pid:2", true);
+    row("CPU: 1 PID: 123 Comm: insmod Tainted: G", true);
+    row("Modules linked in: foo(O)", true);
+    row("---[ end trace 4f3c2b1a0d9e8f7a ]---", true);
+    row("pstate: 60400005 (nZCv daif +PAN -UAO -TCO -DIT -SSBS BTYPE=--)", true);
+    row("x29: ffff80008000bd50 x28: 0000000000000000", true);
+    row("x86/mm: Memory block size: 128MB", false);
+    row("x86: Booting SMP configuration:", false);
+    row("CPU: shutdown", false);
+    row("noise: worker 0 seq 1", false);
+    row("   ", false);
+    row("", false);
+}
+
+void TstSources::reportBody()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(bool, body);
+    QCOMPARE(isReportBody(std::string_view(message.constData(), message.size())), body);
+}
+
+void TstSources::templateIsBounded()
+{
+    // An endless line costs a bounded template: the bytes after kTemplateMax are not read.
+    const std::string line(1 << 20, 'a');
+    const std::string t = messageTemplate(line);
+    QCOMPARE(t.size(), std::size_t(158));
+    QVERIFY(t.size() <= kTemplateMax);
+    // Quoted strings and digits at the cap never write past it.
+    std::string mixed;
+    for (int i = 0; i < 1000; ++i) {
+        mixed += "a\"b\" 1 x";
+    }
+    QVERIFY(messageTemplate(mixed).size() <= kTemplateMax);
+}
+
+// The issue's example: two lines of one call site are one source; a line without a kernel
+// timestamp never shares a template with a kernel line.
+void TstSources::oneSourcePerCallSite()
+{
+    const QByteArray log = "[    1.000000] noise: worker 3 seq 1234 jiffies 4295\n"
+                           "[    1.000100] noise: worker 1 seq 7 jiffies 4301\n"
+                           "noise: worker 2 seq 9 jiffies 4302\n"
+                           "[    1.000200] usb 1-1: new high-speed USB device number 2\n"
+                           "[    1.000300] usb 2-1.4: new high-speed USB device number 3\n";
+    auto run = loadBytes(log, withFormat(QStringLiteral("raw")));
+    QVERIFY(run);
+    const SourceIndex index = SourceIndex::build(*run);
+    QCOMPARE(index.lines(), LineCount(5));
+    QCOMPARE(index.templateOf(LineIndex(0)), index.templateOf(LineIndex(1)));
+    QVERIFY(index.templateOf(LineIndex(2)) != index.templateOf(LineIndex(0)));
+    QCOMPARE(index.templateOf(LineIndex(3)), index.templateOf(LineIndex(4)));
+    QCOMPARE(usedTemplates(index), 3);
+    const SourceIndex::Template &t = index.templates()[index.templateOf(LineIndex(0))];
+    QCOMPARE(QByteArray::fromStdString(t.text), QByteArray("noise: worker # seq # jiffies #"));
+    QVERIFY(t.kernel);
+    QCOMPARE(t.example, std::optional<LineIndex>(LineIndex(0)));
+    QVERIFY(!index.templates()[index.templateOf(LineIndex(2))].kernel);
+    // 4 bytes per line and the table of templates.
+    QVERIFY(index.memoryBytes() >= 5 * 4);
+}
+
+// Every line of a WARN splat, from "cut here" to "end trace", is the splat's source.
+void TstSources::warnSplatIsItsHeader()
+{
+    auto run = load(kCrashes + QStringLiteral("warn_x86_510.log"));
+    QVERIFY(run);
+    const SourceIndex index = SourceIndex::build(*run);
+    QCOMPARE(index.lines(), LineCount(21));
+    const std::optional<std::uint32_t> cut =
+        index.find("------------[ cut here ]------------", true);
+    QVERIFY(cut);
+    for (int i = 1; i <= 19; ++i) {
+        QCOMPARE(index.templateOf(LineIndex(i)), *cut);
+    }
+    QCOMPARE(linesOf(index, *cut), std::int64_t(19));
+    QCOMPARE(QByteArray::fromStdString(index.templates()[index.templateOf(LineIndex(0))].text),
+             QByteArray("foo: probing device"));
+    QCOMPARE(QByteArray::fromStdString(index.templates()[index.templateOf(LineIndex(20))].text),
+             QByteArray("foo: probe done"));
+    QCOMPARE(usedTemplates(index), 3);
+}
+
+// The 6.12-rt printk flood: the worker lines are one template with the truth's noise_lines,
+// and the drop notices (no kernel timestamp) one with its dropped_lines.
+void TstSources::floodSample()
+{
+    auto run = load(kSamples + QStringLiteral("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"));
+    QVERIFY(run);
+    const SourceIndex index = SourceIndex::build(*run);
+    QCOMPARE(index.lines(), LineCount(11365));
+    const std::optional<std::uint32_t> worker = index.find("noise: worker # seq #", true);
+    QVERIFY(worker);
+    QCOMPARE(linesOf(index, *worker), std::int64_t(9397));
+    const std::optional<std::uint32_t> drops = index.find("** # printk messages dropped **", false);
+    QVERIFY(drops);
+    QCOMPARE(linesOf(index, *drops), std::int64_t(1580));
+    QVERIFY(!index.find("noise: worker # seq #", false));
+}
+
+// blast_crash: sysrq-t dumps from two CPUs at once. Their task lines, stacks and register
+// lines count as "sysrq: Show State", not as hundreds of frame templates.
+void TstSources::sysrqDumpIsItsHeader()
+{
+    auto run = load(kSamples + QStringLiteral("blast_crash-smp2-115200-t1.hostts.log.zst"));
+    QVERIFY(run);
+    const SourceIndex index = SourceIndex::build(*run);
+    const std::optional<std::uint32_t> show = index.find("sysrq: Show State", true);
+    const std::optional<std::uint32_t> crash = index.find("sysrq: Trigger a crash", true);
+    const std::optional<std::uint32_t> panic =
+        index.find("Kernel panic - not syncing: sysrq triggered crash", true);
+    QVERIFY(show && crash && panic);
+    // Lines 364 (the first "sysrq: Show State") to 8763 (the panic, 1-based): every kernel
+    // line of a report body there is the dump's or the crash trigger's.
+    QVERIFY(lineText(*run, 363).endsWith("] sysrq: Show State"));
+    QVERIFY(lineText(*run, 8762).endsWith("Kernel panic - not syncing: sysrq triggered crash"));
+    std::int64_t body = 0;
+    for (LineIndex i(363); i < LineIndex(8762); ++i) {
+        const std::string_view t = run->lines.text(i);
+        if (!run->lines.kernelTime(i)) {
+            continue;
+        }
+        const std::string_view m = t.substr(t.find("] ") + 2);
+        if (m.empty() || isReportBody(m)) {
+            ++body;
+            const std::uint32_t id = index.templateOf(i);
+            QVERIFY2(id == *show || id == *crash, qPrintable(QString::number(lineNumber(i))));
+        }
+    }
+    QCOMPARE(body, std::int64_t(7866)); // awk over the same lines gives 7866 too
+    // The panic's own stack is the panic's: lines 8763 to the end.
+    for (LineIndex i(8762); i < run->lines.endIndex(); ++i) {
+        QCOMPARE(index.templateOf(i), *panic);
+    }
+    // No line kept a frame, register or task template of its own.
+    for (const SourceIndex::Template &t : index.templates()) {
+        if (t.example && t.kernel) {
+            QVERIFY2(!isReportBody(t.text), t.text.c_str());
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TstSources)
+#include "tst_sources.moc"
