@@ -77,11 +77,31 @@ std::string keyOf(const Run &run, LineIndex i, SourceGrouping by)
     std::string key(1, kernel ? 'K' : 'U');
     if (by == SourceGrouping::Prefix) {
         key += messagePrefix(msg);
-    } else if (p.callerKind != 0) {
-        key += p.callerKind;
-        key += std::to_string(p.callerId);
+    } else if (p.caller) {
+        key += p.caller->kind;
+        key += std::to_string(p.caller->id);
     }
     return key;
+}
+
+// The line after a drop interval that is its neighbour: DropSpan's, unless that is the
+// drop notice itself with a kernel timestamp of its own; then the next timed line.
+std::optional<LineIndex> dropNeighbourAfter(const Run &run, const DropSpan &d, LineIndex at,
+                                            LineIndex end)
+{
+    if (!d.after || *d.after != at || !run.lines.kernelTime(at)) {
+        return d.after;
+    }
+    KernelPrefix p;
+    if (messageOf(run, at, &p).substr(0, 3) != "** ") {
+        return d.after;
+    }
+    for (LineIndex i = at + 1_lines; i < std::min(end, at + 4096_lines); ++i) {
+        if (run.lines.kernelTime(i)) {
+            return i;
+        }
+    }
+    return std::nullopt;
 }
 
 QString q(std::string_view s)
@@ -208,19 +228,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         if (at < first || at >= end) {
             continue;
         }
-        std::optional<LineIndex> after = d.after;
-        if (after && *after == at && run.lines.kernelTime(at)) {
-            KernelPrefix p;
-            if (messageOf(run, at, &p).substr(0, 3) == "** ") {
-                after.reset();
-                for (LineIndex i = at + 1_lines; i < std::min(end, at + 4096_lines); ++i) {
-                    if (run.lines.kernelTime(i)) {
-                        after = i;
-                        break;
-                    }
-                }
-            }
-        }
+        const std::optional<LineIndex> after = dropNeighbourAfter(run, d, at, end);
         if (d.before && after && *d.before >= first && *after < end &&
             groupOf(*d.before) == groupOf(*after)) {
             dropped[groupOf(*d.before)] += d.count;
