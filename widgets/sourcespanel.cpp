@@ -88,8 +88,8 @@ QVariant SourceModel::headerData(int section, Qt::Orientation o, int role) const
         return {};
     }
     if (comparing()) {
-        static const char *const kDiff[] = {"Source", "A wire s", "B wire s", "B − A s",
-                                            "×",      "A lines",  "B lines",  "Mark"};
+        static const char *const kDiff[] = {"Source",  "Mark", "A wire s", "B wire s",
+                                            "B − A s", "×",    "A lines",  "B lines"};
         return tr(kDiff[section]);
     }
     static const char *const kNames[] = {"Source", "Wire s", "Share",   "Boot share",

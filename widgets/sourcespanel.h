@@ -24,15 +24,17 @@ class SourceModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { Source, Wire, Share, BootShare, Lines, Bytes, Rate, Dropped, ColumnCount };
+    // The mark (new, gone, grew xN) right after the source: it is the answer a reviewer
+    // looks for, and must not be the column a narrow dock scrolls out of view.
     enum DiffColumn {
         DSource,
+        DMark,
         DWireA,
         DWireB,
         DDelta,
         DRatio,
         DLinesA,
         DLinesB,
-        DMark,
         DColumnCount
     };
     static constexpr int SortRole = Qt::UserRole + 1;  // the number a column sorts by
