@@ -15,6 +15,7 @@
 #include <QPointer>
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -117,6 +118,14 @@ private:
     void buildSourcesDock();
     void onSourcesReady(const std::shared_ptr<const SessionSources> &sources);
     void onSourceSelected();
+    // The source of the Sources dock's selected row: its template and whether it is a
+    // kernel one.
+    struct SelectedSource
+    {
+        QString templ;
+        bool kernel = true;
+    };
+    std::optional<SelectedSource> selectedSource() const;
     void clearSources();
 
     Session m_session;

@@ -76,30 +76,36 @@ void MainWindow::onSourcesReady(const std::shared_ptr<const SessionSources> &sou
     m_sourcesPanel->setSources(sources->sources);
 }
 
+std::optional<MainWindow::SelectedSource> MainWindow::selectedSource() const
+{
+    const QModelIndexList rows = m_sourcesPanel->table()->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        return std::nullopt;
+    }
+    const int row = rows.front().row();
+    if (const SourceStat *s = m_sourcesPanel->sourceAt(row)) {
+        return SelectedSource{s->templ, s->kernel};
+    }
+    if (const SourceDiff *d = m_sourcesPanel->diffAt(row)) {
+        return SelectedSource{d->templ, d->kernel};
+    }
+    return std::nullopt;
+}
+
 void MainWindow::onSourceSelected()
 {
     if (!m_sources) {
         return;
     }
-    const QModelIndexList rows = m_sourcesPanel->table()->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
+    const std::optional<SelectedSource> chosen = selectedSource();
+    if (!chosen) {
         return;
     }
-    const int row = rows.front().row();
     const SourceReport &sr = *m_sources->sources;
     const Report &report = sr.report();
     const auto [column, trial] = m_sourcesPanel->shown();
-    QString templ;
-    bool kernel = true;
-    if (const SourceStat *s = m_sourcesPanel->sourceAt(row)) {
-        templ = s->templ;
-        kernel = s->kernel;
-    } else if (const SourceDiff *d = m_sourcesPanel->diffAt(row)) {
-        templ = d->templ;
-        kernel = d->kernel;
-    } else {
-        return;
-    }
+    const QString &templ = chosen->templ;
+    const bool kernel = chosen->kernel;
     // Each side's log: the trial shown (a comparison: each side's first), filtered to the
     // source's lines; the timeline highlights the span from its first to its last line.
     bool highlighted = false;
@@ -140,22 +146,12 @@ void MainWindow::addSourceLane()
     if (!m_sources) {
         return;
     }
-    const QModelIndexList rows = m_sourcesPanel->table()->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
+    const std::optional<SelectedSource> chosen = selectedSource();
+    if (!chosen) {
         return;
     }
-    const int row = rows.front().row();
-    QString templ;
-    bool kernel = true;
-    if (const SourceStat *s = m_sourcesPanel->sourceAt(row)) {
-        templ = s->templ;
-        kernel = s->kernel;
-    } else if (const SourceDiff *d = m_sourcesPanel->diffAt(row)) {
-        templ = d->templ;
-        kernel = d->kernel;
-    } else {
-        return;
-    }
+    const QString &templ = chosen->templ;
+    const bool kernel = chosen->kernel;
     // The lane's lines per second in every run on the timeline, by arrival time.
     PatternSeries ps;
     ps.regex = tr("source: %1").arg(templ);
