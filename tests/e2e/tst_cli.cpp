@@ -1,4 +1,6 @@
 // `ttyscope report` and `ttyscope cat` as a user runs them.
+#include "clirun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,27 +10,9 @@
 
 #include <zstd.h>
 
+using namespace clitest;
+
 namespace {
-
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
-
-Result ttyscope(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(TTYSCOPE_BIN), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
-QString sample(const char *name)
-{
-    return QStringLiteral(TTYSCOPE_SAMPLES "/") + name;
-}
 
 QByteArray record(char type, qint64 wall, qint64 mono, const QByteArray &payload)
 {

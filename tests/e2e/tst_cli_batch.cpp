@@ -1,6 +1,8 @@
 // `ttyscope report --output jsonl` over many files: globs ttyscope expands, --files-from
 // (a file and standard input), one JSON line per file in the order named, each the
 // single-file report of that file alone, and the exit statuses of the report.
+#include "clirun.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,23 +11,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using clitest::Result;
+
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
-
+// Every run of a batch test gets its standard input closed, given input or not.
 Result ttyscope(const QStringList &args, const QByteArray &input = {})
 {
-    QProcess p;
-    p.start(QStringLiteral(TTYSCOPE_BIN), args);
-    p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(180000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return clitest::ttyscope(args, input);
 }
 
 QList<QJsonObject> jsonLines(const QByteArray &out)

@@ -1,5 +1,7 @@
 // `ttyscope report --fail-on` and `--output junit` as a CI job runs them, on the bundled
 // captures: exit statuses, the lines on stderr, and the JUnit XML read back.
+#include "clirun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -8,22 +10,9 @@
 
 #include <zstd.h>
 
+using namespace clitest;
+
 namespace {
-
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
-
-Result ttyscope(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(TTYSCOPE_BIN), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 QByteArray zstd(const QByteArray &in)
 {
@@ -31,11 +20,6 @@ QByteArray zstd(const QByteArray &in)
     out.resize(qsizetype(ZSTD_compress(out.data(), std::size_t(out.size()), in.constData(),
                                        std::size_t(in.size()), 3)));
     return out;
-}
-
-QString sample(const char *name)
-{
-    return QStringLiteral(TTYSCOPE_SAMPLES "/") + name;
 }
 
 QStringList errLines(const Result &r)

@@ -1,6 +1,8 @@
 // `ttyscope cat`, `report` and `export` on inputs that are not plain files: pipes and FIFOs
 // (whose writer may stay open), cut files, and the exit status that says "read in part".
 // Real FIFOs, real processes, real signals.
+#include "clirun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -18,16 +20,13 @@
 #include <unistd.h>
 #include <zstd.h>
 
+using namespace clitest;
+
 namespace {
 
 // A generous bound on waiting for a process: reached only when the behaviour is broken
 // (a hang), never a measure of speed.
 constexpr int kHangMs = 60000;
-
-QString sample(const char *name)
-{
-    return QStringLiteral(TTYSCOPE_SAMPLES "/") + name;
-}
 
 QByteArray readFile(const QString &path)
 {

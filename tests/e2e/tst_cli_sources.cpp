@@ -1,33 +1,17 @@
 // `ttyscope report --sources` (issue 14, "who floods the console") as a user runs it, on
 // the bundled captures: the figures are checked against their .truth.json (counted from the
 // raw bytes by scripts of their own) and against awk/grep counts of the same files.
+#include "clirun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
 
+using namespace clitest;
+
 namespace {
-
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
-
-Result ttyscope(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(TTYSCOPE_BIN), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
-
-QString sample(const QString &name)
-{
-    return QStringLiteral(TTYSCOPE_SAMPLES "/") + name;
-}
 
 QJsonObject truth(const QString &name)
 {
