@@ -81,7 +81,8 @@ void printEvent(const Run &run, const Event &e)
         const std::size_t n = std::strftime(stamp, sizeof stamp, "%H:%M:%S", &tm);
         std::snprintf(stamp + n, sizeof stamp - n, ".%03d", int((t / 1000000) % 1000));
     }
-    std::string text = printable(run.eventText(e));
+    const LineText held = run.eventText(e);
+    std::string text = printable(held.view());
     if (e.count > 0 && e.kind == EventKind::Drop) {
         text += " [" + std::to_string(e.count) + " dropped]";
     }

@@ -63,7 +63,8 @@ LineIndex writeLines(const Run &run, LineIndex from, bool times)
                 std::fputs("-\t", stdout);
             }
         }
-        const std::string_view t = run.lines.text(i);
+        const LineText held = run.lines.text(i);
+        const std::string_view t = held.view();
         std::fwrite(t.data(), 1, t.size(), stdout);
         if (!(run.lines.flags(i) & (NoNewline | Split))) {
             std::fputc('\n', stdout);

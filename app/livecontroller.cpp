@@ -67,7 +67,8 @@ void LiveController::report(const LivePump::Turn &t)
     for (std::size_t i = t.eventsFrom; i < t.eventsTo; ++i) {
         const Event &e = r.events[i];
         if (m_pump.alerts(e)) {
-            const std::string_view text = r.eventText(e);
+            const LineText held = r.eventText(e);
+            const std::string_view text = held.view();
             emit alert(e.kind, QString::fromUtf8(text.data(), qsizetype(text.size())));
         }
     }

@@ -20,7 +20,8 @@ void MainWindow::alignOnCurrentLine()
         if (!l || !p->run()) {
             continue;
         }
-        std::string_view t = p->run()->lines.text(*l);
+        const LineText line = p->run()->lines.text(*l);
+        std::string_view t = line.view();
         const auto close = t.find("] ");
         if (t.size() > 0 && t[0] == '[' && close != std::string_view::npos) {
             t = t.substr(close + 2);

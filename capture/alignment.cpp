@@ -1,6 +1,7 @@
 #include "alignment.h"
 
 #include "linematcher.h"
+#include "textreader.h"
 
 #include <QRegularExpression>
 
@@ -98,8 +99,9 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
         return std::nullopt;
     case Alignment::Kind::Regex: {
         const LineMatcher m(a.regex);
+        TextReader reader(run.lines);
         for (LineIndex i = first; i < end && !hit; ++i) {
-            if (m.matches(run.lines.text(i))) {
+            if (m.matches(reader.text(i))) {
                 hit = i;
             }
         }

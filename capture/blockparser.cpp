@@ -53,18 +53,49 @@ void BlockParser::parse(std::string_view block, bool endsSplit, ParsedBlock *out
         }
     }
 
+    out->offsets.resize(m_spans.size());
+    out->pieces.clear();
+    out->pieceLines.clear();
+    out->text.reset();
+    out->textSize = 0;
+    if (m_packText) {
+        packTexts(base, out);
+    } else {
+        copyTexts(base, out);
+    }
+}
+
+void BlockParser::copyTexts(const char *base, ParsedBlock *out)
+{
     std::size_t total = 0;
     for (const Span &s : m_spans) {
         total += s.size;
     }
     out->text = pageArray<char>(total);
     out->textSize = total;
-    out->offsets.resize(m_spans.size());
     std::size_t at = 0;
     for (std::size_t i = 0; i < m_spans.size(); ++i) {
         out->offsets[i] = std::uint32_t(at);
         std::memcpy(out->text.get() + at, base + m_spans[i].start, m_spans[i].size);
         at += m_spans[i].size;
+    }
+}
+
+// Pieces of whole lines, each about kPackedPieceBytes (one over-long line makes a bigger
+// one): a line's offset counts from the start of its piece.
+void BlockParser::packTexts(const char *base, ParsedBlock *out)
+{
+    std::size_t first = 0; // the piece's first line
+    m_piece.clear();
+    for (std::size_t i = 0; i < m_spans.size(); ++i) {
+        out->offsets[i] = std::uint32_t(m_piece.size());
+        m_piece.append(base + m_spans[i].start, m_spans[i].size);
+        if (m_piece.size() >= kPackedPieceBytes || i + 1 == m_spans.size()) {
+            out->pieces.push_back(packText(m_piece));
+            out->pieceLines.push_back(i + 1 - first);
+            first = i + 1;
+            m_piece.clear();
+        }
     }
 }
 

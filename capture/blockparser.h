@@ -7,6 +7,7 @@
 #include "event.h"
 #include "pagememory.h"
 #include "rules.h"
+#include "textpack.h"
 #include "types.h"
 
 #include <string_view>
@@ -20,8 +21,10 @@ struct ParsedBlock
 {
     std::int64_t seq = 0; // the block's place in the file
     ByteOffset filePos;   // where the file was read to when it was cut (for progress)
-    PageArray<char> text; // the lines' texts back to back
+    PageArray<char> text; // the lines' texts back to back, unless packed:
     std::size_t textSize = 0;
+    std::vector<PackedText> pieces;           // ...compressed, a piece of whole lines each
+    std::vector<std::size_t> pieceLines;      // the lines in each piece
     std::vector<std::uint32_t> offsets;       // where each line's text starts
     std::vector<std::int64_t> arrivals;       // as stamped: LineTable::packArrival
     std::vector<std::int64_t> kernelAndFlags; // LineTable::packKernelAndFlags
@@ -36,7 +39,11 @@ struct ParsedBlock
 class BlockParser
 {
 public:
-    BlockParser(LineFormat format, const RuleSet &rules) : m_format(format), m_rules(rules) {}
+    // With packText, the texts are compressed here, on the parser's thread (`pieces`).
+    BlockParser(LineFormat format, const RuleSet &rules, bool packText)
+        : m_format(format), m_rules(rules), m_packText(packText)
+    {
+    }
 
     // Parses a block of whole lines. Its last line may lack the LF: at the end of the
     // file, or when it is a piece of an over-long line (`endsSplit`).
@@ -48,9 +55,13 @@ private:
         std::size_t start, size;
     };
     void line(std::string_view text, std::size_t start, std::uint16_t flags, ParsedBlock *out);
+    void copyTexts(const char *base, ParsedBlock *out);
+    void packTexts(const char *base, ParsedBlock *out);
 
     LineFormat m_format;
     const RuleSet &m_rules;
+    bool m_packText;
+    std::string m_piece;       // a piece's text, gathered to be packed
     std::vector<Span> m_spans; // texts found in the block, copied out once all are known
 };
 

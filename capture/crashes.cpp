@@ -167,6 +167,12 @@ bool isOopsHeader(std::string_view m)
            startsWith(m, "invalid opcode: ");
 }
 
+// A line's message and caller, with the text they are views of.
+struct HeldLineInfo : LineInfo
+{
+    LineText held;
+};
+
 // Reads a run's lines, or a plain list of lines.
 struct LineSource
 {
@@ -175,13 +181,21 @@ struct LineSource
     std::vector<QByteArray> utf8;
 
     LineIndex end() const { return run ? run->lines.endIndex() : LineIndex(list->size()); }
-    std::string_view text(LineIndex i) const
+    LineText text(LineIndex i) const
     {
         if (run) {
             return run->lines.text(i);
         }
         const QByteArray &b = utf8[std::size_t(i.value())];
-        return std::string_view(b.constData(), std::size_t(b.size()));
+        return LineText(std::string_view(b.constData(), std::size_t(b.size())));
+    }
+    // Held as a whole: a LineInfo copied out of it would outlive its text.
+    HeldLineInfo info(LineIndex i) const
+    {
+        HeldLineInfo h;
+        h.held = text(i);
+        static_cast<LineInfo &>(h) = infoOf(h.held.view());
+        return h;
     }
 };
 
@@ -211,7 +225,7 @@ public:
                 ++i;
                 continue;
             }
-            const LineInfo hl = infoOf(m_src.text(h.line));
+            const HeldLineInfo hl = m_src.info(h.line);
             // A consequence of the crash before it: extends that crash.
             if (!out.empty() && h.line - out.back().endLine <= kConsequenceGap &&
                 sameBoot(out.back().line, h.line) &&
@@ -219,7 +233,7 @@ public:
                  (h.kind == EventKind::MemoryLeak && startsWith(hl.msg, "kmemleak:") &&
                   out.back().kind == EventKind::MemoryLeak &&
                   h.line - out.back().endLine <= 2_lines &&
-                  !startsWith(infoOf(m_src.text(out.back().endLine)).msg, "kmemleak:")))) {
+                  !startsWith(m_src.info(out.back().endLine).msg, "kmemleak:")))) {
                 out.back().endLine = consequenceEnd(h.line, i);
                 ++i;
                 continue;
@@ -248,7 +262,7 @@ private:
             std::min({m_end, nextBound(line), line + kReportWindow,
                       headIndex + 1 < m_heads.size() ? m_heads[headIndex + 1].line : m_end});
         for (LineIndex l = line; l < stop; ++l) {
-            if (startsWith(infoOf(m_src.text(l)).msg, "---[ end Kernel panic")) {
+            if (startsWith(m_src.info(l).msg, "---[ end Kernel panic")) {
                 return l;
             }
         }
@@ -277,7 +291,8 @@ private:
     bool follows(const Head &open, const LineInfo &openInfo, std::size_t j) const
     {
         const Head &h = m_heads[j];
-        const std::string_view m = infoOf(m_src.text(h.line)).msg;
+        const HeldLineInfo hi = m_src.info(h.line);
+        const std::string_view m = hi.msg;
         if (h.line == open.line) {
             return true; // a second kind on the headline itself
         }
@@ -318,7 +333,7 @@ private:
     {
         if (h.kind == EventKind::Warning || h.kind == EventKind::Bug) {
             for (LineIndex l = h.line - 1_lines; l >= std::max(floor, h.line - 4_lines); --l) {
-                const LineInfo li = infoOf(m_src.text(l));
+                const HeldLineInfo li = m_src.info(l);
                 if (startsWith(li.msg, "------------[ cut here ]")) {
                     return l;
                 }
@@ -326,7 +341,7 @@ private:
         }
         if (h.kind == EventKind::Oom) {
             for (LineIndex l = h.line - 1_lines; l >= std::max(floor, h.line - 600_lines); --l) {
-                const LineInfo li = infoOf(m_src.text(l));
+                const HeldLineInfo li = m_src.info(l);
                 if (li.msg.find(" invoked oom-killer: ") != std::string_view::npos &&
                     sameContext(hl, li)) {
                     s->oomInvoked = toQ(li.msg);
@@ -340,7 +355,7 @@ private:
     Crash assemble(std::size_t i, std::size_t *next)
     {
         const Head h = m_heads[i];
-        const LineInfo hl = infoOf(m_src.text(h.line));
+        const HeldLineInfo hl = m_src.info(h.line);
         Scan scan;
         scan.headline = toQ(hl.msg);
         const LineIndex floor = i > 0 ? m_heads[i - 1].line + 1_lines : LineIndex(0);
@@ -361,7 +376,7 @@ private:
         LineIndex lastInContext = h.line;
         // An OOM report's stack is above its `Killed process` line.
         for (LineIndex l = start; l < h.line; ++l) {
-            const LineInfo li = infoOf(m_src.text(l));
+            const HeldLineInfo li = m_src.info(l);
             if (sameContext(hl, li)) {
                 reader.feed(li.msg, &scan);
             }
@@ -377,13 +392,13 @@ private:
                     cutByNext = true;
                     break;
                 }
-                const LineInfo fl = infoOf(m_src.text(l));
+                const HeldLineInfo fl = m_src.info(l);
                 if (h.kind == EventKind::Warning && startsWith(fl.msg, "WARNING: ")) {
                     scan.warnLine = toQ(fl.msg);
                 }
                 ++j;
             }
-            const LineInfo li = infoOf(m_src.text(l));
+            const HeldLineInfo li = m_src.info(l);
             if (!sameContext(hl, li)) {
                 continue;
             }
@@ -415,8 +430,8 @@ private:
         const LineIndex stop = std::min(m_end, bound);
         bool cutShort = false;
         if (!endMarker && !cutByNext && l >= stop && lastInContext == stop - 1_lines) {
-            const std::string_view closing =
-                stackEnd ? infoOf(m_src.text(*stackEnd + 1_lines)).msg : std::string_view();
+            const HeldLineInfo after = stackEnd ? m_src.info(*stackEnd + 1_lines) : HeldLineInfo();
+            const std::string_view closing = after.msg;
             cutShort = !reader.stackDone() || (stackEnd && *stackEnd + 1_lines == stop - 1_lines &&
                                                !closing.empty() && closing[0] == ' ');
         }

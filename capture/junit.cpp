@@ -1,6 +1,7 @@
 #include "junit.h"
 
 #include "crashes.h"
+#include "textreader.h"
 
 #include <QXmlStreamWriter>
 
@@ -35,8 +36,9 @@ QString crashText(const Run &run, const Crash &c)
     constexpr LineCount kMaxLines{200};
     QStringList lines;
     const LineIndex end = std::min(c.endLine + 1_lines, run.lines.endIndex());
+    TextReader reader(run.lines);
     for (LineIndex i = c.line; i < end && i - c.line < kMaxLines; ++i) {
-        const std::string_view t = run.lines.text(i);
+        const std::string_view t = reader.text(i);
         lines << QString::fromUtf8(t.data(), qsizetype(t.size()));
     }
     if (end - c.line > kMaxLines) {

@@ -124,8 +124,14 @@ public:
                     m_builder.repairArrival(a, base + LineCount(std::int64_t(i))));
             }
         }
-        m_run.lines.appendBlock(std::move(b.text), b.textSize, b.offsets.data(), b.arrivals.data(),
-                                b.kernelAndFlags.data(), b.lines());
+        if (b.pieces.empty()) {
+            m_run.lines.appendBlock(std::move(b.text), b.textSize, b.offsets.data(),
+                                    b.arrivals.data(), b.kernelAndFlags.data(), b.lines());
+        } else {
+            m_run.lines.appendPackedBlock(std::move(b.pieces), b.pieceLines.data(),
+                                          b.offsets.data(), b.arrivals.data(),
+                                          b.kernelAndFlags.data(), b.lines());
+        }
         for (Event e : b.events) {
             e.line += base - LineIndex(0); // block-local to the run's
             m_run.events.push_back(e);
@@ -164,7 +170,7 @@ LineLoadResult loadLinesHere(ByteBuffer all, LineFormat format, const RuleSet &r
                              const LoadOptions &options)
 {
     BlockMerger merger(format, builder, run);
-    BlockParser parser(format, rules);
+    BlockParser parser(format, rules, options.packText);
     ParsedBlock parsed;
     LoadProgress progress;
     progress.bytesTotal = input.compressedSize();
@@ -241,7 +247,7 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
         parsers.emplace_back([&] {
             lowerThreadPriority(4);
             const std::shared_ptr<const RuleSet> ownRules = rules.lendCopy();
-            BlockParser parser(format, *ownRules);
+            BlockParser parser(format, *ownRules, options.packText);
             RawBlock raw;
             while (work.pop(&raw)) {
                 std::unique_ptr<ParsedBlock> b = parsedPool.take();

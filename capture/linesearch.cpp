@@ -3,6 +3,7 @@
 #include "consoletext.h"
 #include "linematcher.h"
 #include "parallel.h"
+#include "textreader.h"
 
 namespace tty {
 
@@ -31,6 +32,8 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
                 return;
             }
             std::vector<LineIndex> &out = found[std::size_t(s)];
+            // Each slice decodes its own pieces: the slices decode in parallel.
+            TextReader reader(run.lines), escapeReader(run.lines);
             if (!m.literal().empty()) {
                 // The printed text of a line with an escape sequence can hold the literal
                 // when its bytes do not (FAI ESC[0m LED prints FAILED): such lines are
@@ -41,11 +44,12 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
                 bool literalDone = false, escapeDone = !escapes;
                 for (LineIndex i = from; i < to && !cancelled(); ++i) {
                     if (!literalDone && (!nextLiteral || *nextLiteral < i)) {
-                        nextLiteral = run.lines.findContaining(m.literal(), i, to);
+                        nextLiteral = reader.findContaining(m.literal(), i, to);
                         literalDone = !nextLiteral;
                     }
                     if (!escapeDone && (!nextEscape || *nextEscape < i)) {
-                        nextEscape = run.lines.findContaining(std::string_view("\x1b", 1), i, to);
+                        nextEscape =
+                            escapeReader.findContaining(std::string_view("\x1b", 1), i, to);
                         escapeDone = !nextEscape;
                     }
                     if (literalDone && escapeDone) {
@@ -56,7 +60,7 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
                                                              ? nextLiteral
                                                              : std::min(*nextLiteral, *nextEscape);
                     i = *hit;
-                    const std::string_view text = run.lines.text(i);
+                    const std::string_view text = reader.text(i);
                     const bool plain = on == MatchText::Bytes || !hasControls(text);
                     if ((m.literalOnly() && plain) || matches(m, text)) {
                         out.push_back(i);
@@ -68,7 +72,7 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
                 if ((i.value() & 0xffff) == 0 && cancelled()) {
                     return;
                 }
-                if (matches(m, run.lines.text(i))) {
+                if (matches(m, reader.text(i))) {
                     out.push_back(i);
                 }
             }

@@ -1,20 +1,68 @@
 #include "linetable.h"
 
-#include "bytesearch.h"
-
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace tty {
 
 namespace {
 // Text chunks grow from small (a short log stays small: 4 KiB, from malloc rather than a
-// populated mapping) to this size.
+// populated mapping) to this size, or to a piece's size when they are compressed.
 constexpr std::size_t kMinTextChunkBytes = 4u << 10;
 constexpr std::size_t kMaxTextChunkBytes = 16u << 20;
 } // namespace
 
-LineTable::LineTable() = default;
+// The pieces text() decoded last, shared by every thread that asks: the log view asks for
+// the rows on screen one at a time, which lie in one or two pieces.
+class DecodedPieces
+{
+public:
+    std::shared_ptr<const std::string> get(std::size_t chunk, const PackedText &packed)
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        ++m_tick;
+        Entry *oldest = nullptr;
+        for (Entry &e : m_entries) {
+            if (e.piece && e.chunk == chunk) {
+                e.used = m_tick;
+                return e.piece;
+            }
+            if (!oldest || e.used < oldest->used) {
+                oldest = &e;
+            }
+        }
+        auto text = std::make_shared<std::string>(packed.textSize, '\0');
+        if (!unpackText(packed, text->data())) {
+            text->clear(); // no text rather than bytes nobody can vouch for
+        }
+        *oldest = Entry{chunk, std::move(text), m_tick};
+        return oldest->piece;
+    }
+    // A chunk changed (a packed last chunk made plain again).
+    void forget(std::size_t chunk)
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        for (Entry &e : m_entries) {
+            if (e.chunk == chunk) {
+                e.piece.reset();
+            }
+        }
+    }
+
+private:
+    struct Entry
+    {
+        std::size_t chunk = 0;
+        std::shared_ptr<const std::string> piece;
+        std::uint64_t used = 0;
+    };
+    std::mutex m_mutex;
+    Entry m_entries[8];
+    std::uint64_t m_tick = 0;
+};
+
+LineTable::LineTable() : m_decoded(std::make_unique<DecodedPieces>()) {}
 LineTable::~LineTable() = default;
 LineTable::LineTable(LineTable &&) noexcept = default;
 LineTable &LineTable::operator=(LineTable &&) noexcept = default;
@@ -44,12 +92,15 @@ void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
     if (chunk(m_size) >= m_offset.size()) {
         addIndexChunk();
     }
-    if (m_text.empty() || m_text.back().capacity - m_text.back().used < text.size()) {
+    if (m_text.empty() || !m_text.back().hasRoomFor(text.size())) {
+        const std::size_t most = m_packText ? kPackedPieceBytes : kMaxTextChunkBytes;
         std::size_t capacity = kMinTextChunkBytes;
         if (!m_text.empty()) {
-            capacity = std::min(kMaxTextChunkBytes, std::max(capacity, 2 * m_text.back().capacity));
+            capacity = std::min(most, std::max(capacity, 2 * m_text.back().capacity));
             if (m_text.back().firstLine == m_size && m_text.back().used == 0) {
                 m_text.pop_back(); // a chunk without lines, too small for this one
+            } else if (m_packText && !m_text.back().isPacked()) {
+                packChunk(m_text.size() - 1); // full: no line is added to it any more
             }
         }
         TextChunk c;
@@ -91,6 +142,43 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
     tc.firstLine = m_size;
     m_text.push_back(std::move(tc));
     m_textBytes += textSize;
+    appendIndex(offsets, arrivals, kernelAndFlags, n, &n);
+}
+
+void LineTable::appendPackedBlock(std::vector<PackedText> pieces, const std::size_t *pieceLines,
+                                  const std::uint32_t *offsets, const std::int64_t *arrivals,
+                                  const std::int64_t *kernelAndFlags, std::size_t n)
+{
+    if (n == 0) {
+        return;
+    }
+    if (!m_text.empty() && m_text.back().firstLine == m_size) {
+        m_text.pop_back(); // a chunk without lines
+    }
+    LineIndex first = m_size;
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+        TextChunk tc;
+        tc.used = pieces[k].textSize;
+        tc.packed = std::move(pieces[k]);
+        tc.firstLine = first;
+        m_textBytes += tc.used;
+        first += LineCount(std::int64_t(pieceLines[k]));
+        m_text.push_back(std::move(tc));
+    }
+    appendIndex(offsets, arrivals, kernelAndFlags, n, pieceLines);
+}
+
+// The index part of a block: its lines' text chunks are the last ones, the first holding
+// pieceLines[0] lines, the next pieceLines[1], and so on.
+void LineTable::appendIndex(const std::uint32_t *offsets, const std::int64_t *arrivals,
+                            const std::int64_t *kernelAndFlags, std::size_t n,
+                            const std::size_t *pieceLines)
+{
+    std::size_t pieces = 0;
+    for (std::size_t lines = 0; lines < n; lines += pieceLines[pieces++]) {
+    }
+    std::size_t piece = m_text.size() - pieces; // the text chunk of line `done`
+    std::size_t pieceEnd = pieceLines[0];       // one past its last line, in the block
     std::size_t done = 0;
     while (done < n) {
         if (chunk(m_size) >= m_offset.size()) {
@@ -99,7 +187,11 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
         const std::size_t c = chunk(m_size), s = slot(m_size);
         const std::size_t take = std::min(n - done, std::size_t(kChunkLines) - s);
         if (s == 0) {
-            m_firstTextChunk[c] = m_text.size() - 1;
+            while (done >= pieceEnd) {
+                ++piece;
+                pieceEnd += pieceLines[piece - (m_text.size() - pieces)];
+            }
+            m_firstTextChunk[c] = piece;
         }
         std::memcpy(&m_offset[c][s], offsets + done, take * sizeof *offsets);
         for (std::size_t k = done; k < done + take; ++k) {
@@ -113,6 +205,33 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
         }
         done += take;
         m_size += LineCount(std::int64_t(take));
+    }
+}
+
+void LineTable::packChunk(std::size_t tci)
+{
+    TextChunk &tc = m_text[tci];
+    tc.packed = packText(std::string_view(tc.data.get(), tc.used));
+    if (tc.isPacked()) {
+        tc.data.reset();
+        tc.capacity = 0;
+    }
+}
+
+void LineTable::unpackLastChunk()
+{
+    TextChunk &tc = m_text.back();
+    if (!tc.isPacked()) {
+        return;
+    }
+    tc.capacity = std::max(tc.used, kMinTextChunkBytes);
+    tc.data = pageArray<char>(tc.capacity);
+    if (!unpackText(tc.packed, tc.data.get())) {
+        std::memset(tc.data.get(), 0, tc.used);
+    }
+    tc.packed = PackedText();
+    if (m_decoded) {
+        m_decoded->forget(m_text.size() - 1);
     }
 }
 
@@ -131,7 +250,11 @@ void LineTable::replaceLast(std::string_view text, std::uint16_t flags,
     }
     const LineIndex last = m_size - 1_lines;
     const std::optional<HostNs> arrival = this->arrival(last);
-    TextChunk &tc = m_text[textChunkOf(last)];
+    const std::size_t tci = textChunkOf(last);
+    if (tci + 1 == m_text.size()) {
+        unpackLastChunk(); // a loaded log's last line, completed by a live capture
+    }
+    TextChunk &tc = m_text[tci];
     const std::uint32_t off = m_offset[chunk(last)][slot(last)];
     m_textBytes -= tc.used - off;
     tc.used = off;
@@ -156,59 +279,38 @@ std::size_t LineTable::textChunkOf(LineIndex i) const
     return std::size_t(it - m_text.begin()) - 1;
 }
 
-std::string_view LineTable::text(LineIndex i) const
+std::size_t LineTable::lineEnd(LineIndex i, std::size_t tci) const
+{
+    const LineIndex next = i + 1_lines;
+    if (next < m_size && (tci + 1 >= m_text.size() || m_text[tci + 1].firstLine > next)) {
+        return offset(next);
+    }
+    return m_text[tci].used;
+}
+
+LineText LineTable::text(LineIndex i) const
 {
     const std::size_t tci = textChunkOf(i);
     const TextChunk &tc = m_text[tci];
-    const std::uint32_t begin = m_offset[chunk(i)][slot(i)];
-    std::size_t end = tc.used;
-    const LineIndex next = i + 1_lines;
-    if (next < m_size && (tci + 1 >= m_text.size() || m_text[tci + 1].firstLine > next)) {
-        end = m_offset[chunk(next)][slot(next)];
+    const std::size_t begin = offset(i), end = lineEnd(i, tci);
+    if (!tc.isPacked()) {
+        return LineText(std::string_view(tc.data.get() + begin, end - begin));
     }
-    return std::string_view(tc.data.get() + begin, end - begin);
-}
-
-std::optional<LineIndex> LineTable::findContaining(std::string_view needle, LineIndex from,
-                                                   LineIndex end) const
-{
-    end = std::min(end, m_size);
-    auto offset = [&](LineIndex i) { return m_offset[chunk(i)][slot(i)]; };
-    LineIndex i = std::max(from, LineIndex(0));
-    while (i < end) {
-        const std::size_t tci = textChunkOf(i);
-        const TextChunk &tc = m_text[tci];
-        const LineIndex chunkEnd = tci + 1 < m_text.size() ? m_text[tci + 1].firstLine : m_size;
-        // The last line searched in this chunk.
-        const LineIndex last = std::min(end, chunkEnd) - 1_lines;
-        auto lineEnd = [&](LineIndex j) {
-            return j + 1_lines < chunkEnd ? offset(j + 1_lines) : tc.used;
-        };
-        const char *const base = tc.data.get();
-        const char *const regionEnd = base + lineEnd(last);
-        const char *p = base + offset(i);
-        const char *hit = findBytes(p, std::size_t(regionEnd - p), needle);
-        if (!hit) {
-            i = last + 1_lines;
-            continue;
+    std::shared_ptr<const std::string> piece;
+    if (m_decoded) {
+        piece = m_decoded->get(tci, tc.packed);
+    } else { // a table moved from and filled again: no cache, still the text
+        auto own = std::make_shared<std::string>(tc.packed.textSize, '\0');
+        if (!unpackText(tc.packed, own->data())) {
+            own->clear();
         }
-        // The line holding the hit: the last one in [i, last] starting at or before it.
-        const std::size_t at = std::size_t(hit - base);
-        LineIndex lo = i, hi = last;
-        while (lo < hi) {
-            const LineIndex mid = lo + (hi - lo + 1_lines) / 2;
-            if (offset(mid) <= at) {
-                lo = mid;
-            } else {
-                hi = mid - 1_lines;
-            }
-        }
-        if (at + needle.size() <= lineEnd(lo)) {
-            return lo;
-        }
-        i = lo + 1_lines; // the hit runs into the next line: any later hit in `lo` would too
+        piece = std::move(own);
     }
-    return std::nullopt;
+    if (piece->size() < end) {
+        return LineText(); // did not decode
+    }
+    const std::string_view view(piece->data() + begin, end - begin);
+    return LineText(view, std::move(piece));
 }
 
 std::size_t LineTable::indexBytes() const
@@ -217,13 +319,18 @@ std::size_t LineTable::indexBytes() const
            m_kernelAndFlags.memoryBytes();
 }
 
-std::size_t LineTable::memoryBytes() const
+std::size_t LineTable::textMemoryBytes() const
 {
-    std::size_t n = indexBytes();
+    std::size_t n = 0;
     for (const TextChunk &c : m_text) {
-        n += c.capacity;
+        n += c.capacity + c.packed.size;
     }
     return n;
+}
+
+std::size_t LineTable::memoryBytes() const
+{
+    return indexBytes() + textMemoryBytes();
 }
 
 } // namespace tty

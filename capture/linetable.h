@@ -3,16 +3,42 @@
 
 #include "packedcolumn.h"
 #include "pagememory.h"
+#include "textpack.h"
 #include "types.h"
 
 #include <cstddef>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace tty {
+
+class DecodedPieces;
+
+// A line's text, holding what keeps it readable: the decoded piece it lies in, when the
+// table keeps that piece compressed (textpack.h). Read it through view() on a named
+// LineText; the view of a temporary would dangle, so that does not compile.
+class LineText
+{
+public:
+    LineText() = default;
+    explicit LineText(std::string_view text, std::shared_ptr<const std::string> piece = {})
+        : m_piece(std::move(piece)), m_view(text)
+    {
+    }
+    std::string_view view() const & { return m_view; }
+    std::string_view view() const && = delete;
+    std::size_t size() const { return m_view.size(); }
+    bool empty() const { return m_view.empty(); }
+    std::string str() const { return std::string(m_view); } // a copy, safe on a temporary
+
+private:
+    std::shared_ptr<const std::string> m_piece;
+    std::string_view m_view;
+};
 
 // Per-line flags kept beside the kernel time. The index keeps 8 bits of them
 // (LineTable::kFlagBits): a new flag must stay below 0x100.
@@ -28,6 +54,11 @@ enum LineFlag : std::uint16_t {
 // the kernel time as a 24-bit delta with the flags in the other 8 bits (packedcolumn.h;
 // a group is 16 bytes and starts every 4 s of host time, 15 s of kernel time, or where a
 // clock jumps). Chunked storage so that growing never copies the whole table.
+//
+// A loaded log's text is kept compressed, a piece of about 256 KiB at a time (textpack.h):
+// text() decodes through a small cache shared by all threads, for views that touch a few
+// lines; passes over many lines read through a TextReader of their own (textreader.h).
+// A live capture's text stays plain: it is appended to and read at once.
 class LineTable
 {
 public:
@@ -44,6 +75,14 @@ public:
     void appendBlock(PageArray<char> text, std::size_t textSize, const std::uint32_t *offsets,
                      const std::int64_t *arrivals, const std::int64_t *kernelAndFlags,
                      std::size_t n);
+    // The same with the texts already compressed (on the parser's thread): piece k holds
+    // the next pieceLines[k] lines, and a line's offset counts from the start of its piece.
+    void appendPackedBlock(std::vector<PackedText> pieces, const std::size_t *pieceLines,
+                           const std::uint32_t *offsets, const std::int64_t *arrivals,
+                           const std::int64_t *kernelAndFlags, std::size_t n);
+    // From now on, a text chunk filled by append() is compressed once the next one starts
+    // (a log loaded a line at a time). Off for a live capture.
+    void setPackText(bool on) { m_packText = on; }
     // The table's own encodings, for parsers that fill arrays for appendBlock: a plain
     // int64 per line, with a reserved value for "none", keeps 16 M lines small. The
     // reserved values never leave the table: the accessors below return std::optional.
@@ -67,8 +106,8 @@ public:
     // One past the last line (an index, not an iterator): loops run `i < endIndex()`.
     LineIndex endIndex() const { return m_size; }
     bool empty() const { return m_size == LineIndex(0); }
-    std::string_view text(LineIndex i) const;
-    // The text's length; cheaper than text(i).size() in passes over every line.
+    LineText text(LineIndex i) const;
+    // The text's length, without decoding it.
     std::size_t textSize(LineIndex i) const
     {
         if (i + 1_lines < m_size) {
@@ -78,7 +117,8 @@ public:
                 return e - b; // same text chunk (a new chunk starts again at 0)
             }
         }
-        return text(i).size();
+        const std::size_t tci = textChunkOf(i);
+        return lineEnd(i, tci) - m_offset[chunk(i)][slot(i)];
     }
     // None for formats without host stamps before the first stamped line.
     std::optional<HostNs> arrival(LineIndex i) const
@@ -118,12 +158,9 @@ public:
     // ...with the kernel time parsed from the completed text.
     void replaceLast(std::string_view text, std::uint16_t flags, std::optional<KernelUs> kernel);
 
-    // The first line in [from, end) whose text contains `needle` (non-empty), if any:
-    // one search over each text chunk instead of a search per line.
-    std::optional<LineIndex> findContaining(std::string_view needle, LineIndex from,
-                                            LineIndex end) const;
-
     std::size_t textBytes() const { return m_textBytes; }
+    // Of the text, what it takes in memory (compressed or not).
+    std::size_t textMemoryBytes() const;
     std::size_t memoryBytes() const;
     // Bytes of the line index alone (offsets, times, flags), without the text.
     std::size_t indexBytes() const;
@@ -131,6 +168,8 @@ public:
     static constexpr int kFlagBits = 8;
 
 private:
+    friend class TextReader;
+
     // The blocks' packed kernelAndFlags: kernel time + 1 (0 = none) in the low 48 bits,
     // flags in the high 16.
     static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
@@ -141,14 +180,27 @@ private:
     static std::size_t chunk(LineIndex i) { return std::size_t(i.value() >> kChunkBits); }
     static std::size_t slot(LineIndex i) { return std::size_t(i.value() & (kChunkLines - 1)); }
     std::size_t textChunkOf(LineIndex i) const;
+    // One past line i's last byte in its text chunk tci.
+    std::size_t lineEnd(LineIndex i, std::size_t tci) const;
+    std::uint32_t offset(LineIndex i) const { return m_offset[chunk(i)][slot(i)]; }
     void addIndexChunk();
+    void appendIndex(const std::uint32_t *offsets, const std::int64_t *arrivals,
+                     const std::int64_t *kernelAndFlags, std::size_t n,
+                     const std::size_t *pieceLines);
+    void packChunk(std::size_t tci);
+    void unpackLastChunk();
 
+    // Plain (data, capacity) or packed (packed, capacity 0); `used` is the text's size.
     struct TextChunk
     {
         PageArray<char> data;
+        PackedText packed;
         std::size_t capacity = 0;
         std::size_t used = 0;
         LineIndex firstLine;
+
+        bool isPacked() const { return packed.isPacked(); }
+        bool hasRoomFor(std::size_t n) const { return !isPacked() && capacity - used >= n; }
     };
 
     std::vector<PageArray<std::uint32_t>> m_offset;
@@ -161,6 +213,8 @@ private:
     std::vector<TextChunk> m_text;
     LineIndex m_size; // one past the last line
     std::size_t m_textBytes = 0;
+    bool m_packText = false;
+    std::unique_ptr<DecodedPieces> m_decoded; // for text(); its own lock
 };
 
 } // namespace tty

@@ -3,6 +3,7 @@
 #include "lagsummary.h"
 #include "linematcher.h"
 #include "parallel.h"
+#include "textreader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +16,12 @@ namespace {
 std::optional<LineIndex> findFirstIn(const Run &run, const LineMatcher &m, LineIndex from,
                                      LineIndex end)
 {
+    TextReader reader(run.lines);
     if (!m.literal().empty() && m.isValid()) {
         // Only lines holding the required literal can match: find those in bulk.
         for (LineIndex i = from; i < end; ++i) {
-            const std::optional<LineIndex> hit = run.lines.findContaining(m.literal(), i, end);
-            if (!hit || m.literalOnly() || m.matches(run.lines.text(*hit))) {
+            const std::optional<LineIndex> hit = reader.findContaining(m.literal(), i, end);
+            if (!hit || m.literalOnly() || m.matches(reader.text(*hit))) {
                 return hit;
             }
             i = *hit;
@@ -27,7 +29,7 @@ std::optional<LineIndex> findFirstIn(const Run &run, const LineMatcher &m, LineI
         return std::nullopt;
     }
     for (LineIndex i = from; i < end; ++i) {
-        if (m.matches(run.lines.text(i))) {
+        if (m.matches(reader.text(i))) {
             return i;
         }
     }
@@ -170,6 +172,7 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
         return x && from && *x >= *from && *x <= *from + o.windowSeconds;
     };
     std::int64_t bytes = 0;
+    TextReader reader(run.lines);
     for (LineIndex i = start; i < end; ++i) {
         const std::optional<double> t = w.start ? secondsOf(run.timeOf(i)) : std::nullopt;
         const bool inArrival = inWindow(t, w.start);
@@ -183,7 +186,7 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
         if (inArrival) {
             bytes += lineBytes(run, i, i + 1_lines);
         }
-        if (!only.isEmpty() && !only.matches(run.lines.text(i))) {
+        if (!only.isEmpty() && !only.matches(reader.text(i))) {
             continue;
         }
         w.lines += inArrival ? 1 : 0;
@@ -206,8 +209,8 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
         if (at < first || at >= end || !d.from || !d.to) {
             continue;
         }
-        if (!only.isEmpty() && (!d.before || !d.after || !only.matches(run.lines.text(*d.before)) ||
-                                !only.matches(run.lines.text(*d.after)))) {
+        if (!only.isEmpty() && (!d.before || !d.after || !only.matches(reader.text(*d.before)) ||
+                                !only.matches(reader.text(*d.after)))) {
             continue;
         }
         const double from = d.from->count(), to = d.to->count();
@@ -408,7 +411,8 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
             p.missing << QStringLiteral("end marker");
         }
         p.complete = p.missing.isEmpty();
-        const std::string_view t = run.lines.text(*p.line);
+        const LineText line = run.lines.text(*p.line);
+        const std::string_view t = line.view();
         const std::string_view key = "not syncing: ";
         const auto at = t.find(key);
         if (at != std::string_view::npos) {
@@ -432,8 +436,9 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         st.pattern = pattern;
         const LineMatcher matcher(pattern);
         std::vector<std::optional<double>> arrivals, kernel;
+        TextReader reader(run.lines);
         for (LineIndex i = first; i < end; ++i) {
-            if (matcher.matches(run.lines.text(i))) {
+            if (matcher.matches(reader.text(i))) {
                 ++st.matches;
                 if (run.hasArrival) {
                     arrivals.push_back(secondsOf(run.timeOf(i)));

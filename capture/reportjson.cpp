@@ -144,7 +144,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
             ++omitted;
             continue;
         }
-        const std::string_view t = run.eventText(e);
+        const LineText held = run.eventText(e);
+        const std::string_view t = held.view();
         QJsonObject eo{{QStringLiteral("kind"), QLatin1String(eventKindName(e.kind))},
                        {QStringLiteral("line"), double(lineNumber(e.line))},
                        {QStringLiteral("text"), QString::fromUtf8(t.data(), qsizetype(t.size()))}};

@@ -113,15 +113,15 @@ int Run::bootOf(LineIndex i) const
     return it == boots.begin() ? 0 : int(it - boots.begin()) - 1;
 }
 
-std::string_view Run::eventText(const Event &e) const
+LineText Run::eventText(const Event &e) const
 {
     if (e.note && *e.note >= 0 && std::size_t(*e.note) < notes.size()) {
-        return notes[std::size_t(*e.note)];
+        return LineText(notes[std::size_t(*e.note)]);
     }
     if (e.line < lines.endIndex()) {
         return lines.text(e.line);
     }
-    return {};
+    return LineText();
 }
 
 std::optional<HostNs> Run::eventArrival(const Event &e) const
@@ -251,7 +251,8 @@ void Run::splitBoots(std::vector<BootScan> *scans)
         if (e.kind == EventKind::Boot && !e.note) {
             Boot &b = boots[std::size_t(bootOf(e.line))];
             if (b.version.isEmpty()) {
-                b.version = bannerVersion(lines.text(e.line));
+                const LineText banner = lines.text(e.line);
+                b.version = bannerVersion(banner.view());
             }
         }
     }

@@ -104,7 +104,7 @@ public:
     std::optional<Seconds> lagOf(LineIndex i) const;
     int bootOf(LineIndex i) const;
     // Text of an event: its note, else its line.
-    std::string_view eventText(const Event &e) const;
+    LineText eventText(const Event &e) const;
     // Arrival of an event (recorded markers have their own), else its line's, if any.
     std::optional<HostNs> eventArrival(const Event &e) const;
     // That arrival in run seconds; none without one.

@@ -106,6 +106,7 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
                              QString *error)
 {
     auto run = std::make_unique<Run>();
+    run->lines.setPackText(options.packText);
     run->meta.source = path;
     run->meta.label = QFileInfo(path).fileName();
 

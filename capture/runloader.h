@@ -33,6 +33,8 @@ struct LoadOptions
     const RuleSet *rules = nullptr; // null: the built-in table
     std::function<void(const LoadProgress &)> progress;
     const std::atomic<bool> *cancel = nullptr;
+    // The text is kept compressed in memory (textpack.h); off only to compare the two.
+    bool packText = true;
 };
 
 constexpr int kDefaultBaud = 115200;

@@ -4,6 +4,7 @@
 #include "msgtemplate.h"
 #include "parallel.h"
 #include "stringdict.h"
+#include "textreader.h"
 
 #include <algorithm>
 #include <cstring>
@@ -52,11 +53,6 @@ std::string_view messageAfterTime(std::string_view text)
     return text.substr(p);
 }
 
-std::string_view text(const Run &run, LineIndex i)
-{
-    return messageOf(run.lines.text(i));
-}
-
 } // namespace
 
 SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
@@ -84,12 +80,13 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
         char prevKey[kTemplateMax + 1];
         std::size_t prevLen = 0;
         std::uint32_t prevId = 0;
+        TextReader reader(run.lines);
         for (LineIndex i = from; i < to; ++i) {
             if ((i.value() & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
                 stopped = true;
                 return;
             }
-            const std::string_view text = run.lines.text(i);
+            const std::string_view text = reader.text(i);
             const bool kernel = run.lines.kernelTime(i).has_value();
             std::string_view msg = text;
             if (kernel) {
@@ -165,6 +162,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
     bool open = false, afterCutHere = false;
     std::uint32_t openId = 0;
     LineIndex last;
+    TextReader reader(run.lines);
     for (const std::vector<LineIndex> &set : special) {
         for (const LineIndex i : set) {
             const std::uint32_t raw = ids[i.value()];
@@ -186,7 +184,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                 } else {
                     // An indented line continues the record before it ("Zone ranges:",
                     // "  DMA [mem ...]"); another body line heads a report of its own.
-                    const std::string_view m = text(run, i);
+                    const std::string_view m = messageOf(reader.text(i));
                     if (!m.empty() && m[0] == ' ') {
                         for (LineIndex j = i - 1_lines; j >= LineIndex(0) && i - j <= 4096_lines;
                              --j) {

@@ -4,6 +4,7 @@
 #include "msgtemplate.h"
 #include "parallel.h"
 #include "stringdict.h"
+#include "textreader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -57,9 +58,10 @@ std::int64_t bytesOf(const Run &run, LineIndex i)
     return std::int64_t(run.lines.textSize(i)) + (nl ? 2 : 0);
 }
 
-std::string_view messageOf(const Run &run, LineIndex i, KernelPrefix *prefix)
+// The view lies in the reader's piece: valid until the reader's next call.
+std::string_view messageOf(TextReader &reader, const Run &run, LineIndex i, KernelPrefix *prefix)
 {
-    const std::string_view text = run.lines.text(i);
+    const std::string_view text = reader.text(i);
     *prefix = parseKernelPrefix(text);
     if (!run.lines.kernelTime(i)) {
         return text;
@@ -69,10 +71,10 @@ std::string_view messageOf(const Run &run, LineIndex i, KernelPrefix *prefix)
 
 // The grouping key of a line by prefix or caller; a leading byte keeps lines with and
 // without a kernel timestamp apart ('K', 'U').
-std::string keyOf(const Run &run, LineIndex i, SourceGrouping by)
+std::string keyOf(TextReader &reader, const Run &run, LineIndex i, SourceGrouping by)
 {
     KernelPrefix p;
-    const std::string_view msg = messageOf(run, i, &p);
+    const std::string_view msg = messageOf(reader, run, i, &p);
     const bool kernel = run.lines.kernelTime(i).has_value();
     std::string key(1, kernel ? 'K' : 'U');
     if (by == SourceGrouping::Prefix) {
@@ -86,14 +88,14 @@ std::string keyOf(const Run &run, LineIndex i, SourceGrouping by)
 
 // The line after a drop interval that is its neighbour: DropSpan's, unless that is the
 // drop notice itself with a kernel timestamp of its own; then the next timed line.
-std::optional<LineIndex> dropNeighbourAfter(const Run &run, const DropSpan &d, LineIndex at,
-                                            LineIndex end)
+std::optional<LineIndex> dropNeighbourAfter(TextReader &reader, const Run &run, const DropSpan &d,
+                                            LineIndex at, LineIndex end)
 {
     if (!d.after || *d.after != at || !run.lines.kernelTime(at)) {
         return d.after;
     }
     KernelPrefix p;
-    if (messageOf(run, at, &p).substr(0, 3) != "** ") {
+    if (messageOf(reader, run, at, &p).substr(0, 3) != "** ") {
         return d.after;
     }
     for (LineIndex i = at + 1_lines; i < std::min(end, at + 4096_lines); ++i) {
@@ -172,6 +174,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
                                         StringDictionary(SourceIndex::kMaxTemplates, "U"));
     forEachSlice(first, std::max(first, end), slices, [&](int s, LineIndex from, LineIndex to) {
         std::vector<Acc> &acc = accs[std::size_t(s)];
+        TextReader reader(run.lines);
         if (by == SourceGrouping::Template) {
             acc.resize(nTemplates);
         }
@@ -179,7 +182,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
             const std::uint32_t templ = index.templateOf(i);
             std::uint32_t g = templ;
             if (by != SourceGrouping::Template) {
-                g = dicts[std::size_t(s)].idOf(keyOf(run, i, by));
+                g = dicts[std::size_t(s)].idOf(keyOf(reader, run, i, by));
                 if (g >= acc.size()) {
                     acc.resize(g + 1);
                 }
@@ -213,11 +216,12 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
             }
         }
     }
+    TextReader reader(run.lines);
     auto groupOf = [&](LineIndex i) -> std::size_t {
         if (by == SourceGrouping::Template) {
             return index.templateOf(i);
         }
-        return keyIndex.at(keyOf(run, i, by));
+        return keyIndex.at(keyOf(reader, run, i, by));
     };
 
     // Drops: to the source on both sides of the drop interval, when it is one. A notice
@@ -228,7 +232,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         if (at < first || at >= end) {
             continue;
         }
-        const std::optional<LineIndex> after = dropNeighbourAfter(run, d, at, end);
+        const std::optional<LineIndex> after = dropNeighbourAfter(reader, run, d, at, end);
         if (d.before && after && *d.before >= first && *after < end &&
             groupOf(*d.before) == groupOf(*after)) {
             dropped[groupOf(*d.before)] += d.count;
@@ -284,7 +288,8 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         s.firstLine = a.first;
         s.lastLine = a.last;
         s.templateId = a.firstTemplate;
-        s.example = q(run.lines.text(a.first));
+        const LineText example = run.lines.text(a.first);
+        s.example = q(example.view());
         s.wireSeconds = wire(s.bytes, m.bitsPerChar, m.baud);
         if (s.wireSeconds && t.bytes > 0) {
             s.wireShare = double(s.bytes) / double(t.bytes);
@@ -328,9 +333,10 @@ std::vector<LineIndex> linesOfSource(const Run &run, const SourceIndex &index,
     if (by != SourceGrouping::Template) {
         key = std::string(1, source.kernel ? 'K' : 'U') + source.key.toStdString();
     }
+    TextReader reader(run.lines);
     for (LineIndex i = first; i < end; ++i) {
         const bool in = by == SourceGrouping::Template ? index.templateOf(i) == source.templateId
-                                                       : keyOf(run, i, by) == key;
+                                                       : keyOf(reader, run, i, by) == key;
         if (in) {
             out.push_back(i);
         }

@@ -1,5 +1,7 @@
 #include "textcheck.h"
 
+#include "textreader.h"
+
 #include <algorithm>
 
 namespace tty {
@@ -58,6 +60,7 @@ TextShape textShape(const LineTable &lines)
 {
     TextShape t;
     std::int64_t run = 0; // the line being joined from Split pieces
+    TextReader reader(lines);
     for (LineIndex i{0}; i < lines.endIndex(); ++i) {
         const std::int64_t len = std::int64_t(lines.textSize(i));
         run += len;
@@ -66,7 +69,7 @@ TextShape textShape(const LineTable &lines)
             run = 0;
         }
         if (t.sampled < kSampleBytes) {
-            const std::string_view s = lines.text(i);
+            const std::string_view s = reader.text(i);
             const std::string_view part =
                 s.substr(0, std::size_t(std::min<std::int64_t>(len, kSampleBytes - t.sampled)));
             t.sampled += std::int64_t(part.size());

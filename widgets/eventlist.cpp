@@ -120,8 +120,10 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             const std::optional<KernelUs> k = run.lines.kernelTime(e.line);
             return k ? QString::number(double(k->count()) * 1e-6, 'f', 6) : QString();
         }
-        case Text:
-            return LogModel::displayText(run.eventText(e));
+        case Text: {
+            const LineText text = run.eventText(e);
+            return LogModel::displayText(text.view());
+        }
         }
         return {};
     case Qt::UserRole: // sort key

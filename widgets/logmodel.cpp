@@ -261,14 +261,16 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
     case ControlRangesRole: {
         QVector<int> ranges;
         if (index.column() == Text && m_showControls) {
-            displayText(m_run->lines.text(line), true, &ranges);
+            const LineText text = m_run->lines.text(line);
+            displayText(text.view(), true, &ranges);
         }
         return QVariant::fromValue(ranges);
     }
     case StyleRunsRole: {
         QVector<int> styles;
         if (index.column() == Text) {
-            displayText(m_run->lines.text(line), m_showControls, nullptr, &styles);
+            const LineText text = m_run->lines.text(line);
+            displayText(text.view(), m_showControls, nullptr, &styles);
         }
         return QVariant::fromValue(styles);
     }
@@ -299,8 +301,10 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
             const std::optional<Seconds> lag = m_run->lagOf(line);
             return lag ? QString::number(lag->count(), 'f', 3) : QString();
         }
-        case Text:
-            return displayText(m_run->lines.text(line), m_showControls);
+        case Text: {
+            const LineText text = m_run->lines.text(line);
+            return displayText(text.view(), m_showControls);
+        }
         }
         return {};
     }

@@ -107,7 +107,8 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
             if (markerAt(me->pos(), &run, &ev, nullptr)) {
                 const Run &r = *m_runs[run].run;
                 const Event &e = r.events[std::size_t(ev)];
-                const std::string_view t = r.eventText(e);
+                const LineText held = r.eventText(e);
+                const std::string_view t = held.view();
                 QString tip =
                     QStringLiteral("<b>%1</b>%2<br>%3")
                         .arg(eventKindTitle(e.kind).toHtmlEscaped(),

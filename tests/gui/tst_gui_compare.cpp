@@ -231,7 +231,9 @@ private slots:
             const Run &r = *t->runs()[run].run;
             std::int64_t n = 0;
             for (LineIndex i{0}; i < r.lines.endIndex(); ++i) {
-                n += r.lines.text(i).find("noise: worker 0 seq") != std::string_view::npos ? 1 : 0;
+                n += r.lines.text(i).str().find("noise: worker 0 seq") != std::string_view::npos
+                         ? 1
+                         : 0;
             }
             QVERIFY(n > 1000);
             QCOMPARE(qRound64(integrate(t->patternGraph(0, run))), n);

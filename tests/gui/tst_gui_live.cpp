@@ -72,7 +72,7 @@ private slots:
         }
         QVERIFY(waitFor([&] { return run.lines.size() >= 50_lines; }));
         QVERIFY(waitFor([&] { return w.logPane(0)->view()->model()->rowCount() >= 50; }));
-        QCOMPARE(std::string(run.lines.text(LineIndex(49))),
+        QCOMPARE(std::string(run.lines.text(LineIndex(49)).str()),
                  std::string("[    1.100049] noise: line 49"));
 
         // Follow mode keeps the newest line in view; zooming pauses it.
@@ -128,7 +128,7 @@ private slots:
         // A prompt without newline shows after a short idle time.
         put(pty.master, "corpusvm login: ");
         QVERIFY(waitFor([&] {
-            return std::string(run.lines.text(run.lines.endIndex() - 1_lines)) ==
+            return std::string(run.lines.text(run.lines.endIndex() - 1_lines).str()) ==
                    "corpusvm login: ";
         }));
 
@@ -143,7 +143,7 @@ private slots:
         int markers = 0, sent = 0;
         for (const Event &e : loaded->events) {
             if (e.kind == EventKind::Marker) {
-                const std::string_view t = loaded->eventText(e);
+                const std::string t = loaded->eventText(e).str();
                 markers += t == "before rmmod" ? 1 : 0;
                 sent += t.find("echo t > /proc/sysrq-trigger") != std::string_view::npos ? 1 : 0;
             }

@@ -179,8 +179,8 @@ private slots:
         QCOMPARE(row.data(EventModel::TitleRole).toString(), title);
         QCOMPARE(row.data(EventModel::RunRole).toInt(), 0);
         const Event &e = run()->events[std::size_t(row.data(EventModel::EventRole).toInt())];
-        QVERIFY(run()->lines.text(e.line).find("Kernel panic - not syncing: sysrq triggered "
-                                               "crash") != std::string_view::npos);
+        QVERIFY(run()->lines.text(e.line).str().find("Kernel panic - not syncing: sysrq triggered "
+                                                     "crash") != std::string_view::npos);
         kinds->setCurrentIndex(0);
         QCOMPARE(list->proxy()->rowCount(), int(run()->events.size()));
     }
@@ -372,7 +372,8 @@ private slots:
         QVERIFY(r.lines.size() > 0_lines);
         QVERIFY2(r.load.outcome == LoadOutcome::Cancelled, loadOutcomeName(r.load.outcome));
         QVERIFY2(r.load.message.contains(QStringLiteral("cancelled")), qPrintable(r.load.message));
-        QCOMPARE(std::string(r.lines.text(LineIndex(0))), std::string("[    1.100000] line 0"));
+        QCOMPARE(std::string(r.lines.text(LineIndex(0)).str()),
+                 std::string("[    1.100000] line 0"));
         QVERIFY2(w2.notices()->text().contains(QStringLiteral("cancelled")),
                  qPrintable(w2.notices()->text()));
     }

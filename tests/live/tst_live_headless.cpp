@@ -209,7 +209,7 @@ private slots:
         std::unique_ptr<Run> r = loadRun(out, {}, &error);
         QVERIFY2(r, qPrintable(error));
         QVERIFY(r->lines.size() > 0_lines);
-        const std::string_view first = r->lines.text(LineIndex(0));
+        const std::string first = r->lines.text(LineIndex(0)).str();
         QCOMPARE(std::string(first), sent.substr(0, sent.find('\r')));
     }
 };

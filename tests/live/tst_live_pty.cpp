@@ -64,11 +64,11 @@ private slots:
             3000));
         const Run &r = live.run();
         QCOMPARE(r.lines.size(), LineCount(4));
-        QCOMPARE(r.lines.text(LineIndex(0)),
+        QCOMPARE(r.lines.text(LineIndex(0)).str(),
                  std::string_view("[    0.000000] Linux version 6.1.0 (test)"));
-        QCOMPARE(r.lines.text(LineIndex(1)), std::string_view("[    0.100000] second half"));
-        QCOMPARE(r.lines.text(LineIndex(2)), std::string_view("third"));
-        QCOMPARE(r.lines.text(LineIndex(3)), std::string_view(binary, sizeof binary - 2));
+        QCOMPARE(r.lines.text(LineIndex(1)).str(), std::string_view("[    0.100000] second half"));
+        QCOMPARE(r.lines.text(LineIndex(2)).str(), std::string_view("third"));
+        QCOMPARE(r.lines.text(LineIndex(3)).str(), std::string_view(binary, sizeof binary - 2));
         QCOMPARE(r.lines.kernelTime(LineIndex(1)), KernelUs(100000));
         // Arrival = arrival of the line's first byte, within a scheduling delay.
         const Nanoseconds slack{80'000'000}, early{1'000'000};
@@ -87,7 +87,7 @@ private slots:
         QVERIFY2(loaded->warnings.isEmpty(), qPrintable(loaded->warnings.join(QLatin1Char('\n'))));
         QCOMPARE(loaded->lines.size(), r.lines.size());
         for (LineIndex i{0}; i < r.lines.endIndex(); ++i) {
-            QCOMPARE(loaded->lines.text(i), r.lines.text(i));
+            QCOMPARE(loaded->lines.text(i).str(), r.lines.text(i).str());
             QCOMPARE(loaded->lines.arrival(i), r.lines.arrival(i));
         }
         QCOMPARE(loaded->meta.label, QStringLiteral("test"));
@@ -120,7 +120,7 @@ private slots:
             },
             2000));
         // Not shown before the idle timeout...
-        QCOMPARE(live.run().lines.text(LineIndex(0)), std::string_view("boot ok"));
+        QCOMPARE(live.run().lines.text(LineIndex(0)).str(), std::string_view("boot ok"));
         // ...then shown as a line without newline.
         QVERIFY(waitFor(
             [&] {
@@ -128,7 +128,7 @@ private slots:
                 return live.run().lines.size() == 2_lines;
             },
             2000));
-        QCOMPARE(live.run().lines.text(LineIndex(1)), std::string_view("debian login: "));
+        QCOMPARE(live.run().lines.text(LineIndex(1)).str(), std::string_view("debian login: "));
         QVERIFY(live.run().lines.flags(LineIndex(1)) & NoNewline);
         QVERIFY(live.lastLineOpen());
         const std::optional<HostNs> promptArrival = live.run().lines.arrival(LineIndex(1));
@@ -138,10 +138,10 @@ private slots:
         QVERIFY(waitFor(
             [&] {
                 pump();
-                return live.run().lines.text(LineIndex(1)).size() > 14;
+                return live.run().lines.text(LineIndex(1)).str().size() > 14;
             },
             2000));
-        QCOMPARE(live.run().lines.text(LineIndex(1)), std::string_view("debian login: ro"));
+        QCOMPARE(live.run().lines.text(LineIndex(1)).str(), std::string_view("debian login: ro"));
         QVERIFY(pty.write("ot\r\n"));
         QVERIFY(waitFor(
             [&] {
@@ -150,7 +150,7 @@ private slots:
             },
             2000));
         QCOMPARE(live.run().lines.size(), LineCount(2));
-        QCOMPARE(live.run().lines.text(LineIndex(1)), std::string_view("debian login: root"));
+        QCOMPARE(live.run().lines.text(LineIndex(1)).str(), std::string_view("debian login: root"));
         QVERIFY(!(live.run().lines.flags(LineIndex(1)) & NoNewline));
         QCOMPARE(live.run().lines.arrival(LineIndex(1)), promptArrival);
 
@@ -181,21 +181,21 @@ private slots:
             2000));
         const Run &r = live.run();
         QCOMPARE(r.lines.size(), LineCount(3));
-        QCOMPARE(r.lines.text(LineIndex(2)),
+        QCOMPARE(r.lines.text(LineIndex(2)).str(),
                  std::string_view("Kernel panic - not syncing: VFS: Unable to "
                                   "mount root fs"));
         QCOMPARE(r.events.size(), std::size_t(2));
         QCOMPARE(r.events[0].kind, EventKind::Panic);
         QCOMPARE(r.events[0].line, LineIndex(2));
         QCOMPARE(r.events[1].kind, EventKind::Marker);
-        QCOMPARE(r.eventText(r.events[1]), std::string_view("pressed M"));
+        QCOMPARE(r.eventText(r.events[1]).str(), std::string_view("pressed M"));
         QCOMPARE(live.stableEvents(), std::size_t(2));
 
         QVERIFY(s.stop(&error));
         std::unique_ptr<Run> loaded = loadRun(path, {}, &error);
         QVERIFY2(loaded, qPrintable(error));
         QCOMPARE(loaded->lines.size(), LineCount(3));
-        QCOMPARE(loaded->lines.text(LineIndex(1)), std::string_view("debian login: root"));
+        QCOMPARE(loaded->lines.text(LineIndex(1)).str(), std::string_view("debian login: root"));
         // The loader places a marker recorded inside a line before that line (it cannot
         // know the line was shown); the same two events either way.
         QCOMPARE(loaded->events.size(), std::size_t(2));

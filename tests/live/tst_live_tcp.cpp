@@ -103,18 +103,19 @@ private slots:
                 live.add(s.takeLive());
                 const Run &r = live.run();
                 return r.lines.size() > 0_lines &&
-                       r.lines.text(r.lines.endIndex() - 1_lines).substr(0, 12) == "Kernel panic";
+                       r.lines.text(r.lines.endIndex() - 1_lines).str().substr(0, 12) ==
+                           "Kernel panic";
             },
             5000));
         const Run &r = live.run();
         // All lines after the sync lines, in order, none lost.
         LineIndex i = first;
-        while (i < r.lines.endIndex() && r.lines.text(i) == "sync") {
+        while (i < r.lines.endIndex() && r.lines.text(i).str() == "sync") {
             ++i;
         }
         QCOMPARE(r.lines.endIndex() - i, 2001_lines);
         for (int k = 0; k < 2000; ++k) {
-            QCOMPARE(r.lines.text(i + LineCount(k)),
+            QCOMPARE(r.lines.text(i + LineCount(k)).str(),
                      std::string_view("[  " + std::to_string(k) + ".000000] console line " +
                                       std::to_string(k) + " over ser2net"));
         }

@@ -68,13 +68,13 @@ private slots:
                  QStringLiteral("ttyscope"));
         QVERIFY(!r->meta.host.isEmpty());
         QCOMPARE(r->lines.size(), LineCount(2));
-        QCOMPARE(r->lines.text(LineIndex(1)), std::string_view("login: x\0y", 10));
+        QCOMPARE(r->lines.text(LineIndex(1)).str(), std::string_view("login: x\0y", 10));
         QCOMPARE(r->lines.arrival(LineIndex(0)), wall + Nanoseconds(1000));
         QVERIFY(r->warnings.join(QLatin1Char(' ')).contains(QLatin1String("a warning")));
         QStringList kinds;
         for (const Event &e : r->events) {
             kinds << QLatin1String(eventKindName(e.kind)) + QLatin1Char(':') +
-                         QString::fromStdString(std::string(r->eventText(e)));
+                         QString::fromStdString(std::string(r->eventText(e).str()));
         }
         QVERIFY2(kinds.contains(QStringLiteral("marker:my marker")),
                  qPrintable(kinds.join(QLatin1Char('|'))));

@@ -260,7 +260,7 @@ void TstFormats::kmsg()
     QCOMPARE(drops.size(), std::size_t(2));
     QCOMPARE(drops[0]->line, LineIndex(2)); // placed before the record after the gap
     QCOMPARE(drops[0]->count, 2u);
-    QVERIFY(QString::fromStdString(std::string(run->eventText(*drops[0])))
+    QVERIFY(QString::fromStdString(std::string(run->eventText(*drops[0]).str()))
                 .contains(QLatin1String("101 to 104")));
     const QString w = run->warnings.join(QLatin1Char(' '));
     QVERIFY2(w.contains(QLatin1String("2 dictionary line")), qPrintable(w));
@@ -298,7 +298,7 @@ void TstFormats::recordingFormat()
         std::vector<std::pair<EventKind, QByteArray>> notes;
         for (const Event &e : run->events) {
             if (e.note) {
-                const std::string_view t = run->eventText(e);
+                const std::string t = run->eventText(e).str();
                 notes.emplace_back(e.kind, QByteArray(t.data(), qsizetype(t.size())));
                 QVERIFY(e.arrival.has_value());
             }

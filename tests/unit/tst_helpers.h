@@ -134,7 +134,7 @@ inline tty::LoadOptions withFormat(const QString &format)
 
 inline QByteArray lineText(const tty::Run &run, tty::LineIndex i)
 {
-    const std::string_view t = run.lines.text(i);
+    const std::string t = run.lines.text(i).str();
     return QByteArray(t.data(), qsizetype(t.size()));
 }
 // Tests name lines by literal numbers: lineText(*run, 3).

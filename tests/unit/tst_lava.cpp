@@ -121,7 +121,7 @@ void TstLava::entries()
     int panics = 0;
     for (const Event &e : run->events) {
         if (e.kind == EventKind::Marker) {
-            markers << QString::fromStdString(std::string(run->eventText(e)));
+            markers << QString::fromStdString(run->eventText(e).str());
         }
         panics += e.kind == EventKind::Panic ? 1 : 0;
     }

@@ -3,7 +3,8 @@
 // parse, which grows the line table one line at a time, the block cutter against LineFramer,
 // the vectorised substring search against std::string_view::find, and the sliced series
 // and lag quantiles against a count and a sort, and the line index's packed columns
-// against plain vectors of the same values.
+// against plain vectors of the same values, and the compressed text store against the
+// plain one.
 #include "bytesearch.h"
 #include "digits.h"
 #include "inputfile.h"
@@ -15,6 +16,7 @@
 #include "linetable.h"
 #include "packedcolumn.h"
 #include "runbuilder.h"
+#include "textreader.h"
 #include "tst_helpers.h"
 
 #include <QRandomGenerator>
@@ -113,6 +115,8 @@ private slots:
     void slicedSeriesAndLagQuantiles();
     void packedColumnMatchesPlainValues();
     void lineIndexTwelveBytesALine();
+    void compressedStoreMatchesPlain();
+    void appendedTextIsPackedAsItGrows();
 };
 
 void TstScale::parallelParseMatchesLineByLine_data()
@@ -141,7 +145,7 @@ void TstScale::parallelParseMatchesLineByLine()
 
     QCOMPARE(run->lines.size(), ref->lines.size());
     for (LineIndex i{0}; i < ref->lines.endIndex(); ++i) {
-        if (run->lines.text(i) != ref->lines.text(i) ||
+        if (run->lines.text(i).str() != ref->lines.text(i).str() ||
             run->lines.arrival(i) != ref->lines.arrival(i) ||
             run->lines.kernelTime(i) != ref->lines.kernelTime(i) ||
             run->lines.flags(i) != ref->lines.flags(i)) {
@@ -351,7 +355,7 @@ void TstScale::slicedSeriesAndLagQuantiles()
         const LineMatcher m{QString::fromLatin1(pattern)};
         std::vector<LineIndex> want;
         for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
-            if (m.matches(run->lines.text(i))) {
+            if (m.matches(run->lines.text(i).str())) {
                 want.push_back(i);
             }
         }
@@ -473,6 +477,136 @@ void TstScale::lineIndexTwelveBytesALine()
         qInfo("gap %.4f s: %.3f index bytes a line", gap, perLine);
         QVERIFY2(perLine <= (gap < 1 ? 12.01 : 18.5), qPrintable(QString::number(perLine)));
     }
+}
+
+// The same log loaded with its text compressed (the default) and plain: every line's text
+// by random access through both readers, the literal and regex searches, and the memory.
+void TstScale::compressedStoreMatchesPlain()
+{
+    QByteArray log = awkwardLog(100000, 23);
+    // A line longer than a piece (kPackedPieceBytes) makes a piece of its own.
+    log.insert(log.indexOf("\n", log.size() / 3) + 1,
+               "1700000100.000000\t" + QByteArray(300000, 'L') + "ong\n");
+    QString error;
+    LoadOptions plainOptions = withFormat("hostts");
+    plainOptions.packText = false;
+    const auto packed = loadBytes(log, withFormat("hostts"), &error);
+    QVERIFY2(packed, qPrintable(error));
+    const auto plain = loadBytes(log, plainOptions, &error);
+    QVERIFY2(plain, qPrintable(error));
+    const LineTable &a = packed->lines, &b = plain->lines;
+    QCOMPARE(a.size(), LineCount(100000 + 5)); // + first line, 2 banners, long, unterminated
+    QCOMPARE(a.size(), b.size());
+    QCOMPARE(a.textBytes(), b.textBytes());
+    // Compressed: the 9.6 MB of text take about a fifth; plain: exactly the text.
+    QCOMPARE(b.textMemoryBytes(), b.textBytes());
+    QVERIFY2(a.textMemoryBytes() * 3 < a.textBytes(),
+             qPrintable(QString::number(a.textMemoryBytes())));
+
+    // Random access: lines far apart, so each read is in another piece.
+    TextReader ra(a), rb(b);
+    QRandomGenerator rng(5);
+    for (int k = 0; k < 3000; ++k) {
+        const LineIndex i(std::int64_t(rng.bounded(quint32(a.size().count()))));
+        const LineText t = a.text(i);
+        const std::string viaReader(ra.text(i));
+        const std::string want(rb.text(i));
+        if (t.view() != want || viaReader != want || a.textSize(i) != want.size()) {
+            QFAIL(qPrintable(QStringLiteral("line %1 differs").arg(i.value())));
+        }
+    }
+    // In order, every line (the way passes over a run read).
+    for (LineIndex i{0}; i < a.endIndex(); ++i) {
+        if (ra.text(i) != rb.text(i)) {
+            QFAIL(qPrintable(QStringLiteral("line %1 differs in order").arg(i.value())));
+        }
+    }
+    const std::optional<LineIndex> longLine =
+        ra.findContaining("LLLLong", LineIndex(0), a.endIndex());
+    QVERIFY(longLine);
+    QCOMPARE(ra.text(*longLine).size(), std::size_t(300003));
+
+    // Literal search, hit by hit, and across a piece's end (a needle that is not there).
+    for (const char *needle :
+         {"seq 4242", "not syncing", "printk messages dropped", "Linux version", "no such text"}) {
+        std::vector<LineIndex> hitsA, hitsB;
+        for (LineIndex i{0}; i < a.endIndex(); ++i) {
+            const std::optional<LineIndex> h = ra.findContaining(needle, i, a.endIndex());
+            if (!h) {
+                break;
+            }
+            hitsA.push_back(*h);
+            i = *h;
+        }
+        for (LineIndex i{0}; i < b.endIndex(); ++i) {
+            if (rb.text(i).find(needle) != std::string_view::npos) {
+                hitsB.push_back(i);
+            }
+        }
+        QCOMPARE(hitsA, hitsB);
+    }
+    // Printed text: a literal found in bulk, then matched per line.
+    const auto panicA =
+        findMatchingLines(*packed, QStringLiteral("panic - not"), nullptr, MatchText::Printed);
+    const auto panicB =
+        findMatchingLines(*plain, QStringLiteral("panic - not"), nullptr, MatchText::Printed);
+    QVERIFY(panicA && panicB);
+    QCOMPARE(*panicA, *panicB);
+    QVERIFY(panicA->size() > 500);
+    const auto regexA = findMatchingLines(*packed, QStringLiteral("worker (1|22) seq \\d+7$"),
+                                          nullptr, MatchText::Bytes);
+    const auto regexB = findMatchingLines(*plain, QStringLiteral("worker (1|22) seq \\d+7$"),
+                                          nullptr, MatchText::Bytes);
+    QVERIFY(regexA && regexB);
+    QCOMPARE(*regexA, *regexB);
+    QVERIFY(regexA->size() > 100);
+}
+
+// A log loaded a line at a time (the record formats, a live run's lines): with packing on,
+// each full chunk is compressed when the next starts; the last stays plain, so that a live
+// capture's last line can still be completed (replaceLast), also after a packed block.
+void TstScale::appendedTextIsPackedAsItGrows()
+{
+    LineTable packed, plain;
+    packed.setPackText(true);
+    std::vector<std::string> want;
+    for (int i = 0; i < 60000; ++i) {
+        want.push_back("[" + std::to_string(i) + "] line of text number " + std::to_string(i * 7));
+        packed.append(want.back(), HostNs(i), KernelUs(i), 0);
+        plain.append(want.back(), HostNs(i), KernelUs(i), 0);
+    }
+    QCOMPARE(packed.textBytes(), plain.textBytes());
+    QVERIFY2(packed.textMemoryBytes() * 3 < packed.textBytes(),
+             qPrintable(QString::number(packed.textMemoryBytes())));
+    packed.replaceLast("completed last line", 0);
+    want.back() = "completed last line";
+    TextReader reader(packed);
+    for (std::size_t i = 0; i < want.size(); i += 97) {
+        const LineText t = packed.text(LineIndex(std::int64_t(i)));
+        QCOMPARE(std::string(t.view()), want[i]);
+        QCOMPARE(std::string(reader.text(LineIndex(std::int64_t(i)))), want[i]);
+    }
+    QCOMPARE(packed.text(LineIndex(59999)).str(), std::string("completed last line"));
+
+    // A block compressed on a parser's thread, then a live line completing its last one.
+    LineTable table;
+    const std::string text = "first\nsecond\nthird";
+    std::vector<PackedText> pieces;
+    pieces.push_back(packText("firstsecond"));
+    pieces.push_back(packText("third"));
+    const std::size_t pieceLines[] = {2, 1};
+    const std::uint32_t offsets[] = {0, 5, 0};
+    const std::int64_t arrivals[] = {1, 2, 3};
+    const std::int64_t kf[] = {0, 0, 0};
+    table.appendPackedBlock(std::move(pieces), pieceLines, offsets, arrivals, kf, 3);
+    QCOMPARE(table.text(LineIndex(1)).str(), std::string("second"));
+    QCOMPARE(table.text(LineIndex(2)).str(), std::string("third"));
+    table.replaceLast("third, completed", NoNewline);
+    table.append("fourth", HostNs(4), std::nullopt, 0);
+    QCOMPARE(table.text(LineIndex(0)).str(), std::string("first"));
+    QCOMPARE(table.text(LineIndex(2)).str(), std::string("third, completed"));
+    QCOMPARE(table.text(LineIndex(3)).str(), std::string("fourth"));
+    QCOMPARE(table.textSize(LineIndex(2)), std::size_t(16));
 }
 
 QTEST_GUILESS_MAIN(TstScale)

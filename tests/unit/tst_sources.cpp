@@ -264,11 +264,11 @@ void TstSources::sysrqDumpIsItsHeader()
     QVERIFY(lineText(*run, 8762).endsWith("Kernel panic - not syncing: sysrq triggered crash"));
     std::int64_t body = 0;
     for (LineIndex i(363); i < LineIndex(8762); ++i) {
-        const std::string_view t = run->lines.text(i);
+        const std::string t = run->lines.text(i).str();
         if (!run->lines.kernelTime(i)) {
             continue;
         }
-        const std::string_view m = t.substr(t.find("] ") + 2);
+        const std::string_view m = std::string_view(t).substr(t.find("] ") + 2);
         if (m.empty() || isReportBody(m)) {
             ++body;
             const std::uint32_t id = index.templateOf(i);

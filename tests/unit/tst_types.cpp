@@ -4,6 +4,7 @@
 #include "linetable.h"
 #include "run.h"
 #include "runbuilder.h"
+#include "textreader.h"
 #include "typesdebug.h"
 
 #include <QSet>
@@ -192,9 +193,10 @@ private slots:
         QCOMPARE(LineTable::unpackArrival(LineTable::packArrival(HostNs(123))),
                  std::optional<HostNs>(HostNs(123)));
         QVERIFY(!LineTable::unpackArrival(LineTable::packArrival(std::nullopt)));
-        QCOMPARE(t.findContaining("c", LineIndex(0), t.endIndex()),
+        TextReader reader(t);
+        QCOMPARE(reader.findContaining("c", LineIndex(0), t.endIndex()),
                  std::optional<LineIndex>(LineIndex(2)));
-        QVERIFY(!t.findContaining("x", LineIndex(0), t.endIndex()));
+        QVERIFY(!reader.findContaining("x", LineIndex(0), t.endIndex()));
     }
 
     // The builder takes typed times; a line without a kernel time given has its prefix

@@ -1,0 +1,82 @@
+#include "textreader.h"
+
+#include "bytesearch.h"
+
+namespace tty {
+
+const char *TextReader::chunkText(std::size_t tci)
+{
+    const LineTable::TextChunk &tc = m_lines.m_text[tci];
+    if (!tc.isPacked()) {
+        return tc.data.get();
+    }
+    if (tci != m_chunk) {
+        if (m_capacity < tc.used) {
+            m_buffer.reset(new char[tc.used]);
+            m_capacity = tc.used;
+        }
+        m_chunk = tci;
+        m_decodedOk = unpackText(tc.packed, m_buffer.get());
+    }
+    return m_decodedOk ? m_buffer.get() : nullptr;
+}
+
+std::string_view TextReader::text(LineIndex i)
+{
+    const std::size_t tci = m_lines.textChunkOf(i);
+    const char *base = chunkText(tci);
+    if (!base) {
+        return std::string_view();
+    }
+    const std::size_t begin = m_lines.offset(i);
+    return std::string_view(base + begin, m_lines.lineEnd(i, tci) - begin);
+}
+
+std::optional<LineIndex> TextReader::findContaining(std::string_view needle, LineIndex from,
+                                                    LineIndex end)
+{
+    const LineTable &t = m_lines;
+    end = std::min(end, t.m_size);
+    LineIndex i = std::max(from, LineIndex(0));
+    while (i < end) {
+        const std::size_t tci = t.textChunkOf(i);
+        const LineTable::TextChunk &tc = t.m_text[tci];
+        const LineIndex chunkEnd =
+            tci + 1 < t.m_text.size() ? t.m_text[tci + 1].firstLine : t.m_size;
+        // The last line searched in this chunk.
+        const LineIndex last = std::min(end, chunkEnd) - 1_lines;
+        auto lineEnd = [&](LineIndex j) {
+            return j + 1_lines < chunkEnd ? t.offset(j + 1_lines) : tc.used;
+        };
+        const char *const base = chunkText(tci);
+        if (!base) {
+            i = last + 1_lines;
+            continue;
+        }
+        const char *const regionEnd = base + lineEnd(last);
+        const char *p = base + t.offset(i);
+        const char *hit = findBytes(p, std::size_t(regionEnd - p), needle);
+        if (!hit) {
+            i = last + 1_lines;
+            continue;
+        }
+        // The line holding the hit: the last one in [i, last] starting at or before it.
+        const std::size_t at = std::size_t(hit - base);
+        LineIndex lo = i, hi = last;
+        while (lo < hi) {
+            const LineIndex mid = lo + (hi - lo + 1_lines) / 2;
+            if (t.offset(mid) <= at) {
+                lo = mid;
+            } else {
+                hi = mid - 1_lines;
+            }
+        }
+        if (at + needle.size() <= lineEnd(lo)) {
+            return lo;
+        }
+        i = lo + 1_lines; // the hit runs into the next line: any later hit in `lo` would too
+    }
+    return std::nullopt;
+}
+
+} // namespace tty
