@@ -184,7 +184,8 @@ struct LineSource
     LineText text(LineIndex i) const
     {
         if (run) {
-            return run->lines.text(i);
+            m_last = run->lines.text(i, m_last);
+            return m_last;
         }
         const QByteArray &b = utf8[std::size_t(i.value())];
         return LineText(std::string_view(b.constData(), std::size_t(b.size())));
@@ -197,6 +198,9 @@ struct LineSource
         static_cast<LineInfo &>(h) = infoOf(h.held.view());
         return h;
     }
+
+private:
+    mutable LineText m_last; // its piece serves the next line read, mostly a neighbour
 };
 
 struct Head

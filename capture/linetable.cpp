@@ -290,6 +290,11 @@ std::size_t LineTable::lineEnd(LineIndex i, std::size_t tci) const
 
 LineText LineTable::text(LineIndex i) const
 {
+    return text(i, LineText());
+}
+
+LineText LineTable::text(LineIndex i, const LineText &near) const
+{
     const std::size_t tci = textChunkOf(i);
     const TextChunk &tc = m_text[tci];
     const std::size_t begin = offset(i), end = lineEnd(i, tci);
@@ -297,7 +302,9 @@ LineText LineTable::text(LineIndex i) const
         return LineText(std::string_view(tc.data.get() + begin, end - begin));
     }
     std::shared_ptr<const std::string> piece;
-    if (m_decoded) {
+    if (near.m_piece && near.m_chunk == tci) {
+        piece = near.m_piece;
+    } else if (m_decoded) {
         piece = m_decoded->get(tci, tc.packed);
     } else { // a table moved from and filled again: no cache, still the text
         auto own = std::make_shared<std::string>(tc.packed.textSize, '\0');
@@ -310,7 +317,7 @@ LineText LineTable::text(LineIndex i) const
         return LineText(); // did not decode
     }
     const std::string_view view(piece->data() + begin, end - begin);
-    return LineText(view, std::move(piece));
+    return LineText(view, std::move(piece), tci);
 }
 
 std::size_t LineTable::indexBytes() const

@@ -25,8 +25,9 @@ class LineText
 {
 public:
     LineText() = default;
-    explicit LineText(std::string_view text, std::shared_ptr<const std::string> piece = {})
-        : m_piece(std::move(piece)), m_view(text)
+    explicit LineText(std::string_view text, std::shared_ptr<const std::string> piece = {},
+                      std::size_t chunk = 0)
+        : m_piece(std::move(piece)), m_view(text), m_chunk(chunk)
     {
     }
     std::string_view view() const & { return m_view; }
@@ -36,8 +37,10 @@ public:
     std::string str() const { return std::string(m_view); } // a copy, safe on a temporary
 
 private:
+    friend class LineTable;
     std::shared_ptr<const std::string> m_piece;
     std::string_view m_view;
+    std::size_t m_chunk = 0; // the table's text chunk that m_piece decodes
 };
 
 // Per-line flags kept beside the kernel time. The index keeps 8 bits of them
@@ -107,6 +110,9 @@ public:
     LineIndex endIndex() const { return m_size; }
     bool empty() const { return m_size == LineIndex(0); }
     LineText text(LineIndex i) const;
+    // The same, taking `near`'s piece when line i lies in it: a walk over nearby lines
+    // (a crash report's) takes the shared cache's lock once a piece, not once a line.
+    LineText text(LineIndex i, const LineText &near) const;
     // The text's length, without decoding it.
     std::size_t textSize(LineIndex i) const
     {

@@ -8,6 +8,7 @@
 // ratio, lines/s, peak RSS against the uncompressed size and the bytes per line of the
 // line index and the time-series pyramid. --plain keeps the text decoded in memory (the
 // store before issue 16), for an A/B in the same minutes.
+#include "linesearch.h"
 #include "metrics.h"
 #include "run.h"
 #include "runloader.h"
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
     const QString file = args[0];
     const double compressed = double(QFileInfo(file).size());
 
-    std::vector<double> baseline, load, analyse, total, sources;
+    std::vector<double> baseline, load, analyse, total, sources, literal, regex;
     double sourceBytes = 0;
     std::size_t templates = 0;
     std::int64_t lines = 0;
@@ -156,6 +157,19 @@ int main(int argc, char **argv)
         const SourceTable st = computeSources(*run, index, m, SourceGrouping::Template);
         const double sourced = double(t.nsecsElapsed()) * 1e-9;
         sources.push_back(sourced - done);
+        // A search over all text as the log view's filter runs it: a literal that is rare
+        // (genlog's noise lines count seq up), and a regex with no one literal to skip by.
+        QElapsedTimer sw;
+        sw.start();
+        const auto lit = findMatchingLines(*run, QStringLiteral("seq 4242424"), nullptr,
+                                           MatchText::Printed);
+        literal.push_back(double(sw.nsecsElapsed()) * 1e-9);
+        sw.restart();
+        const auto re = findMatchingLines(*run, QStringLiteral("(worker 13 seq 42424\\d+|eth7 link down)$"),
+                                          nullptr, MatchText::Printed);
+        regex.push_back(double(sw.nsecsElapsed()) * 1e-9);
+        std::printf("search: literal %.3f s (%zu lines), regex %.3f s (%zu lines)\n",
+                    literal.back(), lit ? lit->size() : 0, regex.back(), re ? re->size() : 0);
         sourceBytes = double(index.memoryBytes());
         templates = st.sources.size();
         load.push_back(loaded);
@@ -188,6 +202,8 @@ int main(int argc, char **argv)
     std::printf("sources (median)     %.3f s (target <= 1.5), %zu sources, index %.2f B/line "
                 "(target <= 4 + the templates)\n",
                 median(sources), templates, sourceBytes / double(lines));
+    std::printf("search (median)      literal %.3f s (target <= 0.5), regex %.3f s\n",
+                median(literal), median(regex));
     std::printf("peak RSS             %.1f MiB = %.2f x uncompressed (target <= 0.5)\n",
                 rss / 1048576, rss / raw);
     std::printf("index + series       %.2f + %.2f = %.2f B/line (target <= 12 + the series); "
