@@ -108,26 +108,30 @@ void TimelineView::buildSourceGraphs()
         }
         const SourceSeries &s = *m_sources[i].series;
         QCPAxis *x = lane.rect->axis(QCPAxis::atBottom), *y = lane.rect->axis(QCPAxis::atLeft);
-        QCPGraph *below = nullptr;
-        for (int c = 0; c < s.channels(); ++c) {
+        // Each band is its stack's upper edge filled down to zero, in an opaque colour,
+        // drawn from the top band down: the bands below cover the rest. Semi-transparent
+        // fills between graphs (channel fills) cost 13 ms a replot; these cost ~1 ms.
+        const QColor bg = plotBackground();
+        const double alpha = dark ? 0.70 : 0.78;
+        lane.graphs.fill(nullptr, s.channels());
+        for (int c = s.channels() - 1; c >= 0; --c) {
             QCPGraph *g = m_plot->addGraph(x, y);
             const QColor color = sourceColor(i, c);
             QPen pen(dark ? color : color.darker(115), 1);
             pen.setCosmetic(true);
             g->setPen(pen);
-            QColor fill = color;
-            fill.setAlpha(dark ? 175 : 195);
-            g->setBrush(fill);
+            g->setBrush(QColor(int(color.red() * alpha + bg.red() * (1 - alpha)),
+                               int(color.green() * alpha + bg.green() * (1 - alpha)),
+                               int(color.blue() * alpha + bg.blue() * (1 - alpha))));
             g->setLineStyle(QCPGraph::lsStepLeft);
-            // Each band fills down to the one below it; the first to zero.
-            g->setChannelFillGraph(below);
             // The legend names the masked template (the dock's tooltip has it whole).
             g->setName(c < int(s.top.size())
                            ? elided(sourceName(s.top[std::size_t(c)]), 48)
                            : QStringLiteral("other (%1 sources)").arg(s.otherSources));
-            lane.graphs.append(g);
-            g->addToLegend(legend);
-            below = g;
+            lane.graphs[c] = g;
+        }
+        for (QCPGraph *g : lane.graphs) {
+            g->addToLegend(legend); // the largest source first
         }
         if (s.empty()) {
             lane.missing->setText(QStringLiteral("no timed lines"));

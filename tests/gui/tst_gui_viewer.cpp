@@ -270,7 +270,7 @@ private slots:
             if (l >= TimelineView::LaneCount) {
                 // Its band: the source's colour laid over the background at the fill's alpha.
                 const QColor c = w->timeline()->sourceColor(0, 0);
-                const double a = 195.0 / 255.0;
+                const double a = 0.78;
                 const QColor band(int(c.red() * a + bg.red() * (1 - a)),
                                   int(c.green() * a + bg.green() * (1 - a)),
                                   int(c.blue() * a + bg.blue() * (1 - a)));
