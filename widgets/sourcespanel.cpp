@@ -321,15 +321,33 @@ void SourcesPanel::showView(int index)
     m_tableView->resizeColumnsToContents();
     const int sourceColumn =
         m_model->comparing() ? int(SourceModel::DSource) : int(SourceModel::Source);
+    m_sourceWidth = m_tableView->columnWidth(sourceColumn);
+    fitSourceColumn();
+    m_tableView->horizontalScrollBar()->setValue(0);
+    m_addLane->setEnabled(false);
+}
+
+void SourcesPanel::fitSourceColumn()
+{
+    // Again whenever the dock is resized: a narrow dock (1366x768) cuts the source at 200
+    // px and scrolls the figures sideways; a wide one shows it whole.
+    const int sourceColumn =
+        m_model->comparing() ? int(SourceModel::DSource) : int(SourceModel::Source);
+    if (m_sourceWidth <= 0 || m_model->columnCount() == 0) {
+        return;
+    }
     int used = 0;
     for (int c = 0; c < m_model->columnCount(); ++c) {
         used += c == sourceColumn ? 0 : m_tableView->columnWidth(c);
     }
     const int room = std::max(200, m_tableView->viewport()->width() - used - 4);
-    m_tableView->setColumnWidth(sourceColumn,
-                                std::min(m_tableView->columnWidth(sourceColumn), room));
-    m_tableView->horizontalScrollBar()->setValue(0);
-    m_addLane->setEnabled(false);
+    m_tableView->setColumnWidth(sourceColumn, std::min(m_sourceWidth, room));
+}
+
+void SourcesPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSourceColumn();
 }
 
 QPair<int, int> SourcesPanel::shown() const

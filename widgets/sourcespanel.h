@@ -84,8 +84,12 @@ signals:
     void addLaneRequested();
     void groupingChanged(tty::SourceGrouping by);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void showView(int index);
+    void fitSourceColumn();
     int modelRow(int viewRow) const;
 
     std::shared_ptr<const SourceReport> m_sources;
@@ -97,6 +101,7 @@ private:
     QLabel *m_summary;
     QPushButton *m_addLane;
     QHBoxLayout *m_buttons;
+    int m_sourceWidth = 0;            // the source column's width for its contents
     QVector<QPair<int, int>> m_views; // per combo entry: (column, trial) or (-1, 0)
 };
 

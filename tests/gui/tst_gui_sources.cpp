@@ -14,6 +14,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableView>
@@ -264,6 +265,32 @@ private slots:
         QTRY_COMPARE(t->model()->rowCount(), 2);
         QCOMPARE(cell(t, 0, SourceModel::Source), QStringLiteral("(no caller id)"));
         QCOMPARE(cell(t, 0, SourceModel::Lines), QStringLiteral("9777"));
+    }
+
+    void narrowDockScrollsSideways()
+    {
+        w->openFiles({sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+        QVERIFY(w->waitForLoaded());
+        SourcesPanel *p = w->sourcesPanel();
+        QTableView *t = p->table();
+        auto *dock = w->findChild<QDockWidget *>(QStringLiteral("sourcesDock"));
+        QVERIFY(dock);
+        dock->setFloating(true); // sized by the test, not by the window's layout
+        // Narrow: the source cut at 200 px, the figures scroll sideways.
+        dock->resize(360, 600);
+        QApplication::processEvents();
+        QCOMPARE(t->columnWidth(SourceModel::Source), 200);
+        QVERIFY(t->horizontalScrollBar()->maximum() > 0);
+        // Wide: the longest source whole, and no scrolling.
+        dock->resize(1800, 600);
+        QApplication::processEvents();
+        QVERIFY(t->columnWidth(SourceModel::Source) > 200);
+        t->resizeColumnToContents(SourceModel::Source);
+        const int whole = t->columnWidth(SourceModel::Source);
+        dock->resize(1801, 600);
+        QApplication::processEvents();
+        QCOMPARE(t->columnWidth(SourceModel::Source), whole);
+        QCOMPARE(t->horizontalScrollBar()->maximum(), 0);
     }
 };
 
