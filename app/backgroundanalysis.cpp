@@ -33,14 +33,39 @@ void BackgroundAnalysis::waitForFinished()
     m_sourcesWatcher.waitForFinished();
 }
 
-void BackgroundAnalysis::computeSources(const std::shared_ptr<const Report> &report)
+void BackgroundAnalysis::computeSources(const std::shared_ptr<const Report> &report,
+                                        SourceGrouping by,
+                                        const std::shared_ptr<const SessionSources> &previous)
 {
     m_sourcesWatcher.waitForFinished();
+    SourceOptions options;
+    options.by = by;
     m_sourcesWatcher.setFuture(
-        QtConcurrent::run([report]() -> std::shared_ptr<const SessionSources> {
+        QtConcurrent::run([report, options, previous]() -> std::shared_ptr<const SessionSources> {
             auto s = std::make_shared<SessionSources>();
             s->report = report;
-            s->sources = std::make_shared<const SourceReport>(*report, SourceOptions{});
+            if (previous && previous->report == report) {
+                s->sources =
+                    std::make_shared<const SourceReport>(*report, options, previous->sources.get());
+                s->series = previous->series;
+                return s;
+            }
+            // The stacked lanes are by template, whatever the table's grouping.
+            auto byTemplate = std::make_shared<const SourceReport>(*report, SourceOptions{});
+            s->sources =
+                options.by == SourceGrouping::Template
+                    ? byTemplate
+                    : std::make_shared<const SourceReport>(*report, options, byTemplate.get());
+            // One pass over each first trial's template ids: the stacked lanes' bins.
+            for (std::size_t c = 0; c < report->columns().size(); ++c) {
+                const ReportColumn &col = report->columns()[c];
+                const SourceIndex *index =
+                    col.runs.empty() ? nullptr : byTemplate->index(col.runs[0]);
+                s->series.push_back(
+                    index ? std::make_shared<const SourceSeries>(buildSourceSeries(
+                                *col.runs[0], *index, byTemplate->tables()[c][0], col.metrics[0]))
+                          : std::make_shared<const SourceSeries>());
+            }
             return s;
         }));
 }

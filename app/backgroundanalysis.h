@@ -13,11 +13,13 @@
 namespace tty {
 
 // The sources of a session's report (issue 14), with the report they were computed from
-// (a SourceReport refers to it).
+// (a SourceReport refers to it), and the wire time by source over time of each column's
+// first trial (the timeline's stacked lanes).
 struct SessionSources
 {
     std::shared_ptr<const Report> report;
     std::shared_ptr<const SourceReport> sources;
+    std::vector<std::shared_ptr<const SourceSeries>> series; // per column
 };
 
 class BackgroundAnalysis : public QObject
@@ -34,8 +36,11 @@ public:
     // follows (also at once when `wait`).
     void computePatterns(const Session &snapshot, bool wait);
     // The sources of every run of a report: the template index of each run and the cost of
-    // each source; sourcesReady follows.
-    void computeSources(const std::shared_ptr<const Report> &report);
+    // each source, grouped `by`; sourcesReady follows. The indexes and the stacked lanes'
+    // series of `previous` are taken when it is of the same report (a new grouping).
+    void computeSources(const std::shared_ptr<const Report> &report,
+                        SourceGrouping by = SourceGrouping::Template,
+                        const std::shared_ptr<const SessionSources> &previous = nullptr);
     bool metricsRunning() const { return m_metricsWatcher.isRunning(); }
     bool sourcesRunning() const { return m_sourcesWatcher.isRunning(); }
     void waitForFinished();

@@ -10,6 +10,7 @@
 #include "noticebar.h"
 #include "palette.h"
 #include "samples.h"
+#include "sourcespanel.h"
 #include "timelineview.h"
 #include "windowsettings.h"
 
@@ -131,7 +132,7 @@ MainWindow::MainWindow(QWidget *parent)
                     m_report = report;
                     m_metrics->setReport(*report, runColors(int(m_session.sides.size())));
                     // Who floods the console: after the metrics, in the background too.
-                    m_analysis->computeSources(report);
+                    m_analysis->computeSources(report, m_sourcesPanel->grouping());
                 }
             });
     WindowSettings::restore(this, m_lanesMenu, &m_session.metrics);
@@ -141,6 +142,7 @@ MainWindow::~MainWindow()
 {
     // Background work holds the runs; let it finish before they go.
     m_analysis->waitForFinished();
+    m_sourceLinesWatcher->waitForFinished();
 }
 
 void MainWindow::buildDocks()

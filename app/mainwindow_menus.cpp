@@ -7,6 +7,7 @@
 #include "noticebar.h"
 #include "palette.h"
 #include "samples.h"
+#include "sourcespanel.h"
 #include "theme.h"
 #include "timelineview.h"
 #include "windowsettings.h"
@@ -108,6 +109,14 @@ void MainWindow::buildActions()
         connect(a, &QAction::toggled, this,
                 [this, l](bool on) { m_timeline->setLaneVisible(TimelineView::Lane(l), on); });
     }
+    // After the fixed lanes (the saved settings keep lanes by their place in this menu).
+    m_sourceLaneAction = m_lanesMenu->addAction(tr("wire time by source"));
+    m_sourceLaneAction->setCheckable(true);
+    m_sourceLaneAction->setChecked(true);
+    m_sourceLaneAction->setToolTip(
+        tr("A stacked lane of the top sources' share of the UART over time, per side"));
+    connect(m_sourceLaneAction, &QAction::toggled, this, [this] { showSourceLanes(); });
+    m_sourcesPanel->setLaneAction(m_sourceLaneAction);
     QMenu *themes = view->addMenu(tr("&Theme"));
     auto *themeGroup = new QActionGroup(this);
     const QString current =

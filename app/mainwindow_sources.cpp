@@ -1,6 +1,7 @@
 // The Sources dock of the main window (issue 14): who floods the console. The sources are
 // computed in the background after the metrics; selecting one filters the log of its side
-// to its lines and highlights its time on the lanes; "Add as lane" plots its lines/s.
+// to its lines and highlights its time on the lanes; "Add as lane" plots its lines/s; the
+// stacked lanes show the top sources' wire time over time.
 #include "backgroundanalysis.h"
 #include "logpane.h"
 #include "mainwindow.h"
@@ -9,25 +10,37 @@
 
 #include <QDockWidget>
 #include <QTableView>
+#include <QtConcurrent>
 
 namespace tty {
 
+struct MainWindow::SourceLines
+{
+    SelectedSource source;
+    // Per timeline run: the source's lines in its trial, and their arrival times.
+    QVector<std::shared_ptr<const std::vector<LineIndex>>> lines;
+    QVector<std::vector<double>> times;
+};
+
 namespace {
 
-// The lines of one template of a run, by its text (each run has its own template ids).
-std::vector<LineIndex> linesOfTemplate(const SourceIndex &index, const QString &templ, bool kernel)
+// The lines of a source in [first, end) of a run, by its key (each run has its own
+// template ids: a template is found by its text).
+std::vector<LineIndex> linesOf(const Run &run, const SourceIndex &index, const QString &key,
+                               const QString &templ, bool kernel, SourceGrouping by,
+                               LineIndex first, LineIndex end)
 {
-    std::vector<LineIndex> out;
-    const std::optional<std::uint32_t> id = index.find(templ.toStdString(), kernel);
-    if (!id) {
-        return out;
-    }
-    for (LineIndex i(0); i < LineIndex(0) + index.lines(); ++i) {
-        if (index.templateOf(i) == *id) {
-            out.push_back(i);
+    SourceStat s;
+    s.key = key;
+    s.kernel = kernel;
+    if (by == SourceGrouping::Template) {
+        const std::optional<std::uint32_t> id = index.find(templ.toStdString(), kernel);
+        if (!id) {
+            return {};
         }
+        s.templateId = *id;
     }
-    return out;
+    return linesOfSource(run, index, s, by, first, end);
 }
 
 } // namespace
@@ -40,8 +53,17 @@ void MainWindow::buildSourcesDock()
     m_sourcesDock->setWidget(m_sourcesPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_sourcesDock);
     tabifyDockWidget(m_metricsDock, m_sourcesDock);
+    m_sourceLinesWatcher = new QFutureWatcher<std::shared_ptr<const SourceLines>>(this);
+    connect(m_sourceLinesWatcher, &QFutureWatcherBase::finished, this,
+            &MainWindow::onSourceLinesFound);
     connect(m_sourcesPanel, &SourcesPanel::sourceSelected, this, &MainWindow::onSourceSelected);
     connect(m_sourcesPanel, &SourcesPanel::addLaneRequested, this, &MainWindow::addSourceLane);
+    connect(m_sourcesPanel, &SourcesPanel::groupingChanged, this, [this](SourceGrouping by) {
+        // The same report's sources again, in the new grouping (the indexes are kept).
+        if (m_report) {
+            m_analysis->computeSources(m_report, by, m_sources);
+        }
+    });
 }
 
 bool MainWindow::raisePane(const QString &name)
@@ -59,7 +81,12 @@ bool MainWindow::raisePane(const QString &name)
 void MainWindow::clearSources()
 {
     m_sources.reset();
+    m_sourceLinesFound.reset();
+    m_addLaneWhenFound = false;
     m_sourcesPanel->setSources(nullptr);
+    if (!m_timeline->sourceLanes().isEmpty()) {
+        m_timeline->setSourceLanes({});
+    }
     if (!m_sourceLanes.isEmpty()) {
         m_sourceLanes.clear();
         m_timeline->setPatternLanes(m_patternLanes);
@@ -72,45 +99,127 @@ void MainWindow::onSourcesReady(const std::shared_ptr<const SessionSources> &sou
     if (!sources || sources->report != m_report) {
         return;
     }
+    const bool sameLanes = m_sources && m_sources->series == sources->series;
     m_sources = sources;
+    m_sourceLinesFound.reset();
     m_sourcesPanel->setSources(sources->sources);
+    if (!sameLanes) {
+        showSourceLanes();
+    }
+}
+
+void MainWindow::showSourceLanes()
+{
+    QVector<SourceLane> lanes;
+    if (m_sources && m_sourceLaneAction && m_sourceLaneAction->isChecked()) {
+        // Each side's first trial, on its own time axis; its own top sources.
+        for (std::size_t c = 0; c < m_sources->series.size(); ++c) {
+            const int run = int(m_runIndex.indexOf(QPair<int, int>(int(c), 0)));
+            if (run >= 0 && m_sources->series[c]) {
+                lanes.append(SourceLane{run, m_sources->series[c]});
+            }
+        }
+    }
+    if (!lanes.isEmpty() || !m_timeline->sourceLanes().isEmpty()) {
+        m_timeline->setSourceLanes(lanes);
+    }
 }
 
 std::optional<MainWindow::SelectedSource> MainWindow::selectedSource() const
 {
     const QModelIndexList rows = m_sourcesPanel->table()->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
+    if (rows.isEmpty() || !m_sourcesPanel->sources()) {
         return std::nullopt;
     }
     const int row = rows.front().row();
+    const SourceGrouping by = m_sourcesPanel->sources()->options().by;
     if (const SourceStat *s = m_sourcesPanel->sourceAt(row)) {
-        return SelectedSource{s->templ, s->kernel};
+        return SelectedSource{s->key, s->templ, s->kernel, by};
     }
     if (const SourceDiff *d = m_sourcesPanel->diffAt(row)) {
-        return SelectedSource{d->templ, d->kernel};
+        return SelectedSource{d->key, d->templ, d->kernel, by};
     }
     return std::nullopt;
 }
 
 void MainWindow::onSourceSelected()
 {
-    if (!m_sources) {
+    if (const std::optional<SelectedSource> chosen = selectedSource(); m_sources && chosen) {
+        m_addLaneWhenFound = false;
+        findSourceLines(*chosen);
+    }
+}
+
+void MainWindow::findSourceLines(const SelectedSource &source)
+{
+    // Every timeline run's trial: its run, its index and the lines its metrics measured.
+    struct Job
+    {
+        std::shared_ptr<const Run> run;
+        const SourceIndex *index;
+        LineIndex first, end;
+    };
+    std::vector<Job> jobs;
+    const Report &report = *m_sources->report;
+    for (const auto &[side, trial] : m_runIndex) {
+        const std::shared_ptr<const Run> &run = m_session.sides[side].trials[trial].run;
+        const ReportColumn &col = report.columns()[std::size_t(side)];
+        const Metrics &m = col.metrics[std::size_t(trial)];
+        jobs.push_back({run, m_sources->sources->index(run.get()), m.first, m.end});
+    }
+    // The scan runs on a worker: a source of a 1 GiB log is 16 M ids away (docs/benchmarks.md).
+    // The sources (and with them the indexes) are held until it ends.
+    m_sourceLinesWatcher->setFuture(QtConcurrent::run(
+        [jobs = std::move(jobs), source, keep = m_sources]() -> std::shared_ptr<const SourceLines> {
+            auto found = std::make_shared<SourceLines>();
+            found->source = source;
+            for (const Job &j : jobs) {
+                auto lines = std::make_shared<std::vector<LineIndex>>();
+                std::vector<double> times;
+                if (j.index) {
+                    *lines = linesOf(*j.run, *j.index, source.key, source.templ, source.kernel,
+                                     source.by, j.first, j.end);
+                    times.reserve(lines->size());
+                    for (const LineIndex i : *lines) {
+                        if (const std::optional<RunSeconds> at = j.run->timeOf(i)) {
+                            times.push_back(at->count());
+                        }
+                    }
+                }
+                found->lines.append(std::move(lines));
+                found->times.append(std::move(times));
+            }
+            return found;
+        }));
+}
+
+void MainWindow::onSourceLinesFound()
+{
+    if (m_sourceLinesWatcher->future().resultCount() == 0) {
         return;
     }
+    std::shared_ptr<const SourceLines> found = m_sourceLinesWatcher->future().result();
+    // Only the lines of the source selected now, of the sources on screen now.
     const std::optional<SelectedSource> chosen = selectedSource();
-    if (!chosen) {
+    if (!m_sources || !chosen || !(*chosen == found->source) ||
+        found->lines.size() != m_runIndex.size()) {
         return;
     }
-    const SourceReport &sr = *m_sources->sources;
-    const Report &report = sr.report();
+    m_sourceLinesFound = found;
+    applySourceFilter(*found);
+    if (m_addLaneWhenFound) {
+        m_addLaneWhenFound = false;
+        addSourceLaneOf(*found);
+    }
+}
+
+void MainWindow::applySourceFilter(const SourceLines &found)
+{
     const auto [column, trial] = m_sourcesPanel->shown();
-    const QString &templ = chosen->templ;
-    const bool kernel = chosen->kernel;
     // Each side's log: the trial shown (a comparison: each side's first), filtered to the
     // source's lines; the timeline highlights the span from its first to its last line.
     bool highlighted = false;
-    for (int side = 0; side < m_panes.size() && std::size_t(side) < report.columns().size();
-         ++side) {
+    for (int side = 0; side < m_panes.size(); ++side) {
         if (column >= 0 && side != column) {
             continue;
         }
@@ -119,13 +228,15 @@ void MainWindow::onSourceSelected()
         if (pane->trial() != t) {
             pane->setTrial(t);
         }
-        const Run *run = report.columns()[std::size_t(side)].runs[std::size_t(t)];
-        const SourceIndex *index = sr.index(run);
-        if (!index || pane->run() != run) {
+        const int k = int(m_runIndex.indexOf(QPair<int, int>(side, t)));
+        if (k < 0) {
             continue;
         }
-        auto lines =
-            std::make_shared<const std::vector<LineIndex>>(linesOfTemplate(*index, templ, kernel));
+        const std::shared_ptr<const std::vector<LineIndex>> &lines = found.lines[k];
+        const Run *run = m_session.sides[side].trials[t].run.get();
+        if (pane->run() != run) {
+            continue;
+        }
         pane->view()->model()->setFilter(lines);
         if (lines->empty()) {
             continue;
@@ -143,30 +254,32 @@ void MainWindow::onSourceSelected()
 
 void MainWindow::addSourceLane()
 {
-    if (!m_sources) {
-        return;
-    }
     const std::optional<SelectedSource> chosen = selectedSource();
-    if (!chosen) {
+    if (!m_sources || !chosen) {
         return;
     }
-    const QString &templ = chosen->templ;
-    const bool kernel = chosen->kernel;
+    if (m_sourceLinesFound && m_sourceLinesFound->source == *chosen) {
+        addSourceLaneOf(*m_sourceLinesFound);
+        return;
+    }
+    // Still being found: the lane follows when they are.
+    m_addLaneWhenFound = true;
+    if (!m_sourceLinesWatcher->isRunning()) {
+        findSourceLines(*chosen);
+    }
+}
+
+void MainWindow::addSourceLaneOf(const SourceLines &found)
+{
     // The lane's lines per second in every run on the timeline, by arrival time.
     PatternSeries ps;
-    ps.regex = tr("source: %1").arg(templ);
-    for (const auto &[side, trial] : m_runIndex) {
-        std::vector<double> times;
-        const Run &run = *m_session.sides[side].trials[trial].run;
-        if (const SourceIndex *index = m_sources->sources->index(&run)) {
-            for (const LineIndex i : linesOfTemplate(*index, templ, kernel)) {
-                if (const std::optional<RunSeconds> at = run.timeOf(i)) {
-                    times.push_back(at->count());
-                }
-            }
-        }
-        ps.times.append(std::move(times));
-    }
+    const QString &name = found.source.by == SourceGrouping::Template || found.source.key.isEmpty()
+                              ? found.source.templ
+                              : found.source.key;
+    ps.regex = found.source.by == SourceGrouping::Template
+                   ? tr("source: %1").arg(name)
+                   : tr("%1: %2").arg(sourceGroupingName(found.source.by), name);
+    ps.times = found.times;
     m_sourceLanes.append(ps);
     m_timeline->setPatternLanes(m_patternLanes + m_sourceLanes);
 }

@@ -93,9 +93,13 @@ bool listedInJson(const SourceStat &s, const SourceTable &t)
 
 } // namespace
 
-SourceReport::SourceReport(const Report &report, const SourceOptions &options)
+SourceReport::SourceReport(const Report &report, const SourceOptions &options,
+                           const SourceReport *reuse)
     : m_report(report), m_options(options)
 {
+    if (reuse) {
+        m_indexes = reuse->m_indexes;
+    }
     for (const ReportColumn &c : report.columns()) {
         std::vector<SourceTable> tables;
         for (std::size_t i = 0; i < c.metrics.size(); ++i) {

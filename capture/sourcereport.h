@@ -30,8 +30,10 @@ class SourceReport
 {
 public:
     // Builds the index of every run once (a run in several trials, as its boots, shares it)
-    // and the table of every trial.
-    SourceReport(const Report &report, const SourceOptions &options);
+    // and the table of every trial; the indexes of `reuse` (sources of the same runs in
+    // another grouping, may be null) are taken instead of built again.
+    SourceReport(const Report &report, const SourceOptions &options,
+                 const SourceReport *reuse = nullptr);
 
     const std::vector<std::vector<SourceTable>> &tables() const { return m_tables; }
     // With two columns.

@@ -51,13 +51,6 @@ void merge(Acc *into, const Acc &a)
     into->bootBytes += a.bootBytes;
 }
 
-// Console bytes of a line as the metrics count them: its text and a \r\n where it ended.
-std::int64_t bytesOf(const Run &run, LineIndex i)
-{
-    const bool nl = !(run.lines.flags(i) & (NoNewline | Split));
-    return std::int64_t(run.lines.textSize(i)) + (nl ? 2 : 0);
-}
-
 // The view lies in the reader's piece: valid until the reader's next call.
 std::string_view messageOf(TextReader &reader, const Run &run, LineIndex i, KernelPrefix *prefix)
 {
@@ -127,6 +120,12 @@ std::optional<double> timeOfLine(const Run &run, LineIndex i)
 
 } // namespace
 
+std::int64_t sourceLineBytes(const Run &run, LineIndex i)
+{
+    const bool nl = !(run.lines.flags(i) & (NoNewline | Split));
+    return std::int64_t(run.lines.textSize(i)) + (nl ? 2 : 0);
+}
+
 bool sourceGroupingFromName(const QString &name, SourceGrouping *out)
 {
     if (name == QLatin1String("template")) {
@@ -188,7 +187,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
                 }
             }
             const bool inBoot = bootFrom && i >= *bootFrom && i <= *bootTo;
-            add(&acc[g], i, bytesOf(run, i), inBoot, templ);
+            add(&acc[g], i, sourceLineBytes(run, i), inBoot, templ);
         }
     });
 

@@ -56,6 +56,9 @@ struct SourceTable
     QString wireNote, bootNote, timeNote; // why those figures are none (empty: they are not)
 };
 
+// Console bytes of a line as the metrics count them: its text and a \r\n where it ended.
+std::int64_t sourceLineBytes(const Run &run, LineIndex i);
+
 // The sources of the lines [m.first, m.end) of a run: m is the run's (or the boot's)
 // metrics, which give the range, the baud rate, the boot time and the boot-done line.
 SourceTable computeSources(const Run &run, const SourceIndex &index, const Metrics &m,

@@ -1,9 +1,10 @@
 // What the timeline shows of a comparison, without colours (the widgets pick those from
-// the side index): each run with its side, label and alignment shift, and the matches of
-// the user's pattern lanes.
+// the side index): each run with its side, label and alignment shift, the matches of
+// the user's pattern lanes, and the wire time by source of the stacked lanes.
 #pragma once
 
 #include "run.h"
+#include "sourceseries.h"
 
 #include <QString>
 #include <QVector>
@@ -31,6 +32,14 @@ struct PatternSeries
 {
     QString regex;
     QVector<std::vector<double>> times; // per timeline run: run seconds of each match, sorted
+};
+
+// A stacked lane "wire time by source" (issue 14): the top sources of one timeline run
+// and the rest, over time. In a comparison each side has its own.
+struct SourceLane
+{
+    int run = 0; // the timeline run whose time axis (shift) it takes
+    std::shared_ptr<const SourceSeries> series;
 };
 
 } // namespace tty

@@ -33,6 +33,24 @@ QVector<QColor> runColors(int n)
     return out;
 }
 
+QColor sourceColor(int i)
+{
+    // Okabe-Ito first (the run colours' family), then Tableau's brown, purple, olive, cyan,
+    // pink: a flood and its neighbours must never look alike.
+    static const QColor colors[kSourceColorCount] = {
+        QColor(0x00, 0x72, 0xb2), QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x9e, 0x73),
+        QColor(0xd5, 0x5e, 0x00), QColor(0x56, 0xb4, 0xe9), QColor(0xcc, 0x79, 0xa7),
+        QColor(0xf0, 0xe4, 0x42), QColor(0x8c, 0x56, 0x4b), QColor(0x94, 0x67, 0xbd),
+        QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf), QColor(0xe3, 0x77, 0xc2)};
+    const QColor c = colors[((i % kSourceColorCount) + kSourceColorCount) % kSourceColorCount];
+    return darkTheme() ? c.lighter(125) : c;
+}
+
+QColor otherSourceColor()
+{
+    return darkTheme() ? QColor(0x7a, 0x7e, 0x82) : QColor(0xa8, 0xa8, 0xa8);
+}
+
 KindStyle kindStyle(EventKind k)
 {
     using S = QCPScatterStyle;

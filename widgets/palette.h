@@ -24,6 +24,11 @@ QColor runColor(int i);
 // The colours of sides 0 .. n-1.
 QVector<QColor> runColors(int n);
 KindStyle kindStyle(EventKind k);
+// Colours of the sources of a stacked lane (i: the source's place, 0 the largest) and of
+// its "other" band: twelve that stay apart on both themes, lighter on the dark one.
+constexpr int kSourceColorCount = 12;
+QColor sourceColor(int i);
+QColor otherSourceColor();
 // True when the application palette is dark (text lighter than the window).
 bool darkTheme();
 QColor plotForeground();

@@ -2,6 +2,7 @@
 
 #include "gate.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -12,6 +13,7 @@
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace tty {
@@ -26,9 +28,11 @@ QVariant optionalNumber(const std::optional<double> &v, int decimals, int role)
     return v ? QVariant(QString::number(*v, 'f', decimals)) : QVariant(QStringLiteral("n/a"));
 }
 
-QString sourceText(const QString &key, bool kernel)
+QString sourceText(const QString &key, bool kernel, SourceGrouping by)
 {
-    const QString k = key.isEmpty() ? QStringLiteral("(no prefix)") : key;
+    const QString none = by == SourceGrouping::Caller ? QStringLiteral("(no caller id)")
+                                                      : QStringLiteral("(no prefix)");
+    const QString k = key.isEmpty() ? none : key;
     return kernel ? k : QStringLiteral("[no timestamp] ") + k;
 }
 
@@ -123,7 +127,7 @@ QVariant SourceModel::data(const QModelIndex &index, int role) const
         }
         switch (DiffColumn(col)) {
         case DSource:
-            return sourceText(d.key, d.kernel);
+            return sourceText(d.key, d.kernel, m_comparison->by);
         case DWireA:
             return optionalNumber(d.wireA, 3, role);
         case DWireB:
@@ -154,7 +158,7 @@ QVariant SourceModel::data(const QModelIndex &index, int role) const
     }
     switch (Column(col)) {
     case Source:
-        return sourceText(s.key, s.kernel);
+        return sourceText(s.key, s.kernel, m_table->by);
     case Wire:
         return optionalNumber(s.wireSeconds, 3, role);
     case Share:
@@ -186,16 +190,28 @@ QVariant SourceModel::data(const QModelIndex &index, int role) const
 
 SourcesPanel::SourcesPanel(QWidget *parent)
     : QWidget(parent), m_model(new SourceModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_tableView(new QTableView(this)), m_view(new QComboBox(this)), m_summary(new QLabel(this)),
-      m_addLane(new QPushButton(tr("Add as lane"), this))
+      m_tableView(new QTableView(this)), m_view(new QComboBox(this)), m_by(new QComboBox(this)),
+      m_summary(new QLabel(this)), m_addLane(new QPushButton(tr("Add as lane"), this)),
+      m_buttons(new QHBoxLayout)
 {
     setObjectName(QStringLiteral("sourcesPanel"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    // Two short rows rather than one long one: the dock is often narrow (1366x768).
     auto *row = new QHBoxLayout;
     row->addWidget(m_view, 1);
-    row->addWidget(m_addLane);
+    m_view->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_view->setMinimumContentsLength(12);
+    m_by->addItem(tr("by template"), int(SourceGrouping::Template));
+    m_by->addItem(tr("by prefix"), int(SourceGrouping::Prefix));
+    m_by->addItem(tr("by caller"), int(SourceGrouping::Caller));
+    m_by->setToolTip(tr("Group the lines by message template, by prefix (the driver or "
+                        "subsystem before the first \": \") or by caller id ([T123], [C1])"));
+    row->addWidget(m_by);
     layout->addLayout(row);
+    m_buttons->addWidget(m_addLane);
+    m_buttons->addStretch(1);
+    layout->addLayout(m_buttons);
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     layout->addWidget(m_tableView, 1);
@@ -220,6 +236,21 @@ SourcesPanel::SourcesPanel(QWidget *parent)
         }
     });
     connect(m_addLane, &QPushButton::clicked, this, &SourcesPanel::addLaneRequested);
+    connect(m_by, &QComboBox::currentIndexChanged, this,
+            [this] { emit groupingChanged(grouping()); });
+}
+
+SourceGrouping SourcesPanel::grouping() const
+{
+    return SourceGrouping(m_by->currentData().toInt());
+}
+
+void SourcesPanel::setLaneAction(QAction *action)
+{
+    auto *b = new QToolButton(this);
+    b->setDefaultAction(action);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_buttons->insertWidget(1, b);
 }
 
 void SourcesPanel::setSources(std::shared_ptr<const SourceReport> sources)
@@ -290,15 +321,33 @@ void SourcesPanel::showView(int index)
     m_tableView->resizeColumnsToContents();
     const int sourceColumn =
         m_model->comparing() ? int(SourceModel::DSource) : int(SourceModel::Source);
+    m_sourceWidth = m_tableView->columnWidth(sourceColumn);
+    fitSourceColumn();
+    m_tableView->horizontalScrollBar()->setValue(0);
+    m_addLane->setEnabled(false);
+}
+
+void SourcesPanel::fitSourceColumn()
+{
+    // Again whenever the dock is resized: a narrow dock (1366x768) cuts the source at 200
+    // px and scrolls the figures sideways; a wide one shows it whole.
+    const int sourceColumn =
+        m_model->comparing() ? int(SourceModel::DSource) : int(SourceModel::Source);
+    if (m_sourceWidth <= 0 || m_model->columnCount() == 0) {
+        return;
+    }
     int used = 0;
     for (int c = 0; c < m_model->columnCount(); ++c) {
         used += c == sourceColumn ? 0 : m_tableView->columnWidth(c);
     }
     const int room = std::max(200, m_tableView->viewport()->width() - used - 4);
-    m_tableView->setColumnWidth(sourceColumn,
-                                std::min(m_tableView->columnWidth(sourceColumn), room));
-    m_tableView->horizontalScrollBar()->setValue(0);
-    m_addLane->setEnabled(false);
+    m_tableView->setColumnWidth(sourceColumn, std::min(m_sourceWidth, room));
+}
+
+void SourcesPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSourceColumn();
 }
 
 QPair<int, int> SourcesPanel::shown() const

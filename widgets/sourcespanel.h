@@ -1,7 +1,8 @@
 // The Sources dock (issue 14, "who floods the console"): the sources of a trial's console
 // output by wire time, with a bar for each one's share, sortable; with two columns the A/B
 // table of `report --sources`. Selecting a source asks the window to filter the log to its
-// lines and to highlight its time; "Add as lane" asks for a lane of its lines per second.
+// lines and to highlight its time; "Add as lane" asks for a lane of its lines per second;
+// the sources are grouped by template, prefix or caller (`--sources-by`).
 #pragma once
 
 #include "sourcereport.h"
@@ -11,7 +12,9 @@
 
 #include <memory>
 
+class QAction;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -63,6 +66,11 @@ public:
     const SourceReport *sources() const { return m_sources.get(); }
     QTableView *table() const { return m_tableView; }
     QComboBox *view() const { return m_view; }
+    // How the sources are grouped (the window recomputes them when it changes).
+    QComboBox *groupingBox() const { return m_by; }
+    SourceGrouping grouping() const;
+    // The window's action that shows the stacked lane, as a toggle beside "Add as lane".
+    void setLaneAction(QAction *action);
     // What the table shows: (column, trial), or column -1 for the comparison.
     QPair<int, int> shown() const;
     // The source of a row of the table as shown (sorted); null for none.
@@ -74,9 +82,14 @@ signals:
     // A source was selected (row of the shown table, in the model's order).
     void sourceSelected();
     void addLaneRequested();
+    void groupingChanged(tty::SourceGrouping by);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void showView(int index);
+    void fitSourceColumn();
     int modelRow(int viewRow) const;
 
     std::shared_ptr<const SourceReport> m_sources;
@@ -84,8 +97,11 @@ private:
     QSortFilterProxyModel *m_proxy;
     QTableView *m_tableView;
     QComboBox *m_view;
+    QComboBox *m_by;
     QLabel *m_summary;
     QPushButton *m_addLane;
+    QHBoxLayout *m_buttons;
+    int m_sourceWidth = 0;            // the source column's width for its contents
     QVector<QPair<int, int>> m_views; // per combo entry: (column, trial) or (-1, 0)
 };
 

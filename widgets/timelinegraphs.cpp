@@ -38,7 +38,7 @@ void TimelineView::buildGraphs()
         const double width = grouped ? 1.0 : 1.5;
         for (int l = 0; l < m_lanes.size(); ++l) {
             LaneState &lane = m_lanes[l];
-            if (!lane.rect || l == Events) {
+            if (!lane.rect || l == Events || isSourceLane(l)) {
                 continue;
             }
             QCPAxis *x = lane.rect->axis(QCPAxis::atBottom), *y = lane.rect->axis(QCPAxis::atLeft);
@@ -112,6 +112,7 @@ void TimelineView::buildGraphs()
             }
         }
     }
+    buildSourceGraphs();
     for (QCPGraph *g : runEntries) {
         g->addToLegend(m_legend);
     }
@@ -236,9 +237,10 @@ void TimelineView::refreshData()
             }
         }
     }
+    refreshSources(x0, x1);
     for (int l = 0; l < m_lanes.size(); ++l) {
         LaneState &lane = m_lanes[l];
-        if (!lane.rect || l == Events) {
+        if (!lane.rect || l == Events || isSourceLane(l)) {
             continue;
         }
         // Lanes of run series (not the pattern lanes) keep a spike from flattening them.

@@ -39,6 +39,10 @@ void TimelineView::updateReadouts(double x)
                                       : QString());
             continue;
         }
+        if (isSourceLane(l)) {
+            lane.readout->setText(sourceReadout(l, x));
+            continue;
+        }
         QStringList parts;
         for (int ri = 0; ri < lane.graphs.size(); ++ri) {
             QCPGraph *g = lane.graphs[ri];

@@ -59,6 +59,7 @@ void TimelineView::buildLayout()
     m_plot->clearItems();
     m_plot->plotLayout()->clear();
     m_markers.clear();
+    m_sourceLegends.fill(nullptr, m_sources.size()); // the layout's clear() deleted them
     QFont titleFont = font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
@@ -160,6 +161,20 @@ void TimelineView::buildLayout()
         lane.clipNote->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         lane.clipNote->setColor(QColor(128, 128, 128));
         lane.clipNote->setVisible(false);
+        if (isSourceLane(l)) {
+            // The stacked lane's sources, named right under it.
+            auto *legend = new QCPLegend;
+            m_plot->plotLayout()->addElement(row, 0, legend);
+            m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
+            ++row;
+            legend->setLayer(QStringLiteral("legend"));
+            legend->setIconSize(14, 10);
+            legend->setMargins(QMargins(7, 1, 7, 3));
+            QFont lf = font();
+            lf.setPointSizeF(lf.pointSizeF() * 0.85);
+            legend->setFont(lf);
+            m_sourceLegends[l - sourceLane(0)] = legend;
+        }
     }
     m_legend = new QCPLegend;
     m_plot->plotLayout()->addElement(row, 0, m_legend);
@@ -192,44 +207,55 @@ void TimelineView::fitWidth(int width)
     if (!m_legend) {
         return;
     }
+    fitLegend(m_legend, width);
+    for (QCPLegend *l : m_sourceLegends) {
+        if (l) {
+            fitLegend(l, width);
+        }
+    }
+}
+
+void TimelineView::fitLegend(QCPLegend *legend, int width)
+{
     // The entries in order (a wrapped grid has empty cells after the last one).
     QVector<int> widths;
     int rowHeight = 1;
-    for (int i = 0; i < m_legend->itemCount(); ++i) {
-        if (QCPAbstractLegendItem *item = m_legend->item(i)) {
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem *item = legend->item(i)) {
             widths << item->minimumOuterSizeHint().width();
             rowHeight = std::max(rowHeight, item->minimumOuterSizeHint().height());
         }
     }
     const int n = int(widths.size());
-    const QVector<int> columnWidths = legendColumnWidths(widths, width);
+    const QVector<int> columnWidths = legendColumnWidths(legend, widths, width);
     const int columns = std::max(1, int(columnWidths.size()));
-    m_legend->setWrap(columns);
+    legend->setWrap(columns);
     // setWrap alone only places entries added later: the ones there are must be moved too
     // (without this, entries added before the first fit stayed in one row, squeezed and cut).
-    m_legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true);
     // The legend's row gets exactly the height its items need (it has no stretch).
     const int rows = std::max(1, (n + columns - 1) / columns);
-    const QMargins lm = m_legend->margins();
-    m_legend->setMinimumSize(0, rows * rowHeight + (rows - 1) * m_legend->rowSpacing() + lm.top() +
-                                    lm.bottom());
+    const QMargins lm = legend->margins();
+    legend->setMinimumSize(0, rows * rowHeight + (rows - 1) * legend->rowSpacing() + lm.top() +
+                                  lm.bottom());
     m_plot->updateGeometry();
 }
 
-QVector<int> TimelineView::legendColumnWidths(const QVector<int> &item, int width) const
+QVector<int> TimelineView::legendColumnWidths(const QCPLegend *legend, const QVector<int> &item,
+                                              int width) const
 {
     // The most columns whose real widths fit: entries fill the rows left to right (A, B,
     // then the kinds), a column is as wide as its widest entry by the legend's font, and
     // the legend's margins and the spacing between columns count too. Never an entry cut.
     const int n = int(item.size());
-    const QMargins lm = m_legend->margins();
+    const QMargins lm = legend->margins();
     const int room = width - lm.left() - lm.right();
     for (int columns = n; columns > 1; --columns) {
         QVector<int> widths(columns, 0);
         for (int i = 0; i < n; ++i) {
             widths[i % columns] = std::max(widths[i % columns], item[i]);
         }
-        int total = (columns - 1) * m_legend->columnSpacing();
+        int total = (columns - 1) * legend->columnSpacing();
         for (int w : widths) {
             total += w;
         }
@@ -267,8 +293,13 @@ QCPItemStraightLine *TimelineView::verticalLine(QCPAxisRect *rect, const QPen &p
 
 QVector<int> TimelineView::laneOrder() const
 {
-    QVector<int> order{Produced, Printed, Wire, Drops, Lag};
-    for (int i = LaneCount; i < m_lanes.size(); ++i) {
+    // The stacked lanes break the wire lane down: right below it.
+    QVector<int> order{Produced, Printed, Wire};
+    for (int i = 0; i < m_sources.size(); ++i) {
+        order << sourceLane(i);
+    }
+    order << Drops << Lag;
+    for (int i = LaneCount; i < sourceLane(0); ++i) {
         order << i;
     }
     order << Events;
@@ -279,6 +310,9 @@ QString TimelineView::laneLabel(int lane) const
 {
     if (lane < LaneCount) {
         return laneTitle(Lane(lane));
+    }
+    if (isSourceLane(lane)) {
+        return sourceLaneLabel(lane - sourceLane(0));
     }
     QString re = m_patterns.value(lane - LaneCount).regex;
     if (re.size() > 16) {
@@ -291,18 +325,25 @@ void TimelineView::setPatternLanes(const QVector<PatternSeries> &patterns)
 {
     const double lo = xLower(), hi = xUpper();
     m_patterns = patterns;
-    m_lanes.resize(LaneCount + patterns.size());
+    resizeLanes();
+    buildLayout();
+    setXRange(lo, hi);
+}
+
+void TimelineView::resizeLanes()
+{
+    m_lanes.resize(LaneCount + m_patterns.size() + m_sources.size());
     for (int i = LaneCount; i < m_lanes.size(); ++i) {
         m_lanes[i].visible = true;
     }
-    buildLayout();
-    setXRange(lo, hi);
 }
 
 QCPGraph *TimelineView::patternGraph(int i, int run) const
 {
     const int l = LaneCount + i;
-    return l < m_lanes.size() && run < m_lanes[l].graphs.size() ? m_lanes[l].graphs[run] : nullptr;
+    return i >= 0 && i < m_patterns.size() && l < m_lanes.size() && run < m_lanes[l].graphs.size()
+               ? m_lanes[l].graphs[run]
+               : nullptr;
 }
 
 } // namespace tty

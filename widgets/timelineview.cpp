@@ -159,10 +159,14 @@ void TimelineView::applyTheme()
     if (m_title) {
         m_title->setTextColor(fg);
     }
-    if (m_legend) {
-        m_legend->setTextColor(fg);
-        m_legend->setBrush(bg);
-        m_legend->setBorderPen(Qt::NoPen);
+    QVector<QCPLegend *> legends = m_sourceLegends;
+    legends << m_legend;
+    for (QCPLegend *l : legends) {
+        if (l) {
+            l->setTextColor(fg);
+            l->setBrush(bg);
+            l->setBorderPen(Qt::NoPen);
+        }
     }
 }
 

@@ -1,9 +1,9 @@
 // Synchronized lanes over one time axis: produced and printed line rates, bytes on the
 // wire against the UART's capacity, dropped messages, console lag and event markers, for
-// one run or several (a comparison, groups of trials overlaid).
+// one run or several (a comparison, groups of trials overlaid), and the wire time by source.
 // Its methods live by job in timelineview.cpp (state, range, export), timelinelayout.cpp,
-// timelinegraphs.cpp (with the pure timelinepoints.h), timelineinteraction.cpp and
-// timelinenavigation.cpp.
+// timelinegraphs.cpp (with the pure timelinepoints.h), timelinesources.cpp (the stacked
+// lanes), timelineinteraction.cpp and timelinenavigation.cpp.
 #pragma once
 
 #include "event.h"
@@ -77,8 +77,26 @@ public:
     // Lanes of matches per second for user regexes, between the lag and the event lanes.
     void setPatternLanes(const QVector<PatternSeries> &patterns);
     const QVector<PatternSeries> &patternLanes() const { return m_patterns; }
-    QCPAxisRect *patternRect(int i) const { return m_lanes.value(LaneCount + i).rect; }
+    QCPAxisRect *patternRect(int i) const
+    {
+        return i >= 0 && i < m_patterns.size() ? m_lanes.value(LaneCount + i).rect : nullptr;
+    }
     QCPGraph *patternGraph(int i, int run) const;
+
+    // Stacked lanes of wire time by source (% of the UART per bin, bytes/s without a baud
+    // rate), right below the wire lane, each with a legend of its sources under it.
+    void setSourceLanes(const QVector<SourceLane> &lanes);
+    const QVector<SourceLane> &sourceLanes() const { return m_sources; }
+    QCPAxisRect *sourceRect(int i) const { return m_lanes.value(sourceLane(i)).rect; }
+    // Channel c of stacked lane i (0 .. top-1: its sources, top: "other"); its values are
+    // the sum of the channels up to c (the stack's upper edge).
+    QCPGraph *sourceGraph(int i, int channel) const;
+    QCPLegend *sourceLegend(int i) const { return m_sourceLegends.value(i); }
+    double sourceBinWidth(int i) const { return m_lanes.value(sourceLane(i)).binWidth; }
+    // The colour of a channel: a template keeps its colour in every lane it is drawn in.
+    QColor sourceColor(int i, int channel) const;
+    // The main legend (runs, event kinds).
+    QCPLegend *legend() const { return m_legend; }
 
     QCustomPlot *plot() const { return m_plot; }
     // The lanes scroll vertically when the view is too short for them at a legible height.
@@ -148,6 +166,17 @@ private:
     void applyTheme();
     void refreshMarkers(double x0, double x1);
     void refreshPatterns(double x0, double x1, QVector<double> &laneMax);
+    // Lanes after the fixed ones: the pattern lanes, then the stacked source lanes.
+    int sourceLane(int i) const { return LaneCount + int(m_patterns.size()) + i; }
+    bool isSourceLane(int l) const { return l >= sourceLane(0); }
+    void resizeLanes();
+    // The stacked lanes (timelinesources.cpp).
+    void assignSourceColors();
+    void buildSourceGraphs();
+    void refreshSources(double x0, double x1);
+    QString sourceReadout(int lane, double x) const;
+    QString sourceLaneLabel(int i) const;
+    void fitLegend(QCPLegend *legend, int width);
     QVector<int> laneOrder() const;
     QCPItemStraightLine *verticalLine(QCPAxisRect *rect, const QPen &pen);
     int laneWidth() const;
@@ -156,7 +185,8 @@ private:
     void fitWidth(int width);
     // The widths of the legend's columns when entries of these widths fill a plot `width`
     // wide.
-    QVector<int> legendColumnWidths(const QVector<int> &item, int width) const;
+    QVector<int> legendColumnWidths(const QCPLegend *legend, const QVector<int> &item,
+                                    int width) const;
     // The plot's minimum height: every lane at a legible height (the scroll area scrolls).
     void fitHeight();
     int screenPlotWidth() const;
@@ -171,6 +201,9 @@ private:
     QVector<MarkerGraph> m_markers;
     QVector<EventKind> m_kindRows; // event lane rows, top to bottom
     QVector<PatternSeries> m_patterns;
+    QVector<SourceLane> m_sources;
+    QVector<QCPLegend *> m_sourceLegends; // per stacked lane, under it
+    QVector<QVector<int>> m_sourceColors; // per stacked lane and channel: palette index
     QVector<TimelineRun> m_runs;
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;

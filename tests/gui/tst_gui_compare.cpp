@@ -206,7 +206,10 @@ private slots:
         QVERIFY2(w->exportFigure(png, 1600, 1200, 1.0, &error), qPrintable(error));
         const QImage img(png);
         const QVector<QRect> lanes = w->timeline()->lastRenderLaneRects();
-        for (int l = 0; l < lanes.size(); ++l) {
+        // The lanes of both runs (the stacked lanes after them are one side's each, in the
+        // colours of its sources).
+        QCOMPARE(lanes.size(), int(TimelineView::LaneCount) + 2);
+        for (int l = 0; l < TimelineView::LaneCount; ++l) {
             const int na = countRunColor(img, lanes[l], runColor(0), plotBackground()),
                       nb = countRunColor(img, lanes[l], runColor(1), plotBackground());
             // 6.1 drops nothing: its drop lane is rightly empty of its colour.

@@ -139,14 +139,10 @@ void checkNoOverlap(const QVector<QRect> &rects, const QString &what)
     }
 }
 
+// The main legend (the stacked lanes have legends of their own, under them).
 QCPLegend *legendOf(TimelineView *t)
 {
-    for (int i = 0; i < t->plot()->plotLayout()->elementCount(); ++i) {
-        if (auto *l = qobject_cast<QCPLegend *>(t->plot()->plotLayout()->elementAt(i))) {
-            return l;
-        }
-    }
-    return nullptr;
+    return t->legend();
 }
 
 // Every legend entry whole: its icon and text (as QCustomPlot draws them) inside its own
@@ -457,12 +453,7 @@ private slots:
         // A and B share their rows: the same kinds in the same order for both.
         QCOMPARE(t->eventRows(), QVector<EventKind>({EventKind::Boot, EventKind::Reboot,
                                                      EventKind::Console, EventKind::Firmware}));
-        QCPLegend *legend = nullptr;
-        for (int i = 0; i < t->plot()->plotLayout()->elementCount(); ++i) {
-            if (auto *l = qobject_cast<QCPLegend *>(t->plot()->plotLayout()->elementAt(i))) {
-                legend = l;
-            }
-        }
+        QCPLegend *legend = legendOf(t);
         QVERIFY(legend);
         QStringList names;
         QSet<QCPAbstractPlottable *> listed;
@@ -486,6 +477,14 @@ private slots:
         for (int i = 0; i < t->plot()->graphCount(); ++i) {
             QCPGraph *g = t->plot()->graph(i);
             if (listed.contains(g)) {
+                continue;
+            }
+            // The stacked lanes' bands are listed in their own legends, under them.
+            bool inSourceLegend = false;
+            for (int k = 0; k < t->sourceLanes().size(); ++k) {
+                inSourceLegend = inSourceLegend || t->sourceLegend(k)->hasItemWithPlottable(g);
+            }
+            if (inSourceLegend) {
                 continue;
             }
             // Markers draw with their symbol's pen, lines with the graph's.

@@ -1,17 +1,26 @@
 // The Sources dock (issue 14) in the real window, offscreen: computed in the background
 // after the metrics, sorted by wire time with the flood on top, sortable; selecting a
-// source filters the log to its lines and highlights its time; "Add as lane" plots it;
-// a comparison shows the A/B table.
+// source filters the log to its lines (found on a worker) and highlights its time; "Add as
+// lane" plots it; grouping by prefix; a comparison shows the A/B table. The stacked lane
+// "wire time by source": the flood's bands hold its wire time, a template keeps its colour
+// on both sides, the lane can be hidden.
 #include "guitest.h"
 #include "logpane.h"
 #include "logview.h"
 #include "mainwindow.h"
+#include "palette.h"
 #include "sourcespanel.h"
+#include "timelineview.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QTableView>
 #include <QtTest>
+
+#include <qcustomplot.h>
 
 using namespace tty;
 using namespace guitest;
@@ -29,6 +38,30 @@ int settledRows(LogModel *m)
 QString cell(QTableView *t, int row, int column)
 {
     return t->model()->index(row, column).data().toString();
+}
+
+// The height of band c of a stacked lane in each bin shown (the graphs hold the stack's
+// upper edges), summed, times the bins' width: its wire seconds in view (values are % of
+// the UART).
+double bandWireSeconds(TimelineView *t, int lane, int c)
+{
+    QCPGraph *g = t->sourceGraph(lane, c);
+    QCPGraph *below = c > 0 ? t->sourceGraph(lane, c - 1) : nullptr;
+    double sum = 0;
+    for (int i = 0; i + 1 < g->dataCount(); ++i) { // the last point closes the last step
+        sum += g->data()->at(i)->value - (below ? below->data()->at(i)->value : 0.0);
+    }
+    return sum * t->sourceBinWidth(lane) / 100.0;
+}
+
+QAction *sourceLaneAction(MainWindow *w)
+{
+    for (QAction *a : w->findChildren<QAction *>()) {
+        if (a->text() == QStringLiteral("wire time by source")) {
+            return a;
+        }
+    }
+    return nullptr;
 }
 } // namespace
 
@@ -81,7 +114,7 @@ private slots:
         // (its first arrival) to 48.384 s (its last).
         p->selectRow(0);
         LogView *v = w->logPane(0)->view();
-        QVERIFY(v->model()->filtered());
+        QTRY_VERIFY(v->model()->filtered()); // the lines are found on a worker
         QCOMPARE(settledRows(v->model()), 9397);
         for (int r : {0, 4000, 9396}) {
             QVERIFY(v->model()
@@ -98,7 +131,7 @@ private slots:
         // Add as lane: the source's lines per second, every line with an arrival.
         w->addSourceLane();
         const QVector<PatternSeries> &lanes = w->timeline()->patternLanes();
-        QCOMPARE(lanes.size(), 1);
+        QTRY_COMPARE(lanes.size(), 1);
         QCOMPARE(lanes[0].regex, QStringLiteral("source: noise: worker # seq #"));
         QCOMPARE(int(lanes[0].times[0].size()), 9397);
     }
@@ -122,11 +155,142 @@ private slots:
         QCOMPARE(cell(t, 0, SourceModel::DLinesB), QStringLiteral("29"));
         // Selecting it filters B's log to its 29 lines; A has none.
         p->selectRow(0);
+        QTRY_VERIFY(w->logPane(1)->view()->model()->filtered());
         QCOMPARE(settledRows(w->logPane(1)->view()->model()), 29);
         QCOMPARE(settledRows(w->logPane(0)->view()->model()), 0);
         p->view()->setCurrentIndex(2);
         QCOMPARE(t->model()->columnCount(), int(SourceModel::ColumnCount));
         QCOMPARE(t->model()->rowCount(), 291);
+    }
+
+    void stackedLaneOfTheFlood()
+    {
+        w->openFiles({sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+        QVERIFY(w->waitForLoaded());
+        TimelineView *t = w->timeline();
+        QCOMPARE(t->sourceLanes().size(), 1);
+        QVERIFY(t->sourceRect(0));
+        // Its legend: the six largest sources by wire time, then the other 308 of the 314.
+        QCPLegend *legend = t->sourceLegend(0);
+        QVERIFY(legend);
+        int entries = 0;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            entries += legend->item(i) ? 1 : 0; // a wrapped grid has empty cells
+        }
+        QCOMPARE(entries, kSourceLaneTop + 1);
+        QCOMPARE(t->sourceGraph(0, 0)->name(), QStringLiteral("noise: worker # seq #"));
+        QCOMPARE(t->sourceGraph(0, 1)->name(),
+                 QStringLiteral("[no timestamp] ** # printk messages dropped **"));
+        QCOMPARE(t->sourceGraph(0, kSourceLaneTop)->name(), QStringLiteral("other (308 sources)"));
+        // At full range every bin is in view: the flood's band holds its 33.059 s on the
+        // wire (report --sources), and the whole stack the run's 39.835 s.
+        t->resetZoom();
+        t->plot()->replot(); // laid out: the lanes take their series for their width
+        QApplication::processEvents();
+        QVERIFY(t->sourceRect(0)->width() > 500);
+        QCOMPARE(qRound64(bandWireSeconds(t, 0, 0) * 1000), qint64(33059));
+        double all = 0;
+        for (int c = 0; c <= kSourceLaneTop; ++c) {
+            all += bandWireSeconds(t, 0, c);
+        }
+        QCOMPARE(qRound64(all * 1000), qint64(39835));
+        // About a bin a pixel, like every lane.
+        QVERIFY(t->sourceGraph(0, 0)->dataCount() <= t->sourceRect(0)->width() + 3);
+        QVERIFY(t->sourceGraph(0, 0)->dataCount() > t->sourceRect(0)->width() / 4);
+        // The colours: the palette's, in order, and the grey of "other".
+        QCOMPARE(t->sourceColor(0, 0), sourceColor(0));
+        QCOMPARE(t->sourceColor(0, kSourceLaneTop), otherSourceColor());
+        // Hidden and shown again from the menu (and the dock's toggle, the same action).
+        QAction *a = sourceLaneAction(w.get());
+        QVERIFY(a);
+        a->setChecked(false);
+        QCOMPARE(t->sourceLanes().size(), 0);
+        QVERIFY(!t->sourceRect(0));
+        a->setChecked(true);
+        QCOMPARE(t->sourceLanes().size(), 1);
+        QVERIFY(t->sourceRect(0));
+    }
+
+    void stackedLanesPerSide()
+    {
+        // Linux 6.1 against 6.12-rt, the same module flooding both.
+        w->openFiles({sample("spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst"),
+                      sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+        QVERIFY(w->waitForLoaded());
+        TimelineView *t = w->timeline();
+        // One lane per side, each with its own top sources, on its own run's axis.
+        QCOMPARE(t->sourceLanes().size(), 2);
+        QCOMPARE(t->sourceLanes()[0].run, 0);
+        QCOMPARE(t->sourceLanes()[1].run, 1);
+        QVERIFY(t->sourceRect(0)->axis(QCPAxis::atLeft)->label().startsWith(u'A'));
+        QVERIFY(t->sourceRect(1)->axis(QCPAxis::atLeft)->label().startsWith(u'B'));
+        // A template on both sides has one colour; templates of one side differ.
+        const SourceSeries &a = *t->sourceLanes()[0].series;
+        const SourceSeries &b = *t->sourceLanes()[1].series;
+        int shared = 0;
+        for (std::size_t i = 0; i < a.top.size(); ++i) {
+            for (std::size_t j = 0; j < b.top.size(); ++j) {
+                const bool same =
+                    a.top[i].templ == b.top[j].templ && a.top[i].kernel == b.top[j].kernel;
+                shared += same ? 1 : 0;
+                QCOMPARE(t->sourceColor(0, int(i)) == t->sourceColor(1, int(j)), same);
+            }
+        }
+        QCOMPARE(shared, 4); // the flood's template and three of the boot
+    }
+
+    void groupedByPrefix()
+    {
+        w->openFiles({sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+        QVERIFY(w->waitForLoaded());
+        SourcesPanel *p = w->sourcesPanel();
+        QTableView *t = p->table();
+        p->groupingBox()->setCurrentIndex(p->groupingBox()->findText(QStringLiteral("by prefix")));
+        QCOMPARE(p->grouping(), SourceGrouping::Prefix);
+        // As `report --sources-by prefix` gives them: 131 prefixes, "noise" first.
+        QTRY_COMPARE(t->model()->rowCount(), 131);
+        QCOMPARE(cell(t, 0, SourceModel::Source), QStringLiteral("noise"));
+        QCOMPARE(cell(t, 0, SourceModel::Lines), QStringLiteral("9401"));
+        QCOMPARE(cell(t, 0, SourceModel::Wire), QStringLiteral("33.084"));
+        QCOMPARE(cell(t, 1, SourceModel::Source), QStringLiteral("[no timestamp] (no prefix)"));
+        // Selecting it filters the log to the prefix's lines.
+        p->selectRow(0);
+        LogView *v = w->logPane(0)->view();
+        QTRY_VERIFY(v->model()->filtered());
+        QCOMPARE(settledRows(v->model()), 9401);
+        // The stacked lane stays by template.
+        QCOMPARE(w->timeline()->sourceGraph(0, 0)->name(), QStringLiteral("noise: worker # seq #"));
+        // By caller: this kernel printed no caller ids.
+        p->groupingBox()->setCurrentIndex(p->groupingBox()->findText(QStringLiteral("by caller")));
+        QTRY_COMPARE(t->model()->rowCount(), 2);
+        QCOMPARE(cell(t, 0, SourceModel::Source), QStringLiteral("(no caller id)"));
+        QCOMPARE(cell(t, 0, SourceModel::Lines), QStringLiteral("9777"));
+    }
+
+    void narrowDockScrollsSideways()
+    {
+        w->openFiles({sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+        QVERIFY(w->waitForLoaded());
+        SourcesPanel *p = w->sourcesPanel();
+        QTableView *t = p->table();
+        auto *dock = w->findChild<QDockWidget *>(QStringLiteral("sourcesDock"));
+        QVERIFY(dock);
+        dock->setFloating(true); // sized by the test, not by the window's layout
+        // Narrow: the source cut at 200 px, the figures scroll sideways.
+        dock->resize(360, 600);
+        QApplication::processEvents();
+        QCOMPARE(t->columnWidth(SourceModel::Source), 200);
+        QVERIFY(t->horizontalScrollBar()->maximum() > 0);
+        // Wide: the longest source whole, and no scrolling.
+        dock->resize(1800, 600);
+        QApplication::processEvents();
+        QVERIFY(t->columnWidth(SourceModel::Source) > 200);
+        t->resizeColumnToContents(SourceModel::Source);
+        const int whole = t->columnWidth(SourceModel::Source);
+        dock->resize(1801, 600);
+        QApplication::processEvents();
+        QCOMPARE(t->columnWidth(SourceModel::Source), whole);
+        QCOMPARE(t->horizontalScrollBar()->maximum(), 0);
     }
 };
 

@@ -258,15 +258,24 @@ private slots:
         QImage img(png);
         QCOMPARE(img.size(), QSize(1600, 1100));
         const QVector<QRect> lanes = w->timeline()->lastRenderLaneRects();
-        QCOMPARE(lanes.size(), int(TimelineView::LaneCount));
+        // The fixed lanes and the stacked lane of wire time by source.
+        QCOMPARE(lanes.size(), int(TimelineView::LaneCount) + 1);
         const QColor bg = plotBackground();
         for (int l = 0; l < lanes.size(); ++l) {
             QVERIFY(!lanes[l].isEmpty());
             const int ink = countInk(img, lanes[l].adjusted(2, 2, -2, -2), bg);
             QVERIFY2(ink > 300,
                      qPrintable(QStringLiteral("lane %1: %2 pixels drawn").arg(l).arg(ink)));
-            // The run's own colour is in every data lane.
-            if (l != TimelineView::Events) {
+            // The run's own colour is in every data lane; the flood's in the stacked one.
+            if (l >= TimelineView::LaneCount) {
+                // Its band: the source's colour laid over the background at the fill's alpha.
+                const QColor c = w->timeline()->sourceColor(0, 0);
+                const double a = 0.78;
+                const QColor band(int(c.red() * a + bg.red() * (1 - a)),
+                                  int(c.green() * a + bg.green() * (1 - a)),
+                                  int(c.blue() * a + bg.blue() * (1 - a)));
+                QVERIFY(countColor(img, lanes[l], band) > 20);
+            } else if (l != TimelineView::Events) {
                 QVERIFY2(countColor(img, lanes[l], runColor(0)) > 20,
                          qPrintable(QString::number(l)));
             }

@@ -4,6 +4,7 @@
 #include "msgtemplate.h"
 #include "runloader.h"
 #include "sourceindex.h"
+#include "sourceseries.h"
 #include "tst_helpers.h"
 
 #include <QtTest>
@@ -60,6 +61,7 @@ private slots:
     void warnSplatIsItsHeader();
     void floodSample();
     void sysrqDumpIsItsHeader();
+    void floodWireBySource();
 };
 
 void TstSources::templates_data()
@@ -286,6 +288,51 @@ void TstSources::sysrqDumpIsItsHeader()
             QVERIFY2(!isReportBody(t.text), t.text.c_str());
         }
     }
+}
+
+// The stacked lane's series of the 6.12-rt flood: the flood is the top source, and its bins
+// hold exactly its bytes (so its wire time, 33.059 s as report --sources gives), at every
+// level of the pyramid; every line is in some band.
+void TstSources::floodWireBySource()
+{
+    auto run = load(kSamples + QStringLiteral("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"));
+    QVERIFY(run);
+    const SourceIndex index = SourceIndex::build(*run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    const SourceTable table = computeSources(*run, index, m, SourceGrouping::Template);
+    const SourceSeries s = buildSourceSeries(*run, index, table, m);
+    QCOMPARE(int(s.top.size()), kSourceLaneTop);
+    QCOMPARE(s.channels(), kSourceLaneTop + 1);
+    QCOMPARE(QString::fromStdString(s.top[0].templ), QStringLiteral("noise: worker # seq #"));
+    QCOMPARE(s.top[0].lines, std::int64_t(9397));
+    QCOMPARE(s.top[0].bytes, table.sources[0].bytes);
+    QCOMPARE(s.top[0].bytes, std::int64_t(380837));
+    QCOMPARE(qRound64(*s.wireSeconds(double(s.top[0].bytes)) * 1000), qint64(33059));
+    QCOMPARE(s.otherSources, std::int64_t(314 - kSourceLaneTop));
+    QCOMPARE(s.untimedBytes, std::int64_t(0));
+    // The fine bins are a level of the run's series: its start, 4^k of its width.
+    QCOMPARE(s.start, run->series.start());
+    QVERIFY(s.levels.front().bins() <= kSourceSeriesMaxBins);
+    double ratio = s.levels.front().width / run->series.level(0).width;
+    while (ratio > 1.5) {
+        ratio /= 4;
+    }
+    QCOMPARE(ratio, 1.0);
+    for (const SourceSeries::Level &l : s.levels) {
+        double flood = 0, all = 0;
+        for (int c = 0; c < s.channels(); ++c) {
+            for (const float v : l.ch[std::size_t(c)]) {
+                all += double(v);
+                flood += c == 0 ? double(v) : 0.0;
+            }
+        }
+        QCOMPARE(flood, double(table.sources[0].bytes));
+        QCOMPARE(all, double(table.bytes));
+    }
+    // Without a baud rate there is no wire time, only bytes.
+    SourceSeries noBaud = s;
+    noBaud.baud = 0;
+    QVERIFY(!noBaud.wireSeconds(100));
 }
 
 QTEST_GUILESS_MAIN(TstSources)
