@@ -11,15 +11,28 @@
 
 namespace tty {
 
+const RuleSet &RuleSet::builtinShared()
+{
+    static const RuleSet set = [] {
+        RuleSet s;
+        QFile f(QStringLiteral(":/ttyscope/rules.json"));
+        QString error;
+        if (!f.open(QIODevice::ReadOnly) || !s.loadJson(f.readAll(), &error)) {
+            qFatal("built-in rule table is broken: %s", qPrintable(error));
+        }
+        return s;
+    }();
+    return set;
+}
+
 RuleSet RuleSet::builtin()
 {
-    RuleSet set;
-    QFile f(QStringLiteral(":/ttyscope/rules.json"));
-    QString error;
-    if (!f.open(QIODevice::ReadOnly) || !set.loadJson(f.readAll(), &error)) {
-        qFatal("built-in rule table is broken: %s", qPrintable(error));
+    RuleSet copy = builtinShared();
+    copy.m_pool = std::make_shared<CopyPool>(); // its lent copies carry its own flags
+    for (Rule &r : copy.m_rules) {
+        r.overLimit = std::make_shared<std::atomic<bool>>(false);
     }
-    return set;
+    return copy;
 }
 
 bool RuleSet::loadFile(const QString &path, QString *error)

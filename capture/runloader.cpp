@@ -110,8 +110,7 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     run->meta.source = path;
     run->meta.label = QFileInfo(path).fileName();
 
-    static const RuleSet builtinRules = RuleSet::builtin();
-    const RuleSet &rules = options.rules ? *options.rules : builtinRules;
+    const RuleSet &rules = options.rules ? *options.rules : RuleSet::builtinShared();
     RunBuilder builder(*run, rules);
 
     ByteBuffer block;

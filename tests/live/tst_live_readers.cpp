@@ -2,9 +2,14 @@
 // shows it appends to it. Run::growLock keeps readers from seeing a LineTable being grown:
 // under ThreadSanitizer (scripts/sanitize.sh) a reader that skipped the lock is a reported
 // race, and in any build a table reallocated under a reader may crash it.
+//
+// That TSan does see such a race is checked too (plantedRaceIsReported, TSan builds only):
+// the same readers and writer with the lock taken away, in a child process, must end with
+// a TSan data-race report naming the search, not pass.
 #include "linesearch.h"
 #include "live/liverun.h"
 
+#include <QProcess>
 #include <QtTest>
 
 #include <atomic>
@@ -17,13 +22,71 @@ class TstLiveReaders : public QObject
     Q_OBJECT
 private slots:
     void searchWhileGrowing();
+    void plantedRaceIsReported();
+    void plantedRace();
+
+private:
+    static void growWhileSearching(bool locked);
 };
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TTYSCOPE_TSAN 1
+#endif
+#endif
+
 void TstLiveReaders::searchWhileGrowing()
+{
+    growWhileSearching(true);
+}
+
+// The child of plantedRaceIsReported: does nothing unless asked to, since without TSan an
+// unlocked reader may crash (or, worse, pass).
+void TstLiveReaders::plantedRace()
+{
+    if (qEnvironmentVariable("TTYSCOPE_PLANT_RACE") != QLatin1String("1")) {
+        QSKIP("the child of plantedRaceIsReported, run by it");
+    }
+    growWhileSearching(false);
+}
+
+void TstLiveReaders::plantedRaceIsReported()
+{
+#ifndef TTYSCOPE_TSAN
+    QSKIP("needs a ThreadSanitizer build (scripts/sanitize.sh)");
+#else
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TTYSCOPE_PLANT_RACE"), QStringLiteral("1"));
+    // Stop at the first report with a status of our own. The suppressions are those of
+    // tsan.supp narrowed to the racing frame (tsan_top.supp says why): under tsan.supp's
+    // own, a race with this thread is never reported, as its stack runs through QtTest.
+    env.insert(QStringLiteral("TSAN_OPTIONS"),
+               QStringLiteral("halt_on_error=1:exitcode=66:suppressions=" TTYSCOPE_TSAN_TOP_SUPP));
+    child.setProcessEnvironment(env);
+    child.setProcessChannelMode(QProcess::MergedChannels);
+    child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("plantedRace")});
+    QVERIFY(child.waitForFinished(120000));
+    const QByteArray out = child.readAll();
+    QVERIFY2(child.exitCode() == 66, out.right(4000).constData());
+    QVERIFY2(out.contains("WARNING: ThreadSanitizer: data race"), out.right(4000).constData());
+    // The race is the one planted: the search reading the table the writer grows.
+    QVERIFY2(out.contains("findMatchingLines"), out.right(4000).constData());
+    QVERIFY2(out.contains("tty::LineTable::"), out.right(4000).constData());
+#endif
+}
+
+// Two threads search the live run while this one appends 100k lines to it; `locked`:
+// with Run::growLock as the product takes it, else with none (the planted race).
+void TstLiveReaders::growWhileSearching(bool locked)
 {
     LiveRun live;
     Run &run = live.run();
     QVERIFY(run.growLock);
+    std::shared_ptr<GrowLock> lock = run.growLock;
+    if (!locked) {
+        run.growLock.reset(); // readLock() gives no lock: the readers read unguarded
+    }
     run.finalize();
     const HostNs wall0(1796014814000000000);
     std::atomic<bool> done{false};
@@ -49,14 +112,17 @@ void TstLiveReaders::searchWhileGrowing()
         const std::vector<LiveRecord> recs{
             LiveRecord{'D', wall0 + Nanoseconds(std::int64_t(b) * 1000000),
                        std::int64_t(b + 1) * 1000000, data}};
-        const std::unique_lock<GrowLock> growing(*run.growLock);
+        std::unique_lock<GrowLock> growing(*lock, std::defer_lock);
+        if (locked) {
+            growing.lock();
+        }
         live.add(recs);
         if (b % 50 == 0) {
             run.finalize();
         }
     }
     {
-        const std::unique_lock<GrowLock> growing(*run.growLock);
+        const std::unique_lock<GrowLock> growing(*lock);
         live.finish();
         run.finalize();
     }

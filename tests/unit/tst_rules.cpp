@@ -36,6 +36,7 @@ private slots:
     void everyRuleCovered();
     void dropsInARun();
     void userMarker();
+    void builtinCompiledOnce();
     void customRulesFile();
     void brokenRulesFile_data();
     void brokenRulesFile();
@@ -398,6 +399,32 @@ void TstRules::userMarker()
     QVERIFY(run);
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.eventCounts[std::size_t(EventKind::Marker)], qint64(2));
+}
+
+// RuleSet::builtin() copies one table compiled per process: the same rules, yet flags of
+// their own (a load that gave up on a rule must not make the next load skip it) and an
+// unchanged shared table when a copy is extended.
+void TstRules::builtinCompiledOnce()
+{
+    RuleSet a = RuleSet::builtin();
+    const RuleSet b = RuleSet::builtin();
+    const RuleSet &shared = RuleSet::builtinShared();
+    QCOMPARE(a.rules().size(), shared.rules().size());
+    QCOMPARE(b.rules().size(), shared.rules().size());
+    for (std::size_t i = 0; i < shared.rules().size(); ++i) {
+        QCOMPARE(a.rules()[i].name, shared.rules()[i].name);
+        QVERIFY(a.rules()[i].regex == shared.rules()[i].regex);
+        QVERIFY(a.rules()[i].overLimit != b.rules()[i].overLimit);
+        QVERIFY(a.rules()[i].overLimit != shared.rules()[i].overLimit);
+    }
+    a.rules()[0].overLimit->store(true);
+    QVERIFY(!b.rules()[0].overLimit->load());
+    QVERIFY(!shared.rules()[0].overLimit->load());
+    QString error;
+    QVERIFY(a.addMarker(QStringLiteral("fio done"), &error));
+    QCOMPARE(a.rules().size(), shared.rules().size() + 1);
+    QCOMPARE(kindsOf(b, "userspace says fio done at last"), QStringList{});
+    QCOMPARE(kindsOf(a, "userspace says fio done at last"), QStringList{"marker"});
 }
 
 void TstRules::customRulesFile()
