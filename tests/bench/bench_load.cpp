@@ -161,12 +161,13 @@ int main(int argc, char **argv)
         // (genlog's noise lines count seq up), and a regex with no one literal to skip by.
         QElapsedTimer sw;
         sw.start();
-        const auto lit = findMatchingLines(*run, QStringLiteral("seq 4242424"), nullptr,
-                                           MatchText::Printed);
+        const auto lit =
+            findMatchingLines(*run, QStringLiteral("seq 4242424"), nullptr, MatchText::Printed);
         literal.push_back(double(sw.nsecsElapsed()) * 1e-9);
         sw.restart();
-        const auto re = findMatchingLines(*run, QStringLiteral("(worker 13 seq 42424\\d+|eth7 link down)$"),
-                                          nullptr, MatchText::Printed);
+        const auto re =
+            findMatchingLines(*run, QStringLiteral("(worker 13 seq 42424\\d+|eth7 link down)$"),
+                              nullptr, MatchText::Printed);
         regex.push_back(double(sw.nsecsElapsed()) * 1e-9);
         std::printf("search: literal %.3f s (%zu lines), regex %.3f s (%zu lines)\n",
                     literal.back(), lit ? lit->size() : 0, regex.back(), re ? re->size() : 0);
