@@ -125,6 +125,14 @@ void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
     ++m_size;
 }
 
+// A chunk that got no line (too small for the line that came): a block brings its own.
+void LineTable::dropChunkWithoutLines()
+{
+    if (!m_text.empty() && m_text.back().firstLine == m_size) {
+        m_text.pop_back();
+    }
+}
+
 void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
                             const std::uint32_t *offsets, const std::int64_t *arrivals,
                             const std::int64_t *kernelAndFlags, std::size_t n)
@@ -132,9 +140,7 @@ void LineTable::appendBlock(PageArray<char> text, std::size_t textSize,
     if (n == 0) {
         return;
     }
-    if (!m_text.empty() && m_text.back().firstLine == m_size) {
-        m_text.pop_back(); // a chunk without lines
-    }
+    dropChunkWithoutLines();
     TextChunk tc;
     tc.data = std::move(text);
     tc.capacity = textSize;
@@ -152,9 +158,7 @@ void LineTable::appendPackedBlock(std::vector<PackedText> pieces, const std::siz
     if (n == 0) {
         return;
     }
-    if (!m_text.empty() && m_text.back().firstLine == m_size) {
-        m_text.pop_back(); // a chunk without lines
-    }
+    dropChunkWithoutLines();
     LineIndex first = m_size;
     for (std::size_t k = 0; k < pieces.size(); ++k) {
         TextChunk tc;

@@ -193,6 +193,7 @@ private:
     void appendIndex(const std::uint32_t *offsets, const std::int64_t *arrivals,
                      const std::int64_t *kernelAndFlags, std::size_t n,
                      const std::size_t *pieceLines);
+    void dropChunkWithoutLines();
     void packChunk(std::size_t tci);
     void unpackLastChunk();
 
