@@ -1,7 +1,7 @@
 #!/bin/sh
 # The libFuzzer targets of tests/fuzz (docs/testing.md), built in ./build-asan (clang, ASan +
 # UBSan, the same build the sanitizer tests use).
-#   scripts/fuzz.sh smoke [SECONDS]       every target for SECONDS (default 30): CI
+#   scripts/fuzz.sh smoke [SECONDS]       every target for SECONDS (default 15): CI
 #   scripts/fuzz.sh run TARGET [ARGS...]  one target by hand, e.g. -runs=10000000 -jobs=1
 # New inputs go to build-asan/fuzz-corpus/<target> (the tree's seeds are only read), and a
 # crash, leak, timeout or UB report to build-asan/fuzz-findings/: copy it to
@@ -28,7 +28,7 @@ fuzz() { # TARGET ARGS...
 
 case "$1" in
 smoke)
-    seconds=${2:-30}
+    seconds=${2:-15}
     cmake --build $BUILD -j2 --target $(for t in $TARGETS; do printf 'fuzz_%s ' $t; done)
     for t in $TARGETS; do
         echo "== fuzz_$t for ${seconds}s"

@@ -1,16 +1,20 @@
 #!/bin/sh
 # Sanitizer builds and their tests (docs/testing.md), each in a build directory of its own:
 # - build-asan (clang, ASan + UBSan, also the fuzz targets): unit, end-to-end and fuzz-replay
-#   tests, then every fuzz target for FUZZ_SECONDS (default 30) as a smoke test;
+#   tests, then every fuzz target for FUZZ_SECONDS (default 15) as a smoke test;
 # - build-tsan (clang, TSan): live capture and GUI tests, the code with threads.
 # Only the targets those tests need are built. Any sanitizer report fails the run.
+# Line tables are all the debug information a sanitizer's stack trace needs; full -g
+# makes each compile about a fifth slower.
 set -e
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 top=$(pwd)
+lines_only="-O2 -gline-tables-only -DNDEBUG"
 [ -f build-asan/CMakeCache.txt ] ||
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-        -DTTYSCOPE_SANITIZE=address,undefined -DTTYSCOPE_FUZZ=ON
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$lines_only" -DTTYSCOPE_SANITIZE=address,undefined \
+        -DTTYSCOPE_FUZZ=ON
 cmake --build build-asan -j2 --target sanitize_asan
 (
     cd build-asan
@@ -19,7 +23,7 @@ cmake --build build-asan -j2 --target sanitize_asan
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$top/tests/sanitizers/ubsan.supp"
     QT_QPA_PLATFORM=offscreen ctest -L '^(unit|e2e|fuzz)$' -LE kernel -j2 --output-on-failure
 )
-./scripts/fuzz.sh smoke "${FUZZ_SECONDS:-30}"
+./scripts/fuzz.sh smoke "${FUZZ_SECONDS:-15}"
 
 # The test programs of this build start processes through QProcess, which clang 14's TSan
 # runtime cannot follow without tests/sanitizers/tsan_clone.cpp; Qt is not TSan-built
@@ -27,7 +31,7 @@ cmake --build build-asan -j2 --target sanitize_asan
 [ "${SANITIZE_TSAN:-1}" = 1 ] || exit 0
 [ -f build-tsan/CMakeCache.txt ] ||
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-        -DTTYSCOPE_SANITIZE=thread
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$lines_only" -DTTYSCOPE_SANITIZE=thread
 cmake --build build-tsan -j2 --target sanitize_tsan
 (
     cd build-tsan
