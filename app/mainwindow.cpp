@@ -259,16 +259,7 @@ bool MainWindow::waitForLoaded(int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
-    auto logsGrowing = [this] {
-        for (LogPane *p : m_panes) {
-            if (p->view()->model()->growing()) {
-                return true;
-            }
-        }
-        return false;
-    };
-    while ((m_loading || m_analysis->metricsRunning() || m_analysis->sourcesRunning() ||
-            logsGrowing()) &&
+    while ((m_loading || m_analysis->metricsRunning() || m_analysis->sourcesRunning()) &&
            t.elapsed() < timeoutMs) {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
     }

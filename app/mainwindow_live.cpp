@@ -6,6 +6,7 @@
 #include "eventlist.h"
 #include "livebar.h"
 #include "livecontroller.h"
+#include "loglineview.h"
 #include "logpane.h"
 #include "noticebar.h"
 #include "palette.h"
@@ -14,7 +15,6 @@
 #include <QApplication>
 #include <QDateTime>
 #include <QInputDialog>
-#include <QTableView>
 #include <QTimer>
 
 namespace tty {
@@ -112,7 +112,7 @@ void MainWindow::onLiveUpdated()
     }
     if (m_liveBar->following() && !m_panes.isEmpty() && m_panes.front()->run() &&
         !m_panes.front()->run()->lines.empty()) {
-        m_panes.front()->view()->table()->scrollToBottom();
+        m_panes.front()->view()->lines()->scrollToBottom();
     }
     m_events->setRuns(runs);
     if (!m_metricsLater) {

@@ -7,7 +7,6 @@
 #include <QBrush>
 #include <QDateTime>
 #include <QFontDatabase>
-#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -16,26 +15,14 @@ namespace tty {
 
 LogModel::LogModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-namespace {
-// A view takes rows in steps of this many: QHeaderView keeps an entry per row, and taking
-// 16 M at once blocks the GUI thread for 0.15 s, a million ~60 ms. Steps of 256 K take
-// ~15 ms each, and go through a timer rather than a posted event, so that input and
-// repaints get their turns between them.
-constexpr int kRowStep = 1 << 18;
-constexpr int kStepDelayMs = 1;
-} // namespace
-
 void LogModel::setRun(std::shared_ptr<const Run> run)
 {
     beginResetModel();
     m_run = std::move(run);
     m_filter.reset();
     m_matches.reset();
-    m_rows = std::min(targetRows(), kRowStep);
+    m_rows = targetRows();
     endResetModel();
-    if (growing()) {
-        QTimer::singleShot(kStepDelayMs, this, &LogModel::growRows);
-    }
 }
 
 int LogModel::targetRows() const
@@ -48,42 +35,6 @@ int LogModel::targetRows() const
     return int(
         std::min(m_filter ? LineCount(std::int64_t(m_filter->size())) : m_run->lines.size(), kMax)
             .count());
-}
-
-void LogModel::growRows()
-{
-    const int all = targetRows();
-    if (m_rows >= all) {
-        return;
-    }
-    const int next = std::min(all, m_rows + kRowStep);
-    beginInsertRows({}, m_rows, next - 1);
-    m_rows = next;
-    endInsertRows();
-    if (next < all) {
-        QTimer::singleShot(kStepDelayMs, this, &LogModel::growRows);
-    }
-}
-
-void LogModel::ensureLineShown(LineIndex line)
-{
-    // Jumping to a line the stepwise growth has not reached yet: take the rows up to it
-    // at once (one larger step, as the user asked for that place).
-    std::int64_t row = line.value();
-    if (m_filter) {
-        row = std::lower_bound(m_filter->begin(), m_filter->end(), line) - m_filter->begin();
-    }
-    const int want = int(std::min<std::int64_t>(row + 1, targetRows()));
-    if (want > m_rows) {
-        beginInsertRows({}, m_rows, want - 1);
-        m_rows = want;
-        endInsertRows();
-    }
-}
-
-bool LogModel::growing() const
-{
-    return m_rows < targetRows();
 }
 
 void LogModel::linesChanged()
@@ -109,16 +60,10 @@ void LogModel::linesChanged()
 
 void LogModel::setFilter(std::shared_ptr<const std::vector<LineIndex>> lines)
 {
-    // Back to all lines of a big log, or a filter matching most of them: rows are taken in
-    // steps, as on loading.
-    const bool wasGrowing = growing();
     beginResetModel();
     m_filter = std::move(lines);
-    m_rows = std::min(targetRows(), kRowStep);
+    m_rows = targetRows();
     endResetModel();
-    if (growing() && !wasGrowing) {
-        QTimer::singleShot(kStepDelayMs, this, &LogModel::growRows);
-    }
 }
 
 void LogModel::setMatches(std::shared_ptr<const std::vector<LineIndex>> lines)

@@ -42,11 +42,6 @@ public:
     // The run grew (live capture): rows are appended, the last old row may have changed
     // (a partial line completed).
     void linesChanged();
-    // True while a big run's rows are still being handed to the view, a step at a time.
-    bool growing() const;
-    // Makes sure the row of `line` is in the model, even while rows are still being taken
-    // in steps.
-    void ensureLineShown(LineIndex line);
 
     std::optional<LineIndex> lineAt(int row) const; // none: not a row
     // The row showing `line`, or of the nearest line shown before it.
@@ -66,8 +61,7 @@ public:
                                QVector<int> *ranges = nullptr, QVector<int> *styles = nullptr);
 
 private:
-    void growRows();
-    int targetRows() const; // rows of the run or the filter, however many are shown yet
+    int targetRows() const; // rows of the run or the filter
     const Event *eventOf(LineIndex line) const;
     std::shared_ptr<const Run> m_run;
     std::shared_ptr<const std::vector<LineIndex>> m_filter;

@@ -3,14 +3,13 @@
 #include "controltextdelegate.h"
 #include "linematcher.h"
 #include "linesearch.h"
+#include "loglineview.h"
 
 #include <QCheckBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -41,31 +40,16 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
     bar->addWidget(m_status);
     layout->addLayout(bar);
 
-    m_table = new QTableView(this);
-    m_table->setModel(m_model);
-    m_table->setItemDelegateForColumn(LogModel::Text, new ControlTextDelegate(m_table));
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setShowGrid(false);
-    m_table->setWordWrap(false);
-    m_table->setAlternatingRowColors(false);
-    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_lines = new LogLineView(m_model, this);
+    m_lines->setItemDelegateForColumn(LogModel::Text, new ControlTextDelegate(m_lines));
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    m_table->setFont(mono);
-    // Fixed row heights keep scrolling independent of the number of lines. Line numbers
-    // are a column, not the vertical header: a header of 16 M sections costs 0.2 s to set up.
-    QHeaderView *vh = m_table->verticalHeader();
-    vh->setSectionResizeMode(QHeaderView::Fixed);
-    vh->setDefaultSectionSize(QFontMetrics(mono).height() + 2);
-    vh->hide();
-    QHeaderView *hh = m_table->horizontalHeader();
-    hh->setSectionResizeMode(QHeaderView::Interactive);
-    hh->setStretchLastSection(true);
+    m_lines->setFont(mono);
     const int digit = QFontMetrics(mono).horizontalAdvance(QLatin1Char('0'));
-    m_table->setColumnWidth(LogModel::Number, digit * 9);
-    m_table->setColumnWidth(LogModel::Arrival, digit * 12);
-    m_table->setColumnWidth(LogModel::Kernel, digit * 13);
-    m_table->setColumnWidth(LogModel::Lag, digit * 8);
-    layout->addWidget(m_table, 1);
+    m_lines->setColumnWidth(LogModel::Number, digit * 9);
+    m_lines->setColumnWidth(LogModel::Arrival, digit * 12);
+    m_lines->setColumnWidth(LogModel::Kernel, digit * 13);
+    m_lines->setColumnWidth(LogModel::Lag, digit * 8);
+    layout->addWidget(m_lines, 1);
 
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         if (m_pendingSearch != m_search->text() || !m_matches) {
@@ -78,23 +62,23 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
     connect(prev, &QToolButton::clicked, this, &LogView::findPrevious);
     connect(m_filter, &QCheckBox::toggled, this, &LogView::setFilterToMatches);
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &LogView::onSearchDone);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+    connect(m_lines->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &cur) {
                 if (const std::optional<LineIndex> l =
                         cur.isValid() ? m_model->lineAt(cur.row()) : std::nullopt) {
                     emit currentLineChanged(*l);
                 }
             });
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-        if (rows.isEmpty()) {
-            return;
-        }
+    connect(m_lines->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        // From the ranges, not selectedRows(): a selection of millions of lines is a few
+        // ranges, and an index per row would be millions.
         std::optional<LineIndex> lo, hi;
-        for (const QModelIndex &i : rows) {
-            if (const std::optional<LineIndex> l = m_model->lineAt(i.row())) {
-                lo = lo ? std::min(*lo, *l) : *l;
-                hi = hi ? std::max(*hi, *l) : *l;
+        for (const QItemSelectionRange &r : m_lines->selectionModel()->selection()) {
+            for (int row : {r.top(), r.bottom()}) {
+                if (const std::optional<LineIndex> l = m_model->lineAt(row)) {
+                    lo = lo ? std::min(*lo, *l) : *l;
+                    hi = hi ? std::max(*hi, *l) : *l;
+                }
             }
         }
         if (lo) {
@@ -133,17 +117,16 @@ void LogView::showLine(LineIndex line)
     if (!m_run || m_model->rowCount() == 0) {
         return;
     }
-    m_model->ensureLineShown(line);
     const int row = m_model->rowOf(line);
     const QModelIndex idx = m_model->index(row, LogModel::Text);
-    m_table->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+    m_lines->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
                                                         QItemSelectionModel::Rows);
-    m_table->scrollTo(idx, QAbstractItemView::PositionAtCenter);
+    m_lines->scrollTo(idx, QAbstractItemView::PositionAtCenter);
 }
 
 std::optional<LineIndex> LogView::currentLine() const
 {
-    const QModelIndex cur = m_table->currentIndex();
+    const QModelIndex cur = m_lines->currentIndex();
     return cur.isValid() ? m_model->lineAt(cur.row()) : std::nullopt;
 }
 

@@ -1,5 +1,6 @@
-// The log text beside the timeline: a virtual table (millions of lines scroll without
-// delay), regex search with next/previous and highlight, and a filter to matching lines.
+// The log text beside the timeline: the lines in sight painted from the run (any number of
+// lines scroll and jump without delay, see loglineview.h), regex search with next/previous and
+// highlight, and a filter to matching lines.
 #pragma once
 
 #include "logmodel.h"
@@ -11,11 +12,14 @@
 #include <memory>
 #include <vector>
 
-class QTableView;
 class QLineEdit;
 class QLabel;
 class QCheckBox;
 class QToolButton;
+
+namespace tty {
+class LogLineView;
+}
 
 namespace tty {
 
@@ -28,7 +32,7 @@ public:
 
     void setRun(std::shared_ptr<const Run> run);
     LogModel *model() const { return m_model; }
-    QTableView *table() const { return m_table; }
+    LogLineView *lines() const { return m_lines; }
     QLineEdit *searchField() const { return m_search; }
 
     // Moves the current line (and scrolls it into view, centred).
@@ -54,7 +58,7 @@ private:
     void step(int direction);
 
     LogModel *m_model;
-    QTableView *m_table;
+    LogLineView *m_lines;
     QLineEdit *m_search;
     QCheckBox *m_filter;
     QLabel *m_status;

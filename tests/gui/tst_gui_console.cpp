@@ -3,6 +3,7 @@
 #include "consolecolors.h"
 #include "controltextdelegate.h"
 #include "guitest.h"
+#include "loglineview.h"
 #include "logmodel.h"
 #include "logpane.h"
 #include "logview.h"
@@ -115,11 +116,11 @@ private slots:
                     .value<QVector<int>>()
                     .isEmpty());
 
-        const QColor base = v->table()->palette().color(QPalette::Base);
-        const QColor text = v->table()->palette().color(QPalette::Text);
+        const QColor base = v->lines()->palette().color(QPalette::Base);
+        const QColor text = v->lines()->palette().color(QPalette::Text);
         const QColor red = readableOn(xtermColor(indexed(1)), base);
         const QList<QTextLayout::FormatRange> fmts =
-            ControlTextDelegate::formats(failed, v->table()->font(), text, base, false);
+            ControlTextDelegate::formats(failed, v->lines()->font(), text, base, false);
         QCOMPARE(fmts.size(), 1);
         QCOMPARE(fmts[0].start, 16);
         QCOMPARE(fmts[0].length, 6);
@@ -127,17 +128,17 @@ private slots:
         QVERIFY(fmts[0].format.font().bold());
         // Selected: the selection's colours, still bold.
         const QList<QTextLayout::FormatRange> sel =
-            ControlTextDelegate::formats(failed, v->table()->font(), text, base, true);
+            ControlTextDelegate::formats(failed, v->lines()->font(), text, base, true);
         QCOMPARE(sel.size(), 1);
         QVERIFY(!sel[0].format.hasProperty(QTextFormat::ForegroundBrush));
 
         // Drawn: the FAILED cell has pixels of that red, the plain line none.
-        v->table()->clearSelection();
+        v->lines()->clearSelection();
         QApplication::processEvents();
-        const QImage img = v->table()->viewport()->grab().toImage();
+        const QImage img = v->lines()->viewport()->grab().toImage();
         const qreal dpr = img.devicePixelRatio();
         auto pixels = [&](int row, const QColor &c) {
-            const QRect cell = v->table()->visualRect(v->model()->index(row, LogModel::Text));
+            const QRect cell = v->lines()->visualRect(v->model()->index(row, LogModel::Text));
             const QRect px(QPoint(int(cell.left() * dpr), int(cell.top() * dpr)),
                            QPoint(int(cell.right() * dpr), int(cell.bottom() * dpr)));
             return countColor(img, px, c, 30);
@@ -145,7 +146,7 @@ private slots:
         // Glyph edges are blended with the background, and how much depends on where the
         // text falls on the pixel grid: a colour is told by its hue, not its exact value.
         auto hued = [&](int row, const QColor &c) {
-            const QRect cell = v->table()->visualRect(v->model()->index(row, LogModel::Text));
+            const QRect cell = v->lines()->visualRect(v->model()->index(row, LogModel::Text));
             const QRect px = QRect(QPoint(int(cell.left() * dpr), int(cell.top() * dpr)),
                                    QPoint(int(cell.right() * dpr), int(cell.bottom() * dpr)))
                                  .intersected(img.rect());

@@ -1,0 +1,82 @@
+// The rows of the log: a scroll area that paints only the lines in sight, straight from
+// the LogModel, with fixed row heights. QTableView keeps state per row in its (even hidden)
+// vertical header: at 160 M lines that is 1.3 GB, and every row count change recomputes it
+// from the start, so a jump to a line took 0.4 s and taking the rows in steps stalled the
+// window for half a minute. Here the cost of any jump, resize or growth does not depend on
+// the number of lines. Column widths live in a horizontal QHeaderView; current line and
+// selection in a QItemSelectionModel of whole rows, so what connects to them stays the same.
+#pragma once
+
+#include <QAbstractItemView>
+#include <QAbstractScrollArea>
+#include <QPersistentModelIndex>
+
+class QAbstractItemDelegate;
+class QHeaderView;
+class QItemSelectionModel;
+class QStyledItemDelegate;
+
+namespace tty {
+
+class LogModel;
+
+class LogLineView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    explicit LogLineView(LogModel *model, QWidget *parent = nullptr);
+
+    LogModel *model() const { return m_model; }
+    QItemSelectionModel *selectionModel() const { return m_selection; }
+    QHeaderView *horizontalHeader() const { return m_header; }
+    void setItemDelegateForColumn(int column, QAbstractItemDelegate *delegate);
+    void setColumnWidth(int column, int width);
+    int rowHeight() const { return m_rowHeight; }
+
+    QModelIndex currentIndex() const;
+    // Makes `row` current and the only selected row.
+    void selectRow(int row);
+    void clearSelection();
+    void scrollTo(const QModelIndex &index,
+                  QAbstractItemView::ScrollHint hint = QAbstractItemView::EnsureVisible);
+    void scrollToBottom();
+    int firstVisibleRow() const;
+    // The rectangle of a cell in viewport coordinates (empty when out of sight).
+    QRect visualRect(const QModelIndex &index) const;
+    QModelIndex indexAt(const QPoint &viewportPos) const;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
+
+private:
+    int rowCount() const;
+    int rowsInSight() const; // whole rows the viewport shows
+    int rowAtY(int y) const; // -1: none
+    void updateScrollBars();
+    void updateRowHeight();
+    void updateHeaderGeometry();
+    // Moves the current row to `row` (clamped), selecting from the anchor when `extend`.
+    void moveCurrent(int row, bool extend);
+    void selectRange(int from, int to);
+    void copySelection() const;
+    QAbstractItemDelegate *delegateFor(int column) const;
+
+    LogModel *m_model;
+    QItemSelectionModel *m_selection;
+    QHeaderView *m_header;
+    QStyledItemDelegate *m_defaultDelegate;
+    QList<QAbstractItemDelegate *> m_columnDelegates;
+    int m_rowHeight = 16;
+    int m_anchorRow = -1; // where a Shift selection starts
+};
+
+} // namespace tty
