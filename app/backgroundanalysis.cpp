@@ -1,22 +1,20 @@
 // Runs the metrics and pattern matching of session snapshots on the thread pool.
 #include "backgroundanalysis.h"
 
-#include <QtConcurrent>
-
 namespace tty {
 
 BackgroundAnalysis::BackgroundAnalysis(QObject *parent) : QObject(parent)
 {
-    connect(&m_patternWatcher, &QFutureWatcherBase::finished, this,
+    connect(m_patterns.watcher(), &QFutureWatcherBase::finished, this,
             &BackgroundAnalysis::emitPatterns);
-    connect(&m_metricsWatcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_metricsWatcher.future().resultCount() > 0) {
-            emit metricsReady(m_metricsWatcher.future().result());
+    connect(m_metrics.watcher(), &QFutureWatcherBase::finished, this, [this] {
+        if (std::optional<std::shared_ptr<const Report>> r = m_metrics.result()) {
+            emit metricsReady(*r);
         }
     });
-    connect(&m_sourcesWatcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_sourcesWatcher.future().resultCount() > 0) {
-            emit sourcesReady(m_sourcesWatcher.future().result());
+    connect(m_sources.watcher(), &QFutureWatcherBase::finished, this, [this] {
+        if (std::optional<std::shared_ptr<const SessionSources>> s = m_sources.result()) {
+            emit sourcesReady(*s);
         }
     });
 }
@@ -28,69 +26,66 @@ BackgroundAnalysis::~BackgroundAnalysis()
 
 void BackgroundAnalysis::waitForFinished()
 {
-    m_metricsWatcher.waitForFinished();
-    m_patternWatcher.waitForFinished();
-    m_sourcesWatcher.waitForFinished();
+    m_metrics.waitForFinished();
+    m_patterns.waitForFinished();
+    m_sources.waitForFinished();
 }
 
 void BackgroundAnalysis::computeSources(const std::shared_ptr<const Report> &report,
                                         SourceGrouping by,
                                         const std::shared_ptr<const SessionSources> &previous)
 {
-    m_sourcesWatcher.waitForFinished();
+    m_sources.waitForFinished();
     SourceOptions options;
     options.by = by;
-    m_sourcesWatcher.setFuture(
-        QtConcurrent::run([report, options, previous]() -> std::shared_ptr<const SessionSources> {
-            auto s = std::make_shared<SessionSources>();
-            s->report = report;
-            if (previous && previous->report == report) {
-                s->sources =
-                    std::make_shared<const SourceReport>(*report, options, previous->sources.get());
-                s->series = previous->series;
-                return s;
-            }
-            // The stacked lanes are by template, whatever the table's grouping.
-            auto byTemplate = std::make_shared<const SourceReport>(*report, SourceOptions{});
+    m_sources.start([report, options, previous]() -> std::shared_ptr<const SessionSources> {
+        auto s = std::make_shared<SessionSources>();
+        s->report = report;
+        if (previous && previous->report == report) {
             s->sources =
-                options.by == SourceGrouping::Template
-                    ? byTemplate
-                    : std::make_shared<const SourceReport>(*report, options, byTemplate.get());
-            // One pass over each first trial's template ids: the stacked lanes' bins.
-            for (std::size_t c = 0; c < report->columns().size(); ++c) {
-                const ReportColumn &col = report->columns()[c];
-                const SourceIndex *index =
-                    col.runs.empty() ? nullptr : byTemplate->index(col.runs[0]);
-                s->series.push_back(
-                    index ? std::make_shared<const SourceSeries>(buildSourceSeries(
-                                *col.runs[0], *index, byTemplate->tables()[c][0], col.metrics[0]))
-                          : std::make_shared<const SourceSeries>());
-            }
+                std::make_shared<const SourceReport>(*report, options, previous->sources.get());
+            s->series = previous->series;
             return s;
-        }));
+        }
+        // The stacked lanes are by template, whatever the table's grouping.
+        auto byTemplate = std::make_shared<const SourceReport>(*report, SourceOptions{});
+        s->sources = options.by == SourceGrouping::Template
+                         ? byTemplate
+                         : std::make_shared<const SourceReport>(*report, options, byTemplate.get());
+        // One pass over each first trial's template ids: the stacked lanes' bins.
+        for (std::size_t c = 0; c < report->columns().size(); ++c) {
+            const ReportColumn &col = report->columns()[c];
+            const SourceIndex *index = col.runs.empty() ? nullptr : byTemplate->index(col.runs[0]);
+            s->series.push_back(
+                index ? std::make_shared<const SourceSeries>(buildSourceSeries(
+                            *col.runs[0], *index, byTemplate->tables()[c][0], col.metrics[0]))
+                      : std::make_shared<const SourceSeries>());
+        }
+        return s;
+    });
 }
 
 void BackgroundAnalysis::computeMetrics(const Session &snapshot)
 {
-    m_metricsWatcher.setFuture(QtConcurrent::run([snapshot]() -> std::shared_ptr<const Report> {
+    m_metrics.start([snapshot]() -> std::shared_ptr<const Report> {
         return std::make_shared<Report>(snapshot.report());
-    }));
+    });
 }
 
 void BackgroundAnalysis::computePatterns(const Session &snapshot, bool wait)
 {
-    m_patternWatcher.waitForFinished();
-    m_patternWatcher.setFuture(QtConcurrent::run([snapshot] { return snapshot.patternSeries(); }));
+    m_patterns.waitForFinished();
+    m_patterns.start([snapshot] { return snapshot.patternSeries(); });
     if (wait) {
-        m_patternWatcher.waitForFinished();
+        m_patterns.waitForFinished();
         emitPatterns();
     }
 }
 
 void BackgroundAnalysis::emitPatterns()
 {
-    if (m_patternWatcher.future().resultCount() > 0) {
-        emit patternsReady(m_patternWatcher.future().result());
+    if (std::optional<QVector<PatternSeries>> p = m_patterns.result()) {
+        emit patternsReady(*p);
     }
 }
 

@@ -2,10 +2,10 @@
 // line, and a big log must never freeze the window.
 #pragma once
 
+#include "backgroundtask.h"
 #include "session.h"
 #include "sourcereport.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 
 #include <memory>
@@ -41,8 +41,9 @@ public:
     void computeSources(const std::shared_ptr<const Report> &report,
                         SourceGrouping by = SourceGrouping::Template,
                         const std::shared_ptr<const SessionSources> &previous = nullptr);
-    bool metricsRunning() const { return m_metricsWatcher.isRunning(); }
-    bool sourcesRunning() const { return m_sourcesWatcher.isRunning(); }
+    // Computing, or their ready signal still to come.
+    bool metricsRunning() const { return m_metrics.isPending(); }
+    bool sourcesRunning() const { return m_sources.isPending(); }
     void waitForFinished();
 
 signals:
@@ -53,9 +54,9 @@ signals:
 private:
     void emitPatterns();
 
-    QFutureWatcher<QVector<PatternSeries>> m_patternWatcher;
-    QFutureWatcher<std::shared_ptr<const Report>> m_metricsWatcher;
-    QFutureWatcher<std::shared_ptr<const SessionSources>> m_sourcesWatcher;
+    BackgroundTask<QVector<PatternSeries>> m_patterns;
+    BackgroundTask<std::shared_ptr<const Report>> m_metrics;
+    BackgroundTask<std::shared_ptr<const SessionSources>> m_sources;
 };
 
 } // namespace tty

@@ -142,7 +142,7 @@ MainWindow::~MainWindow()
 {
     // Background work holds the runs; let it finish before they go.
     m_analysis->waitForFinished();
-    m_sourceLinesWatcher->waitForFinished();
+    m_sourceLinesTask.waitForFinished();
 }
 
 void MainWindow::buildDocks()

@@ -6,13 +6,13 @@
 // work that needs no window.
 #pragma once
 
+#include "backgroundtask.h"
 #include "runloadjob.h"
 #include "session.h"
 #include "sessionbuilder.h"
 #include "sourcestats.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -136,7 +136,9 @@ private:
     // The lines of a source in every timeline run (a scan of 16 M template ids at 1 GiB),
     // found on a worker; the log filter, the highlight and "Add as lane" take them.
     struct SourceLines;
-    void findSourceLines(const SelectedSource &source);
+    // The lines of a source in every timeline run, on a worker; `withTimes` also their
+    // arrival times, for a lane.
+    void findSourceLines(const SelectedSource &source, bool withTimes);
     void onSourceLinesFound();
     void applySourceFilter(const SourceLines &found);
     void addSourceLaneOf(const SourceLines &found);
@@ -165,7 +167,7 @@ private:
     std::shared_ptr<const SessionSources> m_sources; // of m_report; null until computed
     QVector<PatternSeries> m_patternLanes;           // of the user's regexes
     QVector<PatternSeries> m_sourceLanes;            // added from the Sources dock
-    QFutureWatcher<std::shared_ptr<const SourceLines>> *m_sourceLinesWatcher = nullptr;
+    BackgroundTask<std::shared_ptr<const SourceLines>> m_sourceLinesTask;
     std::shared_ptr<const SourceLines> m_sourceLinesFound; // of the last selection
     bool m_addLaneWhenFound = false;
     QLabel *m_statusText;

@@ -10,15 +10,17 @@
 
 #include <QDockWidget>
 #include <QTableView>
-#include <QtConcurrent>
 
 namespace tty {
 
 struct MainWindow::SourceLines
 {
     SelectedSource source;
-    // Per timeline run: the source's lines in its trial, and their arrival times.
+    // Per timeline run: the source's lines in its trial, and their arrival times when a
+    // lane was asked for (8 bytes a line more: a flood's source in a 10 GiB log is 140 M
+    // lines, and the window is meant to stay within 6 GiB).
     QVector<std::shared_ptr<const std::vector<LineIndex>>> lines;
+    bool withTimes = false;
     QVector<std::vector<double>> times;
 };
 
@@ -53,8 +55,7 @@ void MainWindow::buildSourcesDock()
     m_sourcesDock->setWidget(m_sourcesPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_sourcesDock);
     tabifyDockWidget(m_metricsDock, m_sourcesDock);
-    m_sourceLinesWatcher = new QFutureWatcher<std::shared_ptr<const SourceLines>>(this);
-    connect(m_sourceLinesWatcher, &QFutureWatcherBase::finished, this,
+    connect(m_sourceLinesTask.watcher(), &QFutureWatcherBase::finished, this,
             &MainWindow::onSourceLinesFound);
     connect(m_sourcesPanel, &SourcesPanel::sourceSelected, this, &MainWindow::onSourceSelected);
     connect(m_sourcesPanel, &SourcesPanel::addLaneRequested, this, &MainWindow::addSourceLane);
@@ -146,11 +147,11 @@ void MainWindow::onSourceSelected()
 {
     if (const std::optional<SelectedSource> chosen = selectedSource(); m_sources && chosen) {
         m_addLaneWhenFound = false;
-        findSourceLines(*chosen);
+        findSourceLines(*chosen, false);
     }
 }
 
-void MainWindow::findSourceLines(const SelectedSource &source)
+void MainWindow::findSourceLines(const SelectedSource &source, bool withTimes)
 {
     // Every timeline run's trial: its run, its index and the lines its metrics measured.
     struct Job
@@ -169,45 +170,56 @@ void MainWindow::findSourceLines(const SelectedSource &source)
     }
     // The scan runs on a worker: a source of a 1 GiB log is 16 M ids away (docs/benchmarks.md).
     // The sources (and with them the indexes) are held until it ends.
-    m_sourceLinesWatcher->setFuture(QtConcurrent::run(
-        [jobs = std::move(jobs), source, keep = m_sources]() -> std::shared_ptr<const SourceLines> {
-            auto found = std::make_shared<SourceLines>();
-            found->source = source;
-            for (const Job &j : jobs) {
-                auto lines = std::make_shared<std::vector<LineIndex>>();
-                std::vector<double> times;
-                if (j.index) {
-                    *lines = linesOf(*j.run, *j.index, source.key, source.templ, source.kernel,
-                                     source.by, j.first, j.end);
-                    times.reserve(lines->size());
-                    for (const LineIndex i : *lines) {
-                        if (const std::optional<RunSeconds> at = j.run->timeOf(i)) {
-                            times.push_back(at->count());
-                        }
+    m_sourceLinesTask.start([jobs = std::move(jobs), source, withTimes,
+                             keep = m_sources]() -> std::shared_ptr<const SourceLines> {
+        auto found = std::make_shared<SourceLines>();
+        found->source = source;
+        found->withTimes = withTimes;
+        for (const Job &j : jobs) {
+            auto lines = std::make_shared<std::vector<LineIndex>>();
+            std::vector<double> times;
+            if (j.index) {
+                *lines = linesOf(*j.run, *j.index, source.key, source.templ, source.kernel,
+                                 source.by, j.first, j.end);
+            }
+            if (j.index && withTimes) {
+                times.reserve(lines->size());
+                for (const LineIndex i : *lines) {
+                    if (const std::optional<RunSeconds> at = j.run->timeOf(i)) {
+                        times.push_back(at->count());
                     }
                 }
-                found->lines.append(std::move(lines));
-                found->times.append(std::move(times));
             }
-            return found;
-        }));
+            found->lines.append(std::move(lines));
+            found->times.append(std::move(times));
+        }
+        return found;
+    });
 }
 
 void MainWindow::onSourceLinesFound()
 {
-    if (m_sourceLinesWatcher->future().resultCount() == 0) {
+    const std::optional<std::shared_ptr<const SourceLines>> result = m_sourceLinesTask.result();
+    if (!result) {
         return;
     }
-    std::shared_ptr<const SourceLines> found = m_sourceLinesWatcher->future().result();
+    const std::shared_ptr<const SourceLines> found = *result;
     // Only the lines of the source selected now, of the sources on screen now.
     const std::optional<SelectedSource> chosen = selectedSource();
     if (!m_sources || !chosen || !(*chosen == found->source) ||
         found->lines.size() != m_runIndex.size()) {
         return;
     }
+    const bool sameLines = m_sourceLinesFound && m_sourceLinesFound->source == found->source;
     m_sourceLinesFound = found;
-    applySourceFilter(*found);
+    if (!sameLines) {
+        applySourceFilter(*found);
+    }
     if (m_addLaneWhenFound) {
+        if (!found->withTimes) {
+            findSourceLines(found->source, true); // the lane asked for while these were found
+            return;
+        }
         m_addLaneWhenFound = false;
         addSourceLaneOf(*found);
     }
@@ -258,14 +270,16 @@ void MainWindow::addSourceLane()
     if (!m_sources || !chosen) {
         return;
     }
-    if (m_sourceLinesFound && m_sourceLinesFound->source == *chosen) {
+    if (m_sourceLinesFound && m_sourceLinesFound->source == *chosen &&
+        m_sourceLinesFound->withTimes) {
         addSourceLaneOf(*m_sourceLinesFound);
         return;
     }
-    // Still being found: the lane follows when they are.
+    // The lines' times are found first (or the lines still being found come first): the
+    // lane follows when they are.
     m_addLaneWhenFound = true;
-    if (!m_sourceLinesWatcher->isRunning()) {
-        findSourceLines(*chosen);
+    if (!m_sourceLinesTask.isRunning()) {
+        findSourceLines(*chosen, true);
     }
 }
 

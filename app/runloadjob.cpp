@@ -1,6 +1,6 @@
 #include "runloadjob.h"
 
-#include <QtConcurrent>
+#include <QMetaObject>
 
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -10,9 +10,9 @@ namespace tty {
 
 RunLoadJob::RunLoadJob(QObject *parent) : QObject(parent)
 {
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_watcher.future().resultCount() > 0) {
-            emit finished(m_watcher.future().result());
+    connect(m_task.watcher(), &QFutureWatcherBase::finished, this, [this] {
+        if (std::optional<LoadResult> r = m_task.result()) {
+            emit finished(*r);
         }
     });
 }
@@ -20,14 +20,26 @@ RunLoadJob::RunLoadJob(QObject *parent) : QObject(parent)
 RunLoadJob::~RunLoadJob()
 {
     m_cancel = true;
-    m_watcher.waitForFinished();
+    m_task.waitForFinished();
+}
+
+void RunLoadJob::deliverProgress()
+{
+    std::optional<Progress> p;
+    {
+        std::lock_guard<std::mutex> lock(m_progressMutex);
+        p.swap(m_progress);
+    }
+    if (p) {
+        emit progress(p->file, p->at.bytesDone.value(), p->at.bytesTotal.count(), p->at.lines);
+    }
 }
 
 void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &options,
                        std::shared_ptr<const RuleSet> rules)
 {
     m_cancel = false;
-    m_watcher.setFuture(QtConcurrent::run([this, sides, options, rules]() {
+    m_task.start([this, sides, options, rules]() {
         // On two cores, the decompressing and the parsing thread would keep the GUI thread
         // waiting for a CPU: loading runs a little nicer (the reader thread it starts
         // inherits this), so the window keeps answering.
@@ -48,12 +60,11 @@ void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &opt
                         return;
                     }
                     since.restart();
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, f, p] {
-                            emit progress(f, p.bytesDone.value(), p.bytesTotal.count(), p.lines);
-                        },
-                        Qt::QueuedConnection);
+                    {
+                        std::lock_guard<std::mutex> lock(m_progressMutex);
+                        m_progress = Progress{f, p};
+                    }
+                    QMetaObject::invokeMethod(this, "deliverProgress", Qt::QueuedConnection);
                 };
                 LoadedFile lf;
                 lf.path = f;
@@ -74,7 +85,7 @@ void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &opt
         // allowed only to root, so this may fail harmlessly for users).
         setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), oldNice);
         return result;
-    }));
+    });
 }
 
 } // namespace tty

@@ -2,15 +2,16 @@
 // thread and honouring Cancel. The GUI thread never parses.
 #pragma once
 
+#include "backgroundtask.h"
 #include "runloader.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QStringList>
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace tty {
@@ -38,16 +39,29 @@ public:
     void start(const QVector<QStringList> &sides, const LoadOptions &options,
                std::shared_ptr<const RuleSet> rules);
     void cancel() { m_cancel = true; }
-    bool isRunning() const { return m_watcher.isRunning(); }
-    void waitForFinished() { m_watcher.waitForFinished(); }
+    bool isRunning() const { return m_task.isRunning(); }
+    void waitForFinished() { m_task.waitForFinished(); }
 
 signals:
     void progress(const QString &file, qint64 bytesDone, qint64 bytesTotal, qint64 lines);
     void finished(const tty::LoadResult &result);
 
 private:
-    QFutureWatcher<LoadResult> m_watcher;
+    // Emits the progress the loading thread left in m_progress.
+    Q_INVOKABLE void deliverProgress();
+
+    BackgroundTask<LoadResult> m_task;
     std::atomic<bool> m_cancel{false};
+    // The latest progress, from the loading thread to the GUI thread: a mailbox under a
+    // std::mutex that TSan sees, and a queued call by name that carries nothing
+    // (backgroundtask.h says why a queued functor would look like a race).
+    struct Progress
+    {
+        QString file;
+        LoadProgress at;
+    };
+    std::mutex m_progressMutex;
+    std::optional<Progress> m_progress;
 };
 
 } // namespace tty

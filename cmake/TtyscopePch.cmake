@@ -24,7 +24,7 @@ set(TTYSCOPE_PCH_CORE
     <QByteArray> <QDateTime> <QFile> <QHash> <QJsonArray> <QJsonDocument> <QJsonObject>
     <QObject> <QRegularExpression> <QString> <QStringList> <QVector>)
 # QCustomPlot includes the whole of QtWidgets, QtGui and QtPrintSupport.
-set(TTYSCOPE_PCH_WIDGETS ${TTYSCOPE_PCH_CORE} <qcustomplot.h> <QtConcurrent>)
+set(TTYSCOPE_PCH_WIDGETS ${TTYSCOPE_PCH_CORE} <qcustomplot.h>)
 
 # ttyscope_pch(<target> <header list variable>): <target> owns a precompiled header.
 function(ttyscope_pch target list)

@@ -12,7 +12,6 @@
 #include <QLineEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace tty {
 
@@ -61,7 +60,7 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
     connect(next, &QToolButton::clicked, this, &LogView::findNext);
     connect(prev, &QToolButton::clicked, this, &LogView::findPrevious);
     connect(m_filter, &QCheckBox::toggled, this, &LogView::setFilterToMatches);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &LogView::onSearchDone);
+    connect(m_searchTask.watcher(), &QFutureWatcherBase::finished, this, &LogView::onSearchDone);
     connect(m_lines->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &cur) {
                 if (const std::optional<LineIndex> l =
@@ -99,7 +98,7 @@ void LogView::stopSearch()
     if (m_cancelSearch) {
         *m_cancelSearch = true;
     }
-    m_watcher.waitForFinished();
+    m_searchTask.waitForFinished();
 }
 
 void LogView::setRun(std::shared_ptr<const Run> run)
@@ -156,22 +155,23 @@ void LogView::search(const QString &regex, bool wait)
     std::shared_ptr<const Run> run = m_run;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     m_cancelSearch = cancel;
-    m_watcher.setFuture(
-        QtConcurrent::run([run, regex, cancel]() -> std::shared_ptr<const std::vector<LineIndex>> {
-            return findMatchingLines(*run, regex, cancel.get(), MatchText::Printed);
-        }));
+    m_searchTask.start([run, regex, cancel]() -> std::shared_ptr<const std::vector<LineIndex>> {
+        return findMatchingLines(*run, regex, cancel.get(), MatchText::Printed);
+    });
     if (wait) {
-        m_watcher.waitForFinished();
+        m_searchTask.waitForFinished();
         onSearchDone();
     }
 }
 
 void LogView::onSearchDone()
 {
-    if (!m_watcher.future().isValid() || m_watcher.future().resultCount() == 0) {
+    const std::optional<std::shared_ptr<const std::vector<LineIndex>>> found =
+        m_searchTask.result();
+    if (!found) {
         return;
     }
-    auto result = m_watcher.future().result();
+    const std::shared_ptr<const std::vector<LineIndex>> &result = *found;
     if (!result || result == m_matches) { // cancelled, or nothing new
         return;
     }

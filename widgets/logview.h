@@ -3,9 +3,9 @@
 // highlight, and a filter to matching lines.
 #pragma once
 
+#include "backgroundtask.h"
 #include "logmodel.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <atomic>
@@ -64,7 +64,7 @@ private:
     QLabel *m_status;
     std::shared_ptr<const Run> m_run;
     std::shared_ptr<const std::vector<LineIndex>> m_matches;
-    QFutureWatcher<std::shared_ptr<const std::vector<LineIndex>>> m_watcher;
+    BackgroundTask<std::shared_ptr<const std::vector<LineIndex>>> m_searchTask;
     QString m_pendingSearch;
     std::shared_ptr<std::atomic<bool>> m_cancelSearch; // of the search running, if any
 };
