@@ -137,6 +137,11 @@ public:
         const std::optional<std::int64_t> v = m_kernelAndFlags.value(std::size_t(i.value()));
         return v ? std::optional<KernelUs>(KernelUs(*v)) : std::nullopt;
     }
+    // kernelTime(i).has_value(), without finding the time's group.
+    bool hasKernelTime(LineIndex i) const
+    {
+        return m_kernelAndFlags.hasValue(std::size_t(i.value()));
+    }
     std::uint16_t flags(LineIndex i) const
     {
         return std::uint16_t(m_kernelAndFlags.payload(std::size_t(i.value())));

@@ -180,6 +180,44 @@ std::size_t maskMessage(std::string_view message, char *out)
     return o.n;
 }
 
+bool sameTemplate(std::string_view a, std::string_view b)
+{
+    const char *p = a.data(), *const pe = p + a.size();
+    const char *q = b.data(), *const qe = q + b.size();
+    for (;;) {
+        // A stretch of equal bytes.
+        const char *const stretch = p;
+        while (p < pe && q < qe && *p == *q) {
+            ++p;
+            ++q;
+        }
+        if (p == pe && q == qe) {
+            return true;
+        }
+        // A difference. It must lie in a whole number of both: back to the number's start
+        // within the stretch (equal bytes in both), which is the message's start or follows
+        // a byte that is not alphanumeric ...
+        while (p > stretch && isDigit(p[-1])) {
+            --p;
+            --q;
+        }
+        if (p == pe || q == qe || !isDigit(*p) || !isDigit(*q) ||
+            (p > a.data() && isAlnum(p[-1]))) {
+            return false;
+        }
+        // ... and ends, in both, before a byte that is not alphanumeric (or the end).
+        while (p < pe && isDigit(*p)) {
+            ++p;
+        }
+        while (q < qe && isDigit(*q)) {
+            ++q;
+        }
+        if ((p < pe && isAlnum(*p)) || (q < qe && isAlnum(*q))) {
+            return false;
+        }
+    }
+}
+
 std::string messageTemplate(std::string_view message)
 {
     std::string s(kTemplateMax, '\0');

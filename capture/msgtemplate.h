@@ -24,6 +24,13 @@ constexpr std::size_t kPrefixMax = 64;
 std::size_t maskMessage(std::string_view message, char *out);
 std::string messageTemplate(std::string_view message);
 
+// True only if a and b have the same template, found without writing it: their bytes are
+// the same but for whole decimal numbers (a run of digits with no letter or digit either
+// side), which every template masks to "#". False says nothing: lines that differ anywhere
+// else ("eth0"/"eth1", a quoted string) are left to maskMessage. A flood repeats one
+// printk line with new numbers, and this compare costs less than masking the line.
+bool sameTemplate(std::string_view a, std::string_view b);
+
 // The subsystem or driver part of a message: the text before its first ": " ("usb 1-1",
 // "ata1.00", "EXT4-fs (sda1)", "noise"), empty when there is none in the first kPrefixMax
 // bytes or the message starts with a blank.

@@ -44,6 +44,10 @@ public:
         }
         return std::int64_t(std::uint64_t(c.bases[groupOf(c, s)]) + code);
     }
+    bool hasValue(std::size_t i) const
+    {
+        return (m_chunks[i >> kChunkBits].codes[i & (kChunkLines - 1)] & m_codeMask) != m_noneCode;
+    }
     std::uint32_t payload(std::size_t i) const
     {
         return m_codeBits >= 32

@@ -72,14 +72,22 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
         std::size_t(slices), StringDictionary(kMaxTemplates, std::string("U") + kOverflowText));
     std::atomic<bool> stopped{false};
     const bool timeInText = !formatInfo(run.meta.format).kernelTimeInRecord;
+    std::vector<std::vector<LineIndex>> notices(static_cast<std::size_t>(slices));
     forEachSlice(LineIndex(0), end, slices, [&](int s, LineIndex from, LineIndex to) {
         StringDictionary &d = dicts[std::size_t(s)];
+        auto event = std::lower_bound(run.events.begin(), run.events.end(), from,
+                                      [](const Event &e, LineIndex l) { return e.line < l; });
         char key[kTemplateMax + 1];
-        // A flood repeats one template line after line: the key of the line before is
-        // compared first, which saves the hash and the lookup.
+        // A flood repeats one template line after line. The message of the line before is
+        // compared first (sameTemplate), which saves the masking; then the key of the line
+        // before, which saves the hash and the lookup.
         char prevKey[kTemplateMax + 1];
         std::size_t prevLen = 0;
         std::uint32_t prevId = 0;
+        constexpr std::size_t kPrevMessageMax = 256;
+        char prevMessage[kPrevMessageMax];
+        std::size_t prevMessageLen = 0;
+        bool prevKernel = false, havePrevMessage = false;
         TextReader reader(run.lines);
         for (LineIndex i = from; i < to; ++i) {
             if ((i.value() & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
@@ -87,21 +95,39 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                 return;
             }
             const std::string_view text = reader.text(i);
-            const bool kernel = run.lines.kernelTime(i).has_value();
+            const bool kernel = run.lines.hasKernelTime(i);
             std::string_view msg = text;
             if (kernel) {
                 const bool atStart = timeInText && !text.empty() && text[0] == '[' &&
                                      !(run.lines.flags(i) & KernelTimeNotAtStart);
                 msg = atStart ? messageAfterTime(text) : messageOf(text);
             }
-            key[0] = kernel ? 'K' : 'U';
-            const std::size_t len = maskMessage(msg, key + 1);
             std::uint32_t id = prevId;
-            if (len + 1 != prevLen || std::memcmp(key, prevKey, prevLen) != 0) {
-                id = d.idOf(std::string_view(key, len + 1));
-                prevLen = len + 1;
-                std::memcpy(prevKey, key, prevLen);
-                prevId = id;
+            if (!havePrevMessage || kernel != prevKernel ||
+                !sameTemplate(msg, std::string_view(prevMessage, prevMessageLen))) {
+                key[0] = kernel ? 'K' : 'U';
+                const std::size_t len = maskMessage(msg, key + 1);
+                if (len + 1 != prevLen || std::memcmp(key, prevKey, prevLen) != 0) {
+                    id = d.idOf(std::string_view(key, len + 1));
+                    prevLen = len + 1;
+                    std::memcpy(prevKey, key, prevLen);
+                    prevId = id;
+                }
+                // The next lines are compared with this one (a flood's first line serves
+                // for all that follow it).
+                havePrevMessage = msg.size() <= kPrevMessageMax;
+                if (havePrevMessage) {
+                    std::memcpy(prevMessage, msg.data(), msg.size());
+                    prevMessageLen = msg.size();
+                }
+                prevKernel = kernel;
+            }
+            bool dropHere = false;
+            for (; event != run.events.end() && event->line <= i; ++event) {
+                dropHere = dropHere || (event->line == i && event->kind == EventKind::Drop);
+            }
+            if (dropHere && kernel && msg.substr(0, 3) == "** ") {
+                notices[std::size_t(s)].push_back(i);
             }
             // An empty kernel line inside a report (the sched debug part of a sysrq-t
             // dump prints them) is part of it.
@@ -143,7 +169,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
             bool opener = g == cutHere;
             for (; event != run.events.end() && event->line <= i; ++event) {
                 opener = opener || (event->line == i && opensReport(event->kind) &&
-                                    run.lines.kernelTime(i).has_value());
+                                    run.lines.hasKernelTime(i));
             }
             if (opener || (raw & kBodyBit)) {
                 set.push_back(i);
@@ -188,7 +214,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                     if (!m.empty() && m[0] == ' ') {
                         for (LineIndex j = i - 1_lines; j >= LineIndex(0) && i - j <= 4096_lines;
                              --j) {
-                            if (run.lines.kernelTime(j)) {
+                            if (run.lines.hasKernelTime(j)) {
                                 id = ids[j.value()] & ~(kBodyBit | kOpenerBit);
                                 break;
                             }
@@ -212,6 +238,9 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                 example[id] = first[id];
             }
         }
+    }
+    for (const std::vector<LineIndex> &v : notices) {
+        index.m_timedDropNotices.insert(index.m_timedDropNotices.end(), v.begin(), v.end());
     }
     index.m_lines = n;
     index.m_templates.reserve(global.keys().size());
@@ -241,7 +270,8 @@ std::optional<std::uint32_t> SourceIndex::find(std::string_view text, bool kerne
 
 std::size_t SourceIndex::memoryBytes() const
 {
-    std::size_t b = std::size_t(m_lines) * sizeof(std::uint32_t);
+    std::size_t b = std::size_t(m_lines) * sizeof(std::uint32_t) +
+                    m_timedDropNotices.capacity() * sizeof(LineIndex);
     for (const Template &t : m_templates) {
         b += sizeof(Template) + t.text.capacity();
     }

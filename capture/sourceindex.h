@@ -15,6 +15,7 @@
 #include "run.h"
 #include "types.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -47,6 +48,14 @@ public:
     LineCount lines() const { return LineCount(m_lines); }
     std::uint32_t templateOf(LineIndex i) const { return m_ids[std::size_t(i.value())]; }
     const std::vector<Template> &templates() const { return m_templates; }
+    // Line i carries a drop event and its message, after a kernel timestamp of its own, is
+    // the notice "** N printk messages dropped **": then the notice is no neighbour of its
+    // drop interval, the next timed line is (sourcestats.cpp). Found while templating, so
+    // the costs need not read the text again.
+    bool isTimedDropNotice(LineIndex i) const
+    {
+        return std::binary_search(m_timedDropNotices.begin(), m_timedDropNotices.end(), i);
+    }
     // The id of a template text, if some line has it (for tests and lookups by name).
     std::optional<std::uint32_t> find(std::string_view text, bool kernel) const;
     std::size_t memoryBytes() const;
@@ -55,6 +64,7 @@ private:
     PageArray<std::uint32_t> m_ids;
     std::int64_t m_lines = 0;
     std::vector<Template> m_templates;
+    std::vector<LineIndex> m_timedDropNotices; // sorted
 };
 
 } // namespace tty

@@ -56,7 +56,7 @@ std::string_view messageOf(TextReader &reader, const Run &run, LineIndex i, Kern
 {
     const std::string_view text = reader.text(i);
     *prefix = parseKernelPrefix(text);
-    if (!run.lines.kernelTime(i)) {
+    if (!run.lines.hasKernelTime(i)) {
         return text;
     }
     return text.substr(std::min(prefix->message, text.size()));
@@ -68,7 +68,7 @@ std::string keyOf(TextReader &reader, const Run &run, LineIndex i, SourceGroupin
 {
     KernelPrefix p;
     const std::string_view msg = messageOf(reader, run, i, &p);
-    const bool kernel = run.lines.kernelTime(i).has_value();
+    const bool kernel = run.lines.hasKernelTime(i);
     std::string key(1, kernel ? 'K' : 'U');
     if (by == SourceGrouping::Prefix) {
         key += messagePrefix(msg);
@@ -81,18 +81,14 @@ std::string keyOf(TextReader &reader, const Run &run, LineIndex i, SourceGroupin
 
 // The line after a drop interval that is its neighbour: DropSpan's, unless that is the
 // drop notice itself with a kernel timestamp of its own; then the next timed line.
-std::optional<LineIndex> dropNeighbourAfter(TextReader &reader, const Run &run, const DropSpan &d,
-                                            LineIndex at, LineIndex end)
+std::optional<LineIndex> dropNeighbourAfter(const SourceIndex &index, const Run &run,
+                                            const DropSpan &d, LineIndex at, LineIndex end)
 {
-    if (!d.after || *d.after != at || !run.lines.kernelTime(at)) {
-        return d.after;
-    }
-    KernelPrefix p;
-    if (messageOf(reader, run, at, &p).substr(0, 3) != "** ") {
+    if (!d.after || *d.after != at || !index.isTimedDropNotice(at)) {
         return d.after;
     }
     for (LineIndex i = at + 1_lines; i < std::min(end, at + 4096_lines); ++i) {
-        if (run.lines.kernelTime(i)) {
+        if (run.lines.hasKernelTime(i)) {
             return i;
         }
     }
@@ -231,7 +227,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         if (at < first || at >= end) {
             continue;
         }
-        const std::optional<LineIndex> after = dropNeighbourAfter(reader, run, d, at, end);
+        const std::optional<LineIndex> after = dropNeighbourAfter(index, run, d, at, end);
         if (d.before && after && *d.before >= first && *after < end &&
             groupOf(*d.before) == groupOf(*after)) {
             dropped[groupOf(*d.before)] += d.count;

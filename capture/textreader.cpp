@@ -23,13 +23,19 @@ const char *TextReader::chunkText(std::size_t tci)
 
 std::string_view TextReader::text(LineIndex i)
 {
-    const std::size_t tci = m_lines.textChunkOf(i);
-    const char *base = chunkText(tci);
+    const LineTable &t = m_lines;
+    if (i < m_first || i >= m_end) {
+        m_lookup = t.textChunkOf(i);
+        m_first = t.m_text[m_lookup].firstLine;
+        m_end = m_lookup + 1 < t.m_text.size() ? t.m_text[m_lookup + 1].firstLine : t.m_size;
+    }
+    const char *base = chunkText(m_lookup);
     if (!base) {
         return std::string_view();
     }
-    const std::size_t begin = m_lines.offset(i);
-    return std::string_view(base + begin, m_lines.lineEnd(i, tci) - begin);
+    const std::size_t begin = t.offset(i);
+    const std::size_t end = i + 1_lines < m_end ? t.offset(i + 1_lines) : t.m_text[m_lookup].used;
+    return std::string_view(base + begin, end - begin);
 }
 
 std::optional<LineIndex> TextReader::findContaining(std::string_view needle, LineIndex from,

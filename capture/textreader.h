@@ -30,6 +30,10 @@ private:
     const char *chunkText(std::size_t tci);
 
     const LineTable &m_lines;
+    // The text chunk of the line read last and its lines [m_first, m_end): a pass in line
+    // order finds the next line's chunk without a search.
+    std::size_t m_lookup = 0;
+    LineIndex m_first, m_end;
     std::size_t m_chunk = std::size_t(-1); // the chunk in m_buffer
     std::unique_ptr<char[]> m_buffer;
     std::size_t m_capacity = 0;

@@ -1,6 +1,7 @@
 // Sources of console output (issue 14): message templates of real kernel lines, their
 // prefixes, report bodies counted as their header, and the per-line index on the bundled
 // captures, with the counts their .truth.json (counted from the raw bytes) gives.
+#include "kernelprefix.h"
 #include "msgtemplate.h"
 #include "runloader.h"
 #include "sourceindex.h"
@@ -57,6 +58,9 @@ private slots:
     void reportBody_data();
     void reportBody();
     void templateIsBounded();
+    void sameTemplate_data();
+    void sameTemplate();
+    void sameTemplateOnEverySample();
     void oneSourcePerCallSite();
     void warnSplatIsItsHeader();
     void floodSample();
@@ -182,6 +186,93 @@ void TstSources::templateIsBounded()
         mixed += "a\"b\" 1 x";
     }
     QVERIFY(messageTemplate(mixed).size() <= kTemplateMax);
+}
+
+void TstSources::sameTemplate_data()
+{
+    QTest::addColumn<QByteArray>("a");
+    QTest::addColumn<QByteArray>("b");
+    QTest::addColumn<bool>("same");
+    auto row = [](const char *name, const char *a, const char *b, bool same) {
+        QTest::newRow(name) << QByteArray(a) << QByteArray(b) << same;
+    };
+    row("issue example", "noise: worker 3 seq 1234 jiffies 4295",
+        "noise: worker 1 seq 7 jiffies 4301", true);
+    row("numbers of other lengths", "seq 12", "seq 123", true);
+    row("number at the start", "12 x", "345 x", true);
+    row("joined numbers", "x 1.2", "x 3.45", true);
+    row("number in quotes", "\"q 1\"", "\"q 2\"", true);
+    row("equal", "usb 1-1: new device", "usb 1-1: new device", true);
+    row("both empty", "", "", true);
+    // Left to maskMessage: the same template, but not by whole numbers.
+    row("device number", "eth0 up", "eth1 up", false);
+    row("quoted word", "name=\"a\"", "name=\"b\"", false);
+    // Other templates.
+    row("digit inside a word", "i2c bus", "i3c bus", false);
+    row("hex", "a 0x1f", "a 0x2f", false);
+    row("number then letter", "1a", "2a", false);
+    row("letter then number", "a1", "a2", false);
+    row("words", "a", "b", false);
+    row("number and nothing", "12", "", false);
+    row("number and a word", "x 12", "x ab", false);
+    row("separators after numbers", "1.x", "2;x", false);
+    row("longer", "seq 1 done", "seq 1", false);
+}
+
+void TstSources::sameTemplate()
+{
+    QFETCH(QByteArray, a);
+    QFETCH(QByteArray, b);
+    QFETCH(bool, same);
+    const std::string_view va(a.constData(), std::size_t(a.size()));
+    const std::string_view vb(b.constData(), std::size_t(b.size()));
+    QCOMPARE(tty::sameTemplate(va, vb), same);
+    QCOMPARE(tty::sameTemplate(vb, va), same);
+    if (same) {
+        QCOMPARE(messageTemplate(va), messageTemplate(vb));
+    }
+}
+
+// The shortcut the index takes for a flood never joins lines of two templates: on every
+// bundled capture, each pair of lines it calls the same has one template; and it takes
+// every pair of the 6.12-rt flood's worker lines (told apart here by a regex).
+void TstSources::sameTemplateOnEverySample()
+{
+    const QDir dir(kSamples);
+    const QStringList files = dir.entryList({QStringLiteral("*.hostts.log.zst")}, QDir::Files);
+    QCOMPARE(files.size(), 10);
+    const QRegularExpression worker(QStringLiteral("^noise: worker \\d+ seq \\d+$"));
+    std::int64_t pairs = 0, taken = 0, wrong = 0, workerPairs = 0, workerTaken = 0;
+    for (const QString &f : files) {
+        auto run = load(kSamples + f);
+        QVERIFY(run);
+        std::string prev;
+        for (LineIndex i(0); i < run->lines.endIndex(); ++i) {
+            const LineText text = run->lines.text(i);
+            std::string_view msg = text.view();
+            if (run->lines.hasKernelTime(i)) {
+                msg = msg.substr(std::min(parseKernelPrefix(msg).message, msg.size()));
+            }
+            if (i > LineIndex(0)) {
+                ++pairs;
+                const bool same = tty::sameTemplate(msg, prev);
+                taken += same ? 1 : 0;
+                wrong += same && messageTemplate(msg) != messageTemplate(prev) ? 1 : 0;
+                if (f.startsWith(QLatin1String("spam_rmmod-k612rt-smp4-115200-t1")) &&
+                    worker.match(QString::fromUtf8(msg.data(), qsizetype(msg.size()))).hasMatch() &&
+                    worker.match(QString::fromStdString(prev)).hasMatch()) {
+                    ++workerPairs;
+                    workerTaken += same ? 1 : 0;
+                }
+            }
+            prev.assign(msg);
+        }
+    }
+    QCOMPARE(wrong, std::int64_t(0));
+    QCOMPARE(workerTaken, workerPairs);
+    QCOMPARE(workerPairs, std::int64_t(7815));
+    QCOMPARE(taken, std::int64_t(51200));
+    QCOMPARE(pairs, std::int64_t(71068)); // the captures' lines (`zstd -dc | wc -l`), less one each
 }
 
 // The issue's example: two lines of one call site are one source; a line without a kernel
