@@ -27,7 +27,7 @@ cmake --build build-asan -j2 --target sanitize_asan
 
 # The test programs of this build start processes through QProcess, which clang 14's TSan
 # runtime cannot follow without tests/sanitizers/tsan_clone.cpp; Qt is not TSan-built
-# (tests/sanitizers/tsan.supp). SANITIZE_TSAN=0 leaves this stage out (by hand only).
+# (tests/sanitizers/tsan_top.supp). SANITIZE_TSAN=0 leaves this stage out (by hand only).
 [ "${SANITIZE_TSAN:-1}" = 1 ] || exit 0
 [ -f build-tsan/CMakeCache.txt ] ||
     cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
@@ -35,10 +35,7 @@ cmake --build build-asan -j2 --target sanitize_asan
 cmake --build build-tsan -j2 --target sanitize_tsan
 (
     cd build-tsan
-    # Live capture: races are reported unless Qt made the access itself (tsan_top.supp);
-    # GUI: unless a Qt frame is anywhere in the stack (tsan.supp), see that file for why.
-    tsan="halt_on_error=1:second_deadlock_stack=1:suppressions=$top/tests/sanitizers"
-    TSAN_OPTIONS="$tsan/tsan_top.supp" QT_QPA_PLATFORM=offscreen \
-        ctest -L '^live$' --output-on-failure
-    TSAN_OPTIONS="$tsan/tsan.supp" QT_QPA_PLATFORM=offscreen ctest -L '^gui$' --output-on-failure
+    # Races are reported unless Qt made the access itself (tsan_top.supp says why).
+    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$top/tests/sanitizers/tsan_top.supp"
+    QT_QPA_PLATFORM=offscreen ctest -L '^(live|gui)$' --output-on-failure
 )

@@ -40,8 +40,7 @@ namespace detail {
 inline std::atomic<unsigned> g_taskQueued{0};
 } // namespace detail
 
-template <typename T>
-class BackgroundTask
+template <typename T> class BackgroundTask
 {
     static_assert(!std::is_void_v<T>, "a task gives a result");
 
@@ -62,8 +61,7 @@ public:
     QFutureWatcherBase *watcher() { return &m_watcher; }
 
     // Runs task() -> T on the pool.
-    template <typename F>
-    void start(F &&task)
+    template <typename F> void start(F &&task)
     {
         auto slot = std::make_shared<Slot>();
         auto promise = std::make_shared<QPromise<void>>();

@@ -58,9 +58,8 @@ void TstLiveReaders::plantedRaceIsReported()
     QProcess child;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("TTYSCOPE_PLANT_RACE"), QStringLiteral("1"));
-    // Stop at the first report with a status of our own. The suppressions are those of
-    // tsan.supp narrowed to the racing frame (tsan_top.supp says why): under tsan.supp's
-    // own, a race with this thread is never reported, as its stack runs through QtTest.
+    // Stop at the first report with a status of our own, under the TSan stage's
+    // suppressions (tsan_top.supp says why a broader file would hide this race).
     env.insert(QStringLiteral("TSAN_OPTIONS"),
                QStringLiteral("halt_on_error=1:exitcode=66:suppressions=" TTYSCOPE_TSAN_TOP_SUPP));
     child.setProcessEnvironment(env);
