@@ -1,15 +1,12 @@
 #include "crashreport.h"
 
+#include "metrics.h"
+
 #include <map>
 
 namespace tty {
 
 namespace {
-std::vector<Crash> crashesOf(const Run &run, const Metrics &m)
-{
-    return findCrashes(run, m.first, m.end);
-}
-
 struct Row
 {
     QString kind;
@@ -24,7 +21,9 @@ std::vector<std::pair<QString, Row>> tally(const std::vector<ReportColumn> &colu
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const ReportColumn &col = columns[c];
         for (std::size_t t = 0; t < col.metrics.size(); ++t) {
-            for (const Crash &cr : crashesOf(*col.runs[t], col.metrics[t])) {
+            const std::shared_ptr<const std::vector<Crash>> crashes =
+                crashesOf(*col.runs[t], col.metrics[t]);
+            for (const Crash &cr : *crashes) {
                 auto it = index.find(cr.title);
                 if (it == index.end()) {
                     Row r;
@@ -69,7 +68,8 @@ QString countCell(const std::vector<int> &v)
 QJsonArray crashesToJson(const Run &run, const Metrics &m)
 {
     QJsonArray out;
-    for (const Crash &c : crashesOf(run, m)) {
+    const std::shared_ptr<const std::vector<Crash>> crashes = crashesOf(run, m);
+    for (const Crash &c : *crashes) {
         const std::optional<HostNs> a =
             c.line < run.lines.endIndex() ? run.lines.arrival(c.line) : std::nullopt;
         const std::optional<KernelUs> k = run.lines.kernelTime(c.line);

@@ -139,7 +139,8 @@ void checkEvent(const Run &run, const Metrics &m, EventKind kind, GateCheck *c)
 
 void checkCrash(const Run &run, const Metrics &m, GateCheck *c)
 {
-    const std::vector<Crash> crashes = findCrashes(run, m.first, m.end);
+    const std::shared_ptr<const std::vector<Crash>> held = crashesOf(run, m);
+    const std::vector<Crash> &crashes = *held;
     c->holds = !crashes.empty();
     c->detail = QStringLiteral("%1 crash report%2")
                     .arg(crashes.size())

@@ -114,7 +114,9 @@ QByteArray junitXml(const Report &report, const std::vector<GateCheck> &checks)
                 g.message = c.detail;
                 cases.push_back(g);
             }
-            for (const Crash &cr : findCrashes(run, col.metrics[t].first, col.metrics[t].end)) {
+            const std::shared_ptr<const std::vector<Crash>> crashes =
+                crashesOf(run, col.metrics[t]);
+            for (const Crash &cr : *crashes) {
                 Case k{QStringLiteral("ttyscope.crash"), cr.title, Case::Result::Failed};
                 k.type = QLatin1String(eventKindName(cr.kind));
                 k.message =

@@ -335,6 +335,12 @@ std::optional<double> quantile(std::vector<double> &v, double p)
     return v[k];
 }
 
+std::shared_ptr<const std::vector<Crash>> crashesOf(const Run &run, const Metrics &m)
+{
+    return m.crashes ? m.crashes
+                     : std::make_shared<const std::vector<Crash>>(findCrashes(run, m.first, m.end));
+}
+
 Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
                        std::optional<LineIndex> last)
 {
@@ -453,6 +459,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         intervalStats(kernel, &st.kernelMean, &st.kernelP50, &st.kernelP99);
         m.intervals.push_back(st);
     }
+    m.crashes = std::make_shared<const std::vector<Crash>>(findCrashes(run, first, end));
     return m;
 }
 

@@ -18,23 +18,51 @@ namespace tty {
 
 EventModel::EventModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void EventModel::setRuns(const QVector<TimelineRun> &runs)
+bool EventModel::setRuns(const QVector<TimelineRun> &runs)
 {
+    bool sameRuns = runs.size() == m_runs.size();
+    for (int r = 0; sameRuns && r < runs.size(); ++r) {
+        sameRuns = runs[r].run == m_runs[r].run;
+    }
     beginResetModel();
     m_runs = runs;
     m_rows.clear();
-    m_titles.clear();
     for (int r = 0; r < runs.size(); ++r) {
         for (int e = 0; e < int(runs[r].run->events.size()); ++e) {
             m_rows.append({r, e});
         }
-        QHash<int, QString> titles;
-        for (const Crash &c : findCrashes(*runs[r].run)) {
-            titles.insert(int(c.event), c.title);
-        }
-        m_titles.append(titles);
+    }
+    if (!sameRuns) {
+        m_titles = QVector<QHash<int, QString>>(runs.size());
     }
     endResetModel();
+    return sameRuns;
+}
+
+void EventModel::setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes)
+{
+    m_titles = QVector<QHash<int, QString>>(m_runs.size());
+    for (int r = 0; r < m_runs.size() && r < crashes.size(); ++r) {
+        if (crashes[r]) {
+            for (const Crash &c : *crashes[r]) {
+                m_titles[r].insert(int(c.event), c.title);
+            }
+        }
+    }
+    if (!m_rows.isEmpty()) {
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+    }
+}
+
+QVector<int> EventModel::kindCounts() const
+{
+    QVector<int> counts(kEventKindCount, 0);
+    for (const TimelineRun &r : m_runs) {
+        for (const Event &e : r.run->events) {
+            ++counts[int(e.kind)];
+        }
+    }
+    return counts;
 }
 
 QVector<QPair<QString, int>> EventModel::crashTitles() const
@@ -224,14 +252,30 @@ EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(
 
 void EventList::setRuns(const QVector<TimelineRun> &runs)
 {
-    m_model->setRuns(runs);
+    const bool sameRuns = m_model->setRuns(runs);
     m_table->setColumnHidden(EventModel::RunCol, runs.size() < 2);
-    QVector<int> counts(kEventKindCount, 0);
-    for (const TimelineRun &r : runs) {
-        for (const Event &e : r.run->events) {
-            ++counts[int(e.kind)];
-        }
+    fillKinds(sameRuns);
+    // Wide enough for any kind with a count, measured on the names rather than on the rows
+    // (resizeColumnToContents asks the proxy of 10^5 events of a big log for them).
+    int width = 0;
+    const QFontMetrics fm(m_table->font());
+    for (int k = 0; k < kEventKindCount; ++k) {
+        width = std::max(width, fm.horizontalAdvance(QLatin1String(eventKindName(EventKind(k))) +
+                                                     QStringLiteral(" (000000)")));
     }
+    m_table->setColumnWidth(EventModel::Kind, width + 2 * fm.averageCharWidth());
+}
+
+void EventList::setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes)
+{
+    m_model->setCrashes(crashes);
+    fillKinds(true);
+}
+
+void EventList::fillKinds(bool keepChoice)
+{
+    const QString chosen = keepChoice ? m_kinds->currentData().toString() : QString();
+    const QVector<int> counts = m_model->kindCounts();
     m_kinds->blockSignals(true);
     m_kinds->clear();
     m_kinds->addItem(tr("all kinds (%1)").arg(m_model->rowCount()), QString());
@@ -256,17 +300,10 @@ void EventList::setRuns(const QVector<TimelineRun> &runs)
             m_kinds->setItemData(m_kinds->count() - 1, title, Qt::ToolTipRole);
         }
     }
+    const int keep = m_kinds->findData(chosen);
+    m_kinds->setCurrentIndex(std::max(keep, 0));
     m_kinds->blockSignals(false);
-    static_cast<KindFilter *>(m_proxy)->setKind(QString());
-    // Wide enough for any kind with a count, measured on the names rather than on the rows
-    // (resizeColumnToContents asks the proxy of 10^5 events of a big log for them).
-    int width = 0;
-    const QFontMetrics fm(m_table->font());
-    for (int k = 0; k < kEventKindCount; ++k) {
-        width = std::max(width, fm.horizontalAdvance(QLatin1String(eventKindName(EventKind(k))) +
-                                                     QStringLiteral(" (000000)")));
-    }
-    m_table->setColumnWidth(EventModel::Kind, width + 2 * fm.averageCharWidth());
+    static_cast<KindFilter *>(m_proxy)->setKind(keep >= 0 ? chosen : QString());
 }
 
 void EventList::setKindFilter(const QString &kindName)

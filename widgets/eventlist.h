@@ -2,6 +2,7 @@
 // kind, linked to the timeline and the log.
 #pragma once
 
+#include "crashes.h"
 #include "timelineview.h"
 
 #include <QAbstractTableModel>
@@ -21,7 +22,12 @@ public:
     enum Column { RunCol, Kind, Arrival, Kernel, Text, ColumnCount };
     enum Roles { RunRole = Qt::UserRole + 1, EventRole, KindRole, TitleRole };
     explicit EventModel(QObject *parent = nullptr);
-    void setRuns(const QVector<TimelineRun> &runs);
+    // The crash titles of the runs before are kept when the runs are the same (a live run
+    // that grew: then it returns true); else there are none until setCrashes.
+    bool setRuns(const QVector<TimelineRun> &runs);
+    // Per run: its crash reports (found with the metrics, off the GUI thread: assembling
+    // them reads every report's lines); null: not known.
+    void setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes);
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
@@ -33,6 +39,8 @@ private:
     QVector<QHash<int, QString>> m_titles; // per run: crash title by headline event
 
 public:
+    // Events of each kind over all runs.
+    QVector<int> kindCounts() const;
     // Crash titles with their count over all runs, most frequent first.
     QVector<QPair<QString, int>> crashTitles() const;
 };
@@ -43,6 +51,8 @@ class EventList : public QWidget
 public:
     explicit EventList(QWidget *parent = nullptr);
     void setRuns(const QVector<TimelineRun> &runs);
+    // Per run (as setRuns'): its crashes, which title them in the list and in the filter.
+    void setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes);
     // Shows only this kind ("" = all), or with "title:TITLE" the crashes of one title
     // (the "is it the same crash?" view of a comparison).
     void setKindFilter(const QString &kindName);
@@ -54,6 +64,10 @@ signals:
     void eventActivated(int run, int eventIndex);
 
 private:
+    // The kind filter's entries: each kind with a count, then each crash title; the filter
+    // chosen stays when `keepChoice` and it still has an entry, else all kinds are shown.
+    void fillKinds(bool keepChoice);
+
     EventModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
