@@ -7,6 +7,12 @@ namespace tty {
 const char *TextReader::chunkText(std::size_t tci)
 {
     const LineTable::TextChunk &tc = m_lines.m_text[tci];
+    if (tc.used == 0) {
+        // Only empty lines (a run of newlines, NULs turned into line ends): nothing to
+        // decode, and the views of its lines must still point somewhere, since callers
+        // pass them on to memcpy and memcmp.
+        return "";
+    }
     if (!tc.isPacked()) {
         return tc.data.get();
     }

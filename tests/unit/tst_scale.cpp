@@ -16,6 +16,7 @@
 #include "linetable.h"
 #include "packedcolumn.h"
 #include "runbuilder.h"
+#include "sourceindex.h"
 #include "textreader.h"
 #include "tst_helpers.h"
 
@@ -117,6 +118,7 @@ private slots:
     void lineIndexTwelveBytesALine();
     void compressedStoreMatchesPlain();
     void appendedTextIsPackedAsItGrows();
+    void piecesOfEmptyLinesHaveText();
 };
 
 void TstScale::parallelParseMatchesLineByLine_data()
@@ -607,6 +609,45 @@ void TstScale::appendedTextIsPackedAsItGrows()
     QCOMPARE(table.text(LineIndex(2)).str(), std::string("third, completed"));
     QCOMPARE(table.text(LineIndex(3)).str(), std::string("fourth"));
     QCOMPARE(table.textSize(LineIndex(2)), std::size_t(16));
+}
+
+// A compressed piece of nothing but empty lines (a serial line held low, read as a run of
+// line ends) holds no byte. Its lines are still views into memory, as callers hand them to
+// memcpy and memcmp (fuzz_load_zstd found a null view reaching memcpy in
+// SourceIndex::build: undefined behaviour even for 0 bytes).
+void TstScale::piecesOfEmptyLinesHaveText()
+{
+    // A line longer than a piece ends one; the empty lines after it make the last piece.
+    QByteArray log = "1700000000.000000\t[    0.000000] Linux version 6.1.0-9-amd64 (d@b)\n";
+    log += "1700000000.500000\t" + QByteArray(300000, 'L') + "\n";
+    log += QByteArray(1000, '\n');
+    for (const QByteArray &input : {log, QByteArray(5, '\n')}) {
+        QString error;
+        const auto run = loadBytes(input, withFormat("hostts"), &error);
+        QVERIFY2(run, qPrintable(error));
+        const std::int64_t lines = run->lines.size().count();
+        const std::int64_t firstEmpty = input.size() == 5 ? 0 : 2;
+        QCOMPARE(lines, firstEmpty + (input.size() == 5 ? 5 : 1000));
+        TextReader reader(run->lines);
+        std::int64_t nullViews = 0, nonEmpty = 0;
+        for (LineIndex i{firstEmpty}; i < LineIndex(lines); ++i) {
+            const std::string_view t = reader.text(i);
+            nullViews += t.data() == nullptr;
+            nonEmpty += !t.empty();
+        }
+        QCOMPARE(nullViews, std::int64_t(0));
+        QCOMPARE(nonEmpty, std::int64_t(0));
+        // The empty lines are one source: no kernel time, no text.
+        const SourceIndex sources = SourceIndex::build(*run);
+        const std::optional<std::uint32_t> empty = sources.find("", false);
+        QVERIFY(empty);
+        QCOMPARE(sources.templateOf(LineIndex(firstEmpty)), *empty);
+        QCOMPARE(sources.templateOf(LineIndex(lines - 1)), *empty);
+        // (The index always holds the WARN splat's "cut here" template, with no line.)
+        const auto &all = sources.templates();
+        QCOMPARE(std::count_if(all.begin(), all.end(), [](const auto &t) { return t.example; }),
+                 firstEmpty + 1);
+    }
 }
 
 QTEST_GUILESS_MAIN(TstScale)
