@@ -6,7 +6,8 @@
 // the GUI thread writes after starting it must end a child process with TSan's report.
 #include "backgroundtask.h"
 
-#include <QProcess>
+#include "plantedrace.h"
+
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -124,17 +125,9 @@ void TstBackground::plantedRaceIsReported()
 #ifndef TTYSCOPE_TSAN
     QSKIP("needs a ThreadSanitizer build (scripts/sanitize.sh)");
 #else
-    QProcess child;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("TTYSCOPE_PLANT_RACE"), QStringLiteral("1"));
-    env.insert(QStringLiteral("TSAN_OPTIONS"),
-               QStringLiteral("halt_on_error=1:exitcode=66:suppressions=" TTYSCOPE_TSAN_TOP_SUPP));
-    child.setProcessEnvironment(env);
-    child.setProcessChannelMode(QProcess::MergedChannels);
-    child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("plantedRace")});
-    QVERIFY(child.waitForFinished(120000));
-    const QByteArray out = child.readAll();
-    QVERIFY2(child.exitCode() == 66, out.right(4000).constData());
+    int status = 0;
+    const QByteArray out = testutil::runPlantedRace(QStringLiteral("plantedRace"), &status);
+    QVERIFY2(status == testutil::kTsanExit, out.right(4000).constData());
     QVERIFY2(out.contains("WARNING: ThreadSanitizer: data race"), out.right(4000).constData());
     QVERIFY2(out.contains("TstBackground::plantedRace"), out.right(4000).constData());
 #endif

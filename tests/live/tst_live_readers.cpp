@@ -8,8 +8,8 @@
 // a TSan data-race report naming the search, not pass.
 #include "linesearch.h"
 #include "live/liverun.h"
+#include "plantedrace.h"
 
-#include <QProcess>
 #include <QtTest>
 
 #include <atomic>
@@ -55,19 +55,9 @@ void TstLiveReaders::plantedRaceIsReported()
 #ifndef TTYSCOPE_TSAN
     QSKIP("needs a ThreadSanitizer build (scripts/sanitize.sh)");
 #else
-    QProcess child;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("TTYSCOPE_PLANT_RACE"), QStringLiteral("1"));
-    // Stop at the first report with a status of our own, under the TSan stage's
-    // suppressions (tsan_top.supp says why a broader file would hide this race).
-    env.insert(QStringLiteral("TSAN_OPTIONS"),
-               QStringLiteral("halt_on_error=1:exitcode=66:suppressions=" TTYSCOPE_TSAN_TOP_SUPP));
-    child.setProcessEnvironment(env);
-    child.setProcessChannelMode(QProcess::MergedChannels);
-    child.start(QCoreApplication::applicationFilePath(), {QStringLiteral("plantedRace")});
-    QVERIFY(child.waitForFinished(120000));
-    const QByteArray out = child.readAll();
-    QVERIFY2(child.exitCode() == 66, out.right(4000).constData());
+    int status = 0;
+    const QByteArray out = testutil::runPlantedRace(QStringLiteral("plantedRace"), &status);
+    QVERIFY2(status == testutil::kTsanExit, out.right(4000).constData());
     QVERIFY2(out.contains("WARNING: ThreadSanitizer: data race"), out.right(4000).constData());
     // The race is the one planted: the search reading the table the writer grows.
     QVERIFY2(out.contains("findMatchingLines"), out.right(4000).constData());
