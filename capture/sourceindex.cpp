@@ -117,10 +117,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                 // for all that follow it).
                 havePrevMessage = msg.size() <= kPrevMessageMax;
                 if (havePrevMessage) {
-                    // msg may be an empty view without data (a chunk that did not decode).
-                    if (!msg.empty()) {
-                        std::memcpy(prevMessage, msg.data(), msg.size());
-                    }
+                    std::memcpy(prevMessage, msg.data(), msg.size());
                     prevMessageLen = msg.size();
                 }
                 prevKernel = kernel;

@@ -9,8 +9,8 @@ const char *TextReader::chunkText(std::size_t tci)
     const LineTable::TextChunk &tc = m_lines.m_text[tci];
     if (tc.used == 0) {
         // Only empty lines (a run of newlines, NULs turned into line ends): nothing to
-        // decode, and the views of its lines must still point somewhere, since callers
-        // pass them on to memcpy and memcmp.
+        // decode. Every line view points somewhere, since callers pass them on to memcpy
+        // and memcmp (undefined for a null pointer even for 0 bytes).
         return "";
     }
     if (!tc.isPacked()) {
@@ -37,7 +37,7 @@ std::string_view TextReader::text(LineIndex i)
     }
     const char *base = chunkText(m_lookup);
     if (!base) {
-        return std::string_view();
+        return std::string_view("", 0); // did not decode: empty, but a view like any other
     }
     const std::size_t begin = t.offset(i);
     const std::size_t end = i + 1_lines < m_end ? t.offset(i + 1_lines) : t.m_text[m_lookup].used;

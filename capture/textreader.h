@@ -18,7 +18,8 @@ public:
     explicit TextReader(const LineTable &lines) : m_lines(lines) {}
 
     // Line i's text. It stays valid until this reader reads a line of another piece (rely
-    // on: until its next call), and while the table is not changed.
+    // on: until its next call), and while the table is not changed. Never a null view,
+    // also for an empty line or a piece that did not decode (then empty).
     std::string_view text(LineIndex i);
 
     // The first line in [from, end) whose text contains `needle` (non-empty), if any:
