@@ -41,13 +41,15 @@ std::optional<HostNs> RunBuilder::repairArrivalSlow(std::optional<HostNs> stampe
     }
     // The timeline needs arrival times that never go back: a host clock stepped back
     // (NTP, a user setting the date) is folded out and reported.
-    // A time so far from the others that the correction would wrap is corrupt, not a
-    // clock step: the line keeps the time of the line before, like an untimed line.
-    // The overflow checks work on the counts (the types' operators do not check).
+    // A time so far from the others that the correction would wrap, or beyond
+    // kHostLimitNs, is corrupt, not a clock step: the line keeps the time of the line
+    // before, like an untimed line. The checks work on the counts (the types' operators
+    // saturate, which keeps them defined but would not say so).
     std::int64_t arrival = 0, step = 0, correction = m_clockCorrection.count();
     const std::int64_t last = m_lastArrivalNs;
     const bool hasLast = last != kNoArrival;
     if (__builtin_add_overflow(stamped->count(), m_clockCorrection.count(), &arrival) ||
+        arrival > kHostLimitNs || arrival < -kHostLimitNs ||
         (hasLast && arrival < last &&
          (__builtin_sub_overflow(last, arrival, &step) ||
           __builtin_add_overflow(m_clockCorrection.count(), step, &correction)))) {
@@ -103,6 +105,21 @@ void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, std::option
     e.line = m_run.lines.endIndex();
     e.kind = kind;
     e.count = count;
+    // A recorded marker is on the lines' host clock: it moves with their clock-step
+    // correction, and a corrupt time gets the last line's, as a line's would.
+    if (arrival) {
+        std::int64_t ns = 0;
+        if (__builtin_add_overflow(arrival->count(), m_clockCorrection.count(), &ns) ||
+            ns > kHostLimitNs || ns < -kHostLimitNs) {
+            if (m_outOfRange++ == 0) {
+                m_firstOutOfRangeLine = e.line;
+            }
+            arrival = m_lastArrivalNs != kNoArrival ? std::optional<HostNs>(HostNs(m_lastArrivalNs))
+                                                    : std::nullopt;
+        } else {
+            arrival = HostNs(ns);
+        }
+    }
     e.arrival = arrival;
     e.note = std::int32_t(m_run.notes.size());
     m_run.notes.emplace_back(text);
@@ -128,9 +145,9 @@ void RunBuilder::finish()
                               .arg(lineNumber(m_firstStepLine.value_or(LineIndex(-1))));
     }
     if (m_outOfRange > 0) {
-        m_run.warnings << QStringLiteral("%1 line(s) had an arrival time too far from the others "
-                                         "to be corrected (first: line %2); they were kept with "
-                                         "the time of the line before")
+        m_run.warnings << QStringLiteral("%1 arrival time(s) were too far from the others or "
+                                         "from the epoch to be used (first: line %2); each was "
+                                         "given the time of the line before")
                               .arg(m_outOfRange)
                               .arg(lineNumber(m_firstOutOfRangeLine.value_or(LineIndex(-1))));
     }

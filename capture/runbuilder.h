@@ -47,7 +47,9 @@ public:
     {
         // Inline for the common case (no step so far, time not going back): the loader
         // calls this for every line.
-        if (arrival && m_clockCorrection == Nanoseconds(0) && m_lastArrivalNs <= arrival->count()) {
+        if (arrival && m_clockCorrection == Nanoseconds(0) &&
+            std::max(m_lastArrivalNs, -kHostLimitNs) <= arrival->count() &&
+            arrival->count() <= kHostLimitNs) {
             m_lastArrivalNs = arrival->count();
             return arrival;
         }
@@ -61,6 +63,9 @@ private:
 
     Run &m_run;
     const RuleSet &m_rules;
+    // A host time further than 2^62 ns (146 years) from the epoch is corrupt: within it,
+    // any two arrivals subtract without overflow.
+    static constexpr std::int64_t kHostLimitNs = std::int64_t(1) << 62;
     // The last arrival returned, in ns; kNoArrival before the first (checked per line).
     static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
     std::int64_t m_lastArrivalNs = kNoArrival;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <type_traits>
 
@@ -34,27 +35,31 @@ public:
     constexpr rep count() const { return m_count; }
     constexpr Duration sinceOrigin() const { return Duration(m_count); }
 
+    // Integer clocks saturate instead of wrapping: a corrupt log can carry any time, and
+    // the difference of two such times must stay an extreme, not turn into a small or
+    // negative number (or undefined behaviour). The builders warn about such times
+    // (RunBuilder); this only keeps the arithmetic defined. One predictable branch.
     friend constexpr Duration operator-(ClockTime a, ClockTime b)
     {
-        return Duration(a.m_count - b.m_count);
+        return Duration(sub(a.m_count, b.m_count));
     }
     friend constexpr ClockTime operator+(ClockTime a, Duration d)
     {
-        return ClockTime(a.m_count + d.count());
+        return ClockTime(add(a.m_count, d.count()));
     }
     friend constexpr ClockTime operator+(Duration d, ClockTime a) { return a + d; }
     friend constexpr ClockTime operator-(ClockTime a, Duration d)
     {
-        return ClockTime(a.m_count - d.count());
+        return ClockTime(sub(a.m_count, d.count()));
     }
     constexpr ClockTime &operator+=(Duration d)
     {
-        m_count += d.count();
+        m_count = add(m_count, d.count());
         return *this;
     }
     constexpr ClockTime &operator-=(Duration d)
     {
-        m_count -= d.count();
+        m_count = sub(m_count, d.count());
         return *this;
     }
 
@@ -66,6 +71,31 @@ public:
     friend constexpr bool operator>=(ClockTime a, ClockTime b) { return a.m_count >= b.m_count; }
 
 private:
+    static constexpr rep add(rep a, rep b)
+    {
+        if constexpr (std::is_integral_v<rep>) {
+            rep r{};
+            if (__builtin_add_overflow(a, b, &r)) {
+                return b > 0 ? std::numeric_limits<rep>::max() : std::numeric_limits<rep>::min();
+            }
+            return r;
+        } else {
+            return a + b;
+        }
+    }
+    static constexpr rep sub(rep a, rep b)
+    {
+        if constexpr (std::is_integral_v<rep>) {
+            rep r{};
+            if (__builtin_sub_overflow(a, b, &r)) {
+                return b < 0 ? std::numeric_limits<rep>::max() : std::numeric_limits<rep>::min();
+            }
+            return r;
+        } else {
+            return a - b;
+        }
+    }
+
     rep m_count = 0;
 };
 

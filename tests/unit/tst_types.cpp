@@ -146,6 +146,29 @@ private slots:
         QCOMPARE((t + Seconds(0.25)).count(), 2.75);
     }
 
+    // Corrupt logs carry any time; integer clocks saturate instead of wrapping (found by
+    // fuzz_load_zstd: a marker at -2^63 + 1 less the run's origin).
+    void clockArithmeticSaturates()
+    {
+        constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+        constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+        QCOMPARE(HostNs(kMin + 1) - HostNs(1700000000000000000), Nanoseconds(kMin));
+        QCOMPARE(HostNs(kMax) - HostNs(-1), Nanoseconds(kMax));
+        QCOMPARE(HostNs(kMax - 5) + Nanoseconds(10), HostNs(kMax));
+        QCOMPARE(HostNs(kMin + 5) - Nanoseconds(10), HostNs(kMin));
+        QCOMPARE(HostNs(kMin + 5) + Nanoseconds(-10), HostNs(kMin));
+        QCOMPARE(HostNs(kMax - 5) - Nanoseconds(-10), HostNs(kMax));
+        HostNs c(kMax - 1);
+        c += Nanoseconds(2);
+        QCOMPARE(c, HostNs(kMax));
+        c -= Nanoseconds(kMax);
+        c -= Nanoseconds(kMax);
+        QCOMPARE(c, HostNs(-kMax));
+        // Within range nothing changes.
+        QCOMPARE(HostNs(kMin) - HostNs(kMin), Nanoseconds(0));
+        QCOMPARE(HostNs(-1) - HostNs(kMax), Nanoseconds(kMin));
+    }
+
     void lineArithmetic()
     {
         const LineIndex i(3), j(10);

@@ -34,6 +34,8 @@ private slots:
     void hostSecondsOutOfRange();
     void grabserialDateOutOfRange();
     void clockCorrectionOutOfRange();
+    void hostTimeBeyondLimit();
+    void markerTimeOutOfRange();
     void recordingNumberOutOfRange();
     void kmsgNumberOutOfRange();
     void recordingCutInsideRecordIsPartial();
@@ -90,23 +92,67 @@ void TstUntrusted::grabserialDateOutOfRange()
 }
 
 // Defect 5: a step back of the host clock is folded out by adding a correction; a corrupt
-// time made the correction plus the next arrival overflow.
+// time made the correction plus the next arrival overflow. Here every stamp is within the
+// 146 years of kHostLimitNs, and the corrected one is not.
 void TstUntrusted::clockCorrectionOutOfRange()
 {
     const auto run = loadBytes("1700000000.000000\ta\n"
-                               "9000000000.000000\tb\n"
+                               "4000000000.000000\tb\n"
                                "1.000000\tc\n"
                                "1700000001.000000\td\n",
                                withFormat(QStringLiteral("hostts")));
     QVERIFY(run);
     QCOMPARE(run->lines.size(), LineCount(4));
-    QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(9000000000000000000));
-    QCOMPARE(run->lines.arrival(LineIndex(2)), HostNs(9000000000000000000)); // folded: a step back
+    QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(4000000000000000000));
+    QCOMPARE(run->lines.arrival(LineIndex(2)), HostNs(4000000000000000000)); // folded: a step back
     QCOMPARE(run->lines.arrival(LineIndex(3)),
-             HostNs(9000000000000000000)); // would wrap: kept as before
+             HostNs(4000000000000000000)); // corrected, beyond the limit: kept as before
     QVERIFY2(allWarnings(*run).contains(QLatin1String(
-                 "1 line(s) had an arrival time too far from the others to be corrected "
-                 "(first: line 4)")),
+                 "1 arrival time(s) were too far from the others or from the epoch to be used "
+                 "(first: line 4); each was given the time of the line before")),
+             qPrintable(allWarnings(*run)));
+}
+
+// A host time 285 years after the epoch is no time: the line keeps the time before, and
+// the run's times stay in range (the series ends at 1 s, not at 7.3e9 s).
+void TstUntrusted::hostTimeBeyondLimit()
+{
+    const auto run = loadBytes("1700000000.000000\ta\n"
+                               "9000000000.000000\tb\n"
+                               "1700000001.000000\tc\n",
+                               withFormat(QStringLiteral("hostts")));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(1700000000000000000));
+    QCOMPARE(run->lines.arrival(LineIndex(2)), HostNs(1700000001000000000));
+    QCOMPARE(run->timeOf(LineIndex(2)), std::optional<RunSeconds>(RunSeconds(1.0)));
+    QVERIFY2(allWarnings(*run).contains(QLatin1String(
+                 "1 arrival time(s) were too far from the others or from the epoch to be used "
+                 "(first: line 2)")),
+             qPrintable(allWarnings(*run)));
+}
+
+// Found by fuzz_load_zstd in CI (tests/fuzz/regressions/load_zstd/marker_time_*): a
+// recorded marker's wall time of -2^63 + 1 was subtracted from the run's origin, and the
+// difference overflowed. The marker keeps its text and gets the time of the line before.
+void TstUntrusted::markerTimeOutOfRange()
+{
+    QByteArray rec("TTYSCOPE-REC 1\n");
+    rec += record('D', "1700000000000000000", "1", "first\n");
+    rec += record('M', "-9223372036854775807", "0", "mark"); // mono 0: the wall time
+    rec += record('D', "1700000002000000000", "3", "second\n");
+    const auto run = loadBytes(rec);
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineCount(2));
+    const auto marker = std::find_if(run->events.begin(), run->events.end(),
+                                     [](const Event &e) { return e.kind == EventKind::Marker; });
+    QVERIFY(marker != run->events.end());
+    QCOMPARE(QByteArray::fromStdString(run->notes[std::size_t(*marker->note)]), QByteArray("mark"));
+    QCOMPARE(run->eventArrival(*marker), std::optional<HostNs>(HostNs(1700000000000000000)));
+    QCOMPARE(run->eventTime(*marker), std::optional<RunSeconds>(RunSeconds(0.0)));
+    QVERIFY2(allWarnings(*run).contains(QLatin1String(
+                 "1 arrival time(s) were too far from the others or from the epoch to be used "
+                 "(first: line 2)")),
              qPrintable(allWarnings(*run)));
 }
 
