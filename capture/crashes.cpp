@@ -2,9 +2,12 @@
 
 #include "crashlines.h"
 #include "crashtitle.h"
+#include "parallel.h"
 
 #include <algorithm>
 #include <array>
+#include <iterator>
+#include <thread>
 
 namespace tty {
 
@@ -213,17 +216,20 @@ struct Head
 class Assembler
 {
 public:
-    Assembler(const LineSource &src, std::vector<Head> heads, std::vector<LineIndex> bounds,
-              LineIndex end)
-        : m_src(src), m_heads(std::move(heads)), m_bounds(std::move(bounds)), m_end(end)
+    // Holds references: the heads and bounds are shared by the assemblers of all slices,
+    // so that each sees its true neighbours (the floor of reportStart, the next head).
+    Assembler(const LineSource &src, const std::vector<Head> &heads,
+              const std::vector<LineIndex> &bounds, LineIndex end)
+        : m_src(src), m_heads(heads), m_bounds(bounds), m_end(end)
     {
     }
 
-    std::vector<Crash> run(LineIndex first)
+    // The reports opened by heads [from, to) whose line is at `first` or after.
+    std::vector<Crash> run(LineIndex first, std::size_t from, std::size_t to)
     {
         std::vector<Crash> out;
-        std::size_t i = 0;
-        while (i < m_heads.size()) {
+        std::size_t i = from;
+        while (i < to) {
             const Head h = m_heads[i];
             if (h.line < first) {
                 ++i;
@@ -459,14 +465,39 @@ private:
     }
 
     const LineSource &m_src;
-    std::vector<Head> m_heads;
-    std::vector<LineIndex> m_bounds; // boot banners and reboots: reports end there
+    const std::vector<Head> &m_heads;
+    const std::vector<LineIndex> &m_bounds; // boot banners and reboots: reports end there
     LineIndex m_end;
 };
 
+// Where the heads can be cut into slices assembled apart: before a head further than any
+// report reaches from the one before it (its window, or a consequence's). Such a report
+// cannot consume the next head nor be extended by it, so the slices' results concatenate
+// to the sequential one. Returns `slices` + 1 head indices (fewer slices when the heads
+// are not spread out), balanced by head count.
+std::vector<std::size_t> sliceHeads(const std::vector<Head> &heads, int slices)
+{
+    std::vector<std::size_t> cuts{0};
+    constexpr LineCount kApart = kReportWindow * 2;
+    const std::size_t n = heads.size();
+    for (int s = 1; s < slices; ++s) {
+        std::size_t k = std::max(cuts.back() + 1, n * std::size_t(s) / std::size_t(slices));
+        while (k < n && heads[k].line - heads[k - 1].line <= kApart) {
+            ++k;
+        }
+        if (k >= n) {
+            break;
+        }
+        cuts.push_back(k);
+    }
+    cuts.push_back(n);
+    return cuts;
+}
+
 } // namespace
 
-std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<LineIndex> last)
+std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<LineIndex> last,
+                               int slices, int *sliced)
 {
     const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
     std::vector<Head> heads;
@@ -482,10 +513,39 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
             heads.push_back(Head{ev.line, ev.kind, e});
         }
     }
-    LineSource src;
-    src.run = &run;
-    Assembler a(src, std::move(heads), std::move(bounds), end);
-    return a.run(first);
+    // A gigabyte log has tens of thousands of reports, each read line by line (most of the
+    // metrics' time): slices of the heads are assembled at once, each with a line source
+    // of its own (its piece cache is not shared), and joined in order.
+    if (slices <= 0) {
+        constexpr LineCount kHeadsPerSlice{256}; // a thread costs more than fewer reports
+        slices = sliceCount(LineCount(std::int64_t(heads.size())), kHeadsPerSlice);
+    }
+    const std::vector<std::size_t> cuts = sliceHeads(heads, slices);
+    const int formed = int(cuts.size()) - 1;
+    if (sliced) {
+        *sliced = formed;
+    }
+    std::vector<std::vector<Crash>> parts(static_cast<std::size_t>(formed));
+    auto assembleSlice = [&](int k) {
+        LineSource src;
+        src.run = &run;
+        Assembler a(src, heads, bounds, end);
+        parts[std::size_t(k)] = a.run(first, cuts[std::size_t(k)], cuts[std::size_t(k) + 1]);
+    };
+    std::vector<std::thread> threads;
+    for (int k = 1; k < formed; ++k) {
+        threads.emplace_back(assembleSlice, k);
+    }
+    assembleSlice(0);
+    for (std::thread &t : threads) {
+        t.join();
+    }
+    std::vector<Crash> out = std::move(parts[0]);
+    for (std::size_t k = 1; k < parts.size(); ++k) {
+        out.insert(out.end(), std::make_move_iterator(parts[k].begin()),
+                   std::make_move_iterator(parts[k].end()));
+    }
+    return out;
 }
 
 Crash crashFromLines(const QStringList &lines, EventKind kind)
@@ -495,8 +555,10 @@ Crash crashFromLines(const QStringList &lines, EventKind kind)
     for (const QString &l : lines) {
         src.utf8.push_back(l.toUtf8());
     }
-    Assembler a(src, {Head{LineIndex(0), kind, 0}}, {}, LineIndex(lines.size()));
-    std::vector<Crash> out = a.run(LineIndex(0));
+    const std::vector<Head> heads{Head{LineIndex(0), kind, 0}};
+    const std::vector<LineIndex> bounds;
+    Assembler a(src, heads, bounds, LineIndex(lines.size()));
+    std::vector<Crash> out = a.run(LineIndex(0), 0, heads.size());
     return out.empty() ? Crash{} : out.front();
 }
 

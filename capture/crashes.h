@@ -28,9 +28,13 @@ struct Crash
     QStringList frames; // the report's stack, reliable frames only, innermost first
 };
 
-// Crashes whose headline lies in [first, end) (no end: to the end of the run).
+// Crashes whose headline lies in [first, end) (no end: to the end of the run). Runs with
+// many reports are assembled in slices at once: `slices` caps their number (0: one per
+// core where there is enough to do; tests ask for more), and *sliced gets how many were
+// formed (fewer where the reports lie too close together to be cut apart).
 std::vector<Crash> findCrashes(const Run &run, LineIndex first = LineIndex(0),
-                               std::optional<LineIndex> end = std::nullopt);
+                               std::optional<LineIndex> end = std::nullopt, int slices = 0,
+                               int *sliced = nullptr);
 
 // The title of a report given its lines (one string per console line, prefixes included);
 // lines[0] is the headline. For tests and callers without a Run.

@@ -16,10 +16,10 @@ namespace {
 const QString kFixtures = QStringLiteral(TTYSCOPE_SAMPLES "/../crashes/");
 
 // "kind|title|first line|last line|complete" per crash, lines 1-based.
-QStringList describe(const Run &run)
+QStringList describe(const std::vector<Crash> &crashes)
 {
     QStringList out;
-    for (const Crash &c : findCrashes(run)) {
+    for (const Crash &c : crashes) {
         out << QStringLiteral("%1|%2|%3|%4|%5")
                    .arg(QLatin1String(eventKindName(c.kind)), c.title)
                    .arg(lineNumber(c.line))
@@ -28,6 +28,11 @@ QStringList describe(const Run &run)
                                         : QStringLiteral("incomplete"));
     }
     return out;
+}
+
+QStringList describe(const Run &run)
+{
+    return describe(findCrashes(run));
 }
 
 std::unique_ptr<Run> loadFixture(const QString &name)
@@ -50,6 +55,7 @@ private slots:
     void samples_data();
     void samples();
     void comparison();
+    void slicedAsSequential();
 };
 
 void TstCrashes::reports_data()
@@ -192,6 +198,58 @@ void TstCrashes::comparison()
     QCOMPARE(c.value(QStringLiteral("trace_complete")).toBool(), true);
     QCOMPARE(c.value(QStringLiteral("frames")).toArray().first().toString(),
              QStringLiteral("foo_probe"));
+}
+
+// Reports are assembled in slices at once where the heads lie far enough apart: the result
+// is the sequential one, line for line. Four copies of every fixture report, 3100 filler
+// lines apart (more than any report reaches), form four slices; 1000 lines apart, one.
+void TstCrashes::slicedAsSequential()
+{
+    const QDir dir(kFixtures);
+    QByteArray group;
+    for (const QString &name : dir.entryList({QStringLiteral("*.log")}, QDir::Files, QDir::Name)) {
+        QFile f(dir.filePath(name));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        group += f.readAll();
+    }
+    const auto spread = [&](int filler) {
+        QByteArray log;
+        for (int g = 0; g < 4; ++g) {
+            log += group;
+            for (int i = 0; i < filler; ++i) {
+                log += "filler line " + QByteArray::number(i) + '\n';
+            }
+        }
+        return log;
+    };
+    const auto apart = loadBytes(spread(3100));
+    QVERIFY(apart);
+    int sliced = 0;
+    const std::vector<Crash> one = findCrashes(*apart, LineIndex(0), std::nullopt, 1, &sliced);
+    QCOMPARE(sliced, 1);
+    const std::vector<Crash> four = findCrashes(*apart, LineIndex(0), std::nullopt, 4, &sliced);
+    QCOMPARE(sliced, 4);
+    QCOMPARE(describe(four), describe(one));
+    QCOMPARE(one.size() % 4, std::size_t(0));
+    const std::size_t perGroup = one.size() / 4;
+    QCOMPARE(perGroup, std::size_t(30)); // the 30 reports of reports_data, file after file
+    for (std::size_t i = 0; i < one.size(); ++i) {
+        QCOMPARE(four[i].frames, one[i].frames);
+        QCOMPARE(four[i].event, one[i].event);
+        QCOMPARE(one[i].title, one[i % perGroup].title); // each copy reads the same
+    }
+    // From a first line on: the heads before it are skipped in every slice.
+    const LineIndex from = one[perGroup + 1].line;
+    QCOMPARE(describe(findCrashes(*apart, from, std::nullopt, 4, &sliced)),
+             describe(findCrashes(*apart, from, std::nullopt, 1)));
+    QCOMPARE(sliced, 4);
+
+    const auto close = loadBytes(spread(1000));
+    QVERIFY(close);
+    const std::vector<Crash> together = findCrashes(*close, LineIndex(0), std::nullopt, 4, &sliced);
+    QCOMPARE(sliced, 1);
+    QCOMPARE(together.size(), one.size());
+    QCOMPARE(describe(together), describe(findCrashes(*close, LineIndex(0), std::nullopt, 1)));
 }
 
 QTEST_GUILESS_MAIN(TstCrashes)
