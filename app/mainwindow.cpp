@@ -134,13 +134,8 @@ MainWindow::MainWindow(QWidget *parent)
                     // The crashes, found with the metrics, title the event list's rows.
                     QVector<std::shared_ptr<const std::vector<Crash>>> crashes;
                     for (const auto &[side, trial] : m_runIndex) {
-                        const std::vector<ReportColumn> &cols = report->columns();
-                        const bool known =
-                            side >= 0 && std::size_t(side) < cols.size() && trial >= 0 &&
-                            std::size_t(trial) < cols[std::size_t(side)].metrics.size();
-                        crashes.append(
-                            known ? cols[std::size_t(side)].metrics[std::size_t(trial)].crashes
-                                  : nullptr);
+                        const Metrics *m = report->trialMetrics(side, trial);
+                        crashes.append(m ? m->crashes : nullptr);
                     }
                     m_events->setCrashes(crashes);
                     // Who floods the console: after the metrics, in the background too.

@@ -164,9 +164,11 @@ void MainWindow::findSourceLines(const SelectedSource &source, bool withTimes)
     const Report &report = *m_sources->report;
     for (const auto &[side, trial] : m_runIndex) {
         const std::shared_ptr<const Run> &run = m_session.sides[side].trials[trial].run;
-        const ReportColumn &col = report.columns()[std::size_t(side)];
-        const Metrics &m = col.metrics[std::size_t(trial)];
-        jobs.push_back({run, m_sources->sources->index(run.get()), m.first, m.end});
+        const Metrics *m = report.trialMetrics(side, trial);
+        // A run the report does not cover has no lines of the source (one entry per run
+        // all the same: onSourceLinesFound matches them to the timeline's runs).
+        jobs.push_back({run, m ? m_sources->sources->index(run.get()) : nullptr,
+                        m ? m->first : LineIndex(0), m ? m->end : LineIndex(0)});
     }
     // The scan runs on a worker: a source of a 1 GiB log is 16 M ids away (docs/benchmarks.md).
     // The sources (and with them the indexes) are held until it ends.

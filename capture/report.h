@@ -57,6 +57,16 @@ public:
     const std::vector<ReportRow> &rows() const { return m_rows; }
     const std::vector<ReportColumn> &columns() const { return m_columns; }
     bool hasDiff() const { return m_columns.size() == 2; }
+    // The metrics of one trial of one column, or null when there is no such trial (the
+    // report was built for other runs than the caller's list).
+    const Metrics *trialMetrics(int column, int trial) const
+    {
+        if (column < 0 || std::size_t(column) >= m_columns.size() || trial < 0 ||
+            std::size_t(trial) >= m_columns[std::size_t(column)].metrics.size()) {
+            return nullptr;
+        }
+        return &m_columns[std::size_t(column)].metrics[std::size_t(trial)];
+    }
 
     // Cell text of a row for a column ("12 ± 3 (n=3)"), and of the difference column.
     // withN: append "(n=3)" to group cells (tables whose header gives n leave it out).

@@ -66,7 +66,8 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
     index.m_ids = pageArray<std::uint32_t>(std::size_t(n));
     std::uint32_t *const ids = index.m_ids.get();
 
-    // Pass 1, on all cores: each slice templates its lines into a dictionary of its own.
+    // Pass 1, on all cores: each slice templates its lines into a dictionary of its own,
+    // and marks the kernel lines whose events open a report (kOpenerBit).
     const int slices = sliceCount(end - LineIndex(0), LineCount(1 << 18));
     std::vector<StringDictionary> dicts(
         std::size_t(slices), StringDictionary(kMaxTemplates, std::string("U") + kOverflowText));
@@ -122,9 +123,13 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
                 }
                 prevKernel = kernel;
             }
-            bool dropHere = false;
+            // The line's events, walked once here: pass 2 reads the opener bit.
+            bool dropHere = false, opener = false;
             for (; event != run.events.end() && event->line <= i; ++event) {
-                dropHere = dropHere || (event->line == i && event->kind == EventKind::Drop);
+                if (event->line == i) {
+                    dropHere = dropHere || event->kind == EventKind::Drop;
+                    opener = opener || opensReport(event->kind);
+                }
             }
             if (dropHere && kernel && msg.substr(0, 3) == "** ") {
                 notices[std::size_t(s)].push_back(i);
@@ -132,7 +137,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
             // An empty kernel line inside a report (the sched debug part of a sysrq-t
             // dump prints them) is part of it.
             const bool body = kernel && (msg.empty() || isReportBody(msg));
-            ids[i.value()] = id | (body ? kBodyBit : 0);
+            ids[i.value()] = id | (body ? kBodyBit : 0) | (opener && kernel ? kOpenerBit : 0);
         }
     });
     if (stopped) {
@@ -161,16 +166,10 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
         std::vector<std::int64_t> &first = firsts[std::size_t(s)];
         first.assign(nIds, -1);
         std::vector<LineIndex> &set = special[std::size_t(s)];
-        auto event = std::lower_bound(run.events.begin(), run.events.end(), from,
-                                      [](const Event &e, LineIndex l) { return e.line < l; });
         for (LineIndex i = from; i < to; ++i) {
             const std::uint32_t raw = ids[i.value()];
-            const std::uint32_t g = map[raw & ~kBodyBit];
-            bool opener = g == cutHere;
-            for (; event != run.events.end() && event->line <= i; ++event) {
-                opener = opener || (event->line == i && opensReport(event->kind) &&
-                                    run.lines.hasKernelTime(i));
-            }
+            const std::uint32_t g = map[raw & ~(kBodyBit | kOpenerBit)];
+            const bool opener = g == cutHere || (raw & kOpenerBit);
             if (opener || (raw & kBodyBit)) {
                 set.push_back(i);
                 ids[i.value()] = g | (opener ? kOpenerBit : 0) | (raw & kBodyBit);
