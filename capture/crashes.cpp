@@ -219,8 +219,9 @@ public:
     // Holds references: the heads and bounds are shared by the assemblers of all slices,
     // so that each sees its true neighbours (the floor of reportStart, the next head).
     Assembler(const LineSource &src, const std::vector<Head> &heads,
-              const std::vector<LineIndex> &bounds, LineIndex end)
-        : m_src(src), m_heads(heads), m_bounds(bounds), m_end(end)
+              const std::vector<LineIndex> &bounds, const std::vector<LineIndex> &stops,
+              LineIndex end)
+        : m_src(src), m_heads(heads), m_bounds(bounds), m_stops(stops), m_end(end)
     {
     }
 
@@ -263,6 +264,11 @@ private:
     {
         const auto it = std::upper_bound(m_bounds.begin(), m_bounds.end(), after);
         return it == m_bounds.end() ? m_end : *it;
+    }
+    LineIndex nextStop(LineIndex after) const
+    {
+        const auto it = std::upper_bound(m_stops.begin(), m_stops.end(), after);
+        return it == m_stops.end() ? m_end : *it;
     }
 
     // A consequence panic runs to its own end marker.
@@ -392,8 +398,14 @@ private:
             }
         }
         LineIndex l = h.line + 1_lines;
+        // A sysrq dump starting is another report: the stacks after it are its own.
+        const LineIndex stopAt = nextStop(h.line);
         // An OOM report ends with its `Killed process` line.
         for (; l < limit && h.kind != EventKind::Oom; ++l) {
+            if (l == stopAt) {
+                cutByNext = true;
+                break;
+            }
             while (j < m_heads.size() && m_heads[j].line < l) {
                 ++j;
             }
@@ -467,6 +479,7 @@ private:
     const LineSource &m_src;
     const std::vector<Head> &m_heads;
     const std::vector<LineIndex> &m_bounds; // boot banners and reboots: reports end there
+    const std::vector<LineIndex> &m_stops;  // sysrq lines: they start a dump of their own
     LineIndex m_end;
 };
 
@@ -501,7 +514,7 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
 {
     const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
     std::vector<Head> heads;
-    std::vector<LineIndex> bounds;
+    std::vector<LineIndex> bounds, stops;
     for (std::size_t e = 0; e < run.events.size(); ++e) {
         const Event &ev = run.events[e];
         if (ev.note || ev.line >= end) {
@@ -509,6 +522,10 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
         }
         if (ev.kind == EventKind::Boot || ev.kind == EventKind::Reboot) {
             bounds.push_back(ev.line);
+        } else if (ev.kind == EventKind::Sysrq) {
+            if (stops.empty() || stops.back() != ev.line) {
+                stops.push_back(ev.line);
+            }
         } else if (isCrashKind(ev.kind) && (heads.empty() || heads.back().line != ev.line)) {
             heads.push_back(Head{ev.line, ev.kind, e});
         }
@@ -529,7 +546,7 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
     auto assembleSlice = [&](int k) {
         LineSource src;
         src.run = &run;
-        Assembler a(src, heads, bounds, end);
+        Assembler a(src, heads, bounds, stops, end);
         parts[std::size_t(k)] = a.run(first, cuts[std::size_t(k)], cuts[std::size_t(k) + 1]);
     };
     std::vector<std::thread> threads;
@@ -556,8 +573,8 @@ Crash crashFromLines(const QStringList &lines, EventKind kind)
         src.utf8.push_back(l.toUtf8());
     }
     const std::vector<Head> heads{Head{LineIndex(0), kind, 0}};
-    const std::vector<LineIndex> bounds;
-    Assembler a(src, heads, bounds, LineIndex(lines.size()));
+    const std::vector<LineIndex> none;
+    Assembler a(src, heads, none, none, LineIndex(lines.size()));
     std::vector<Crash> out = a.run(LineIndex(0), 0, heads.size());
     return out.empty() ? Crash{} : out.front();
 }
