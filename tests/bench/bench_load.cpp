@@ -133,7 +133,7 @@ int main(int argc, char **argv)
     const double compressed = double(QFileInfo(file).size());
 
     std::vector<double> baseline, load, analyse, total, sources, sourceIndex, literal, regex,
-        crashes;
+        crashes, crashesOneSlice;
     double sourceBytes = 0;
     std::size_t templates = 0;
     std::int64_t lines = 0;
@@ -174,10 +174,19 @@ int main(int argc, char **argv)
                               nullptr, MatchText::Printed);
         regex.push_back(double(sw.nsecsElapsed()) * 1e-9);
         // The metrics' share that assembles crash reports (findCrashes), timed again alone.
+        // Once in slices on every core (as the metrics do), once in one slice: the baseline
+        // of the parallel assembly, in the same run.
         sw.restart();
-        const std::size_t reports = findCrashes(*run).size();
+        int sliced = 0;
+        const std::size_t reports =
+            findCrashes(*run, LineIndex(0), std::nullopt, 0, &sliced).size();
         crashes.push_back(double(sw.nsecsElapsed()) * 1e-9);
-        std::printf("crashes: %zu reports assembled in %.3f s\n", reports, crashes.back());
+        sw.restart();
+        const std::size_t oneSlice = findCrashes(*run, LineIndex(0), std::nullopt, 1).size();
+        crashesOneSlice.push_back(double(sw.nsecsElapsed()) * 1e-9);
+        std::printf("crashes: %zu reports assembled in %.3f s (%d slices; one slice %.3f s, %zu "
+                    "reports)\n",
+                    reports, crashes.back(), sliced, crashesOneSlice.back(), oneSlice);
         std::printf("search: literal %.3f s (%zu lines), regex %.3f s (%zu lines)\n",
                     literal.back(), lit ? lit->size() : 0, regex.back(), re ? re->size() : 0);
         sourceBytes = double(index.memoryBytes());
@@ -206,8 +215,10 @@ int main(int argc, char **argv)
     std::printf("lines                %lld\n", (long long)lines);
     std::printf("zstd -dc (median)    %.3f s\n", b);
     std::printf("load (median)        %.3f s\n", median(load));
-    std::printf("metrics (median)     %.3f s (crash assembly alone %.3f s)\n", median(analyse),
-                median(crashes));
+    std::printf("metrics (median)     %.3f s (crash assembly alone %.3f s; in one slice %.3f s, "
+                "%.2f x)\n",
+                median(analyse), median(crashes), median(crashesOneSlice),
+                median(crashesOneSlice) / median(crashes));
     std::printf("load+metrics         %.3f s  ->  ratio %.2f (target <= 1.3)\n", l, l / b);
     std::printf("lines/s              %.2f M\n", double(lines) / l * 1e-6);
     std::printf("sources (median)     %.3f s (target <= 1.5; the index %.3f s, the costs the "
