@@ -130,6 +130,7 @@ int main(int argc, char **argv)
         w.waitForLoaded(600000);
         const double loadS = double(load.nsecsElapsed()) / 1e9;
         tick.stop();
+        const double loadStall = maxGap; // the source step below reuses the meter
         std::printf("  (the longest stall, %.1f ms, ended %.2f s after open(); loading took "
                     "%.2f s)\n",
                     maxGap, maxAt, loadS);
@@ -287,7 +288,7 @@ int main(int argc, char **argv)
                         .toLocal8Bit()
                         .constData(),
                     qlonglong(w.session().sides[0].trials[0].run->lines.size().count()), loadS,
-                    maxGap, full, zoom);
+                    loadStall, full, zoom);
         std::fflush(stdout);
     }
     return 0;
