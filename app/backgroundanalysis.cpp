@@ -8,8 +8,8 @@ BackgroundAnalysis::BackgroundAnalysis(QObject *parent) : QObject(parent)
     connect(m_patterns.watcher(), &QFutureWatcherBase::finished, this,
             &BackgroundAnalysis::emitPatterns);
     connect(m_metrics.watcher(), &QFutureWatcherBase::finished, this, [this] {
-        if (std::optional<std::shared_ptr<const Report>> r = m_metrics.result()) {
-            emit metricsReady(*r);
+        if (std::optional<SessionMetrics> m = m_metrics.result()) {
+            emit metricsReady(m->report, m->crashTitles);
         }
     });
     connect(m_sources.watcher(), &QFutureWatcherBase::finished, this, [this] {
@@ -67,8 +67,19 @@ void BackgroundAnalysis::computeSources(const std::shared_ptr<const Report> &rep
 
 void BackgroundAnalysis::computeMetrics(const Session &snapshot)
 {
-    m_metrics.start([snapshot]() -> std::shared_ptr<const Report> {
-        return std::make_shared<Report>(snapshot.report());
+    m_metrics.start([snapshot]() -> SessionMetrics {
+        SessionMetrics m;
+        m.report = std::make_shared<Report>(snapshot.report());
+        // Counting the titles is a pass over every report: here too, not on the GUI thread.
+        QVector<std::shared_ptr<const std::vector<Crash>>> crashes;
+        for (int s = 0; s < snapshot.sides.size(); ++s) {
+            for (int t = 0; t < snapshot.sides[s].trials.size(); ++t) {
+                const Metrics *tm = m.report->trialMetrics(s, t);
+                crashes.append(tm ? tm->crashes : nullptr);
+            }
+        }
+        m.crashTitles = std::make_shared<const CrashTitles>(std::move(crashes));
+        return m;
     });
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backgroundtask.h"
+#include "crashtitles.h"
 #include "session.h"
 #include "sourcereport.h"
 
@@ -20,6 +21,14 @@ struct SessionSources
     std::shared_ptr<const Report> report;
     std::shared_ptr<const SourceReport> sources;
     std::vector<std::shared_ptr<const SourceSeries>> series; // per column
+};
+
+// The metrics of a session, and the crash titles of its trials (sides, then trials: the
+// order of Session::timelineRuns) for the event list.
+struct SessionMetrics
+{
+    std::shared_ptr<const Report> report;
+    std::shared_ptr<const CrashTitles> crashTitles;
 };
 
 class BackgroundAnalysis : public QObject
@@ -47,7 +56,8 @@ public:
     void waitForFinished();
 
 signals:
-    void metricsReady(const std::shared_ptr<const tty::Report> &report);
+    void metricsReady(const std::shared_ptr<const tty::Report> &report,
+                      const std::shared_ptr<const tty::CrashTitles> &crashTitles);
     void patternsReady(const QVector<tty::PatternSeries> &patterns);
     void sourcesReady(const std::shared_ptr<const tty::SessionSources> &sources);
 
@@ -55,7 +65,7 @@ private:
     void emitPatterns();
 
     BackgroundTask<QVector<PatternSeries>> m_patterns;
-    BackgroundTask<std::shared_ptr<const Report>> m_metrics;
+    BackgroundTask<SessionMetrics> m_metrics;
     BackgroundTask<std::shared_ptr<const SessionSources>> m_sources;
 };
 

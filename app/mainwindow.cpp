@@ -127,17 +127,13 @@ MainWindow::MainWindow(QWidget *parent)
             });
     connect(m_analysis, &BackgroundAnalysis::sourcesReady, this, &MainWindow::onSourcesReady);
     connect(m_analysis, &BackgroundAnalysis::metricsReady, this,
-            [this](const std::shared_ptr<const Report> &report) {
+            [this](const std::shared_ptr<const Report> &report,
+                   const std::shared_ptr<const CrashTitles> &crashTitles) {
                 if (!m_session.isEmpty()) {
                     m_report = report;
                     m_metrics->setReport(*report, runColors(int(m_session.sides.size())));
                     // The crashes, found with the metrics, title the event list's rows.
-                    QVector<std::shared_ptr<const std::vector<Crash>>> crashes;
-                    for (const auto &[side, trial] : m_runIndex) {
-                        const Metrics *m = report->trialMetrics(side, trial);
-                        crashes.append(m ? m->crashes : nullptr);
-                    }
-                    m_events->setCrashes(crashes);
+                    m_events->setCrashTitles(crashTitles);
                     // Who floods the console: after the metrics, in the background too.
                     m_analysis->computeSources(report, m_sourcesPanel->grouping());
                 }

@@ -494,6 +494,7 @@ void Run::finalize()
             series.add(Channel::Dropped, m_eventTimes[i]->count(), float(events[i].count));
         }
     }
+    eventsByKind.build(events, m_eventTimes);
     // Dropped messages were produced too: spread over the time they were produced in.
     placeDrops();
     for (const DropSpan &d : drops) {

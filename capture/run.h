@@ -2,6 +2,7 @@
 #pragma once
 
 #include "event.h"
+#include "eventkindindex.h"
 #include "formatregistry.h"
 #include "growlock.h"
 #include "linetable.h"
@@ -71,6 +72,7 @@ public:
     std::vector<std::string> notes; // texts of events that are not console lines
     std::vector<Boot> boots;
     std::vector<DropSpan> drops; // one per drop event, in line order (finalize fills it)
+    EventKindIndex eventsByKind; // finalize fills it
     SeriesPyramid series;
     // A run that grows while other threads read it (a live capture: pattern lanes and the
     // log search run on workers while the GUI thread appends) has this lock. Readers on

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace tty {
 
@@ -26,40 +27,206 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     }
     beginResetModel();
     m_runs = runs;
-    m_rows.clear();
-    for (int r = 0; r < runs.size(); ++r) {
-        for (int e = 0; e < int(runs[r].run->events.size()); ++e) {
-            m_rows.append({r, e});
-        }
+    m_firstRow.assign(1, 0);
+    for (const TimelineRun &r : runs) {
+        m_firstRow.push_back(m_firstRow.back() + int(r.run->events.size()));
     }
     if (!sameRuns) {
-        m_titles = QVector<QHash<int, QString>>(runs.size());
+        m_titles.reset();
     }
+    listRows();
     endResetModel();
     return sameRuns;
 }
 
-void EventModel::setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes)
+void EventModel::setCrashTitles(std::shared_ptr<const CrashTitles> titles)
 {
-    m_titles = QVector<QHash<int, QString>>(m_runs.size());
-    for (int r = 0; r < m_runs.size() && r < crashes.size(); ++r) {
-        if (crashes[r]) {
-            for (const Crash &c : *crashes[r]) {
-                m_titles[r].insert(int(c.event), c.title);
+    const bool titleFilter = m_filter.startsWith(QLatin1String("title:"));
+    if (titleFilter) {
+        beginResetModel();
+    }
+    m_titles = std::move(titles);
+    if (titleFilter) {
+        listRows(); // the rows of the title filter are the titles' events
+        endResetModel();
+    } else if (rowCount() > 0) {
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    }
+}
+
+void EventModel::setFilter(const QString &filter)
+{
+    if (filter == m_filter) {
+        return; // listing 10^6 events of a big log again takes a while
+    }
+    beginResetModel();
+    m_filter = filter;
+    listRows();
+    endResetModel();
+}
+
+void EventModel::sort(int column, Qt::SortOrder order)
+{
+    if (column >= ColumnCount || (column < 0 && m_sortColumn < 0)) {
+        return;
+    }
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<EventRef> refs;
+    for (const QModelIndex &i : before) {
+        refs.push_back(eventAt(i.row()));
+    }
+    m_sortColumn = column;
+    m_sortOrder = order;
+    listRows();
+    QModelIndexList after;
+    for (int k = 0; k < before.size(); ++k) {
+        const int row = rowOf(refs[std::size_t(k)].first, refs[std::size_t(k)].second);
+        after.append(row < 0 ? QModelIndex() : index(row, before[k].column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+EventModel::EventRef EventModel::eventAt(int row) const
+{
+    if (m_listed) {
+        return m_rows[std::size_t(row)];
+    }
+    // The run whose rows hold `row`: the last with its first row at or before it.
+    const auto it = std::upper_bound(m_firstRow.begin(), m_firstRow.end(), row);
+    const int run = int(it - m_firstRow.begin()) - 1;
+    return {run, row - m_firstRow[std::size_t(run)]};
+}
+
+int EventModel::rowOf(int run, int event) const
+{
+    if (run < 0 || run >= m_runs.size() || event < 0 ||
+        event >= int(m_runs[run].run->events.size())) {
+        return -1;
+    }
+    if (!m_listed) {
+        return m_firstRow[std::size_t(run)] + event;
+    }
+    const auto it = std::find(m_rows.begin(), m_rows.end(), EventRef(run, event));
+    return it == m_rows.end() ? -1 : int(it - m_rows.begin());
+}
+
+QString EventModel::titleOf(int run, int event) const
+{
+    return m_titles ? m_titles->titleOf(run, std::size_t(event)) : QString();
+}
+
+void EventModel::listRows()
+{
+    m_rows.clear();
+    m_listed = !m_filter.isEmpty() || m_sortColumn >= 0;
+    if (!m_listed) {
+        return;
+    }
+    if (m_filter.startsWith(QLatin1String("title:"))) {
+        if (m_titles) {
+            for (const auto &[r, e] : m_titles->eventsOf(m_filter.mid(6))) {
+                if (r < m_runs.size() && std::size_t(e) < m_runs[r].run->events.size()) {
+                    m_rows.emplace_back(r, e);
+                }
+            }
+        }
+    } else {
+        std::optional<EventKind> only;
+        for (int k = 0; k < kEventKindCount && !m_filter.isEmpty(); ++k) {
+            if (m_filter == QLatin1String(eventKindName(EventKind(k)))) {
+                only = EventKind(k);
+            }
+        }
+        if (m_filter.isEmpty() || only) {
+            for (int r = 0; r < m_runs.size(); ++r) {
+                const std::vector<Event> &events = m_runs[r].run->events;
+                for (std::size_t e = 0; e < events.size(); ++e) {
+                    if (!only || events[e].kind == *only) {
+                        m_rows.emplace_back(r, int(e));
+                    }
+                }
             }
         }
     }
-    if (!m_rows.isEmpty()) {
-        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+    if (m_sortColumn < 0) {
+        return;
     }
+    // One key per row, then a stable sort of the rows by key; rows without a value (no
+    // arrival, no kernel time) go last in either order.
+    std::vector<std::optional<double>> number(m_rows.size());
+    std::vector<QString> text;
+    QStringList labels;
+    for (const TimelineRun &r : m_runs) {
+        labels << r.label;
+    }
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const auto [ri, ei] = m_rows[i];
+        const TimelineRun &tr = m_runs[ri];
+        const Run &run = *tr.run;
+        const Event &e = run.events[std::size_t(ei)];
+        switch (m_sortColumn) {
+        case RunCol:
+            number[i] = double(std::count_if(labels.begin(), labels.end(),
+                                             [&](const QString &l) { return l < tr.label; }));
+            break;
+        case Kind: {
+            int rank = 0; // by the kind's name, then by its count
+            for (int k = 0; k < kEventKindCount; ++k) {
+                rank += qstrcmp(eventKindName(EventKind(k)), eventKindName(e.kind)) < 0;
+            }
+            number[i] = double(rank) * 4294967296.0 + double(e.count);
+            break;
+        }
+        case Arrival:
+            if (const std::optional<RunSeconds> t = run.eventTime(std::size_t(ei))) {
+                number[i] = tr.xOf(*t);
+            }
+            break;
+        case Kernel:
+            if (!e.note && e.line < run.lines.endIndex()) {
+                if (const std::optional<KernelUs> k = run.lines.kernelTime(e.line)) {
+                    number[i] = double(k->count());
+                }
+            }
+            break;
+        case Text: {
+            text.resize(m_rows.size());
+            const LineText t = run.eventText(e);
+            text[i] = LogModel::displayText(t.view());
+            number[i] = 0;
+            break;
+        }
+        }
+    }
+    const bool up = m_sortOrder == Qt::AscendingOrder;
+    std::vector<std::size_t> order(m_rows.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (!number[a] || !number[b]) {
+            return bool(number[a]) && !number[b];
+        }
+        if (!text.empty()) {
+            const int c = text[a].compare(text[b]);
+            return up ? c < 0 : c > 0;
+        }
+        return up ? *number[a] < *number[b] : *number[a] > *number[b];
+    });
+    std::vector<EventRef> sorted;
+    sorted.reserve(order.size());
+    for (const std::size_t o : order) {
+        sorted.push_back(m_rows[o]);
+    }
+    m_rows = std::move(sorted);
 }
 
 QVector<int> EventModel::kindCounts() const
 {
     QVector<int> counts(kEventKindCount, 0);
     for (const TimelineRun &r : m_runs) {
-        for (const Event &e : r.run->events) {
-            ++counts[int(e.kind)];
+        for (int k = 0; k < kEventKindCount; ++k) {
+            counts[k] += int(r.run->eventsByKind.count(EventKind(k)));
         }
     }
     return counts;
@@ -67,25 +234,15 @@ QVector<int> EventModel::kindCounts() const
 
 QVector<QPair<QString, int>> EventModel::crashTitles() const
 {
-    QHash<QString, int> counts;
-    for (const QHash<int, QString> &titles : m_titles) {
-        for (const QString &t : titles) {
-            ++counts[t];
-        }
-    }
-    QVector<QPair<QString, int>> out;
-    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
-        out.append({it.key(), it.value()});
-    }
-    std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
-    return out;
+    return m_titles ? m_titles->counts() : QVector<QPair<QString, int>>();
 }
 
 int EventModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    if (parent.isValid()) {
+        return 0;
+    }
+    return m_listed ? int(m_rows.size()) : m_firstRow.empty() ? 0 : m_firstRow.back();
 }
 int EventModel::columnCount(const QModelIndex &parent) const
 {
@@ -94,10 +251,10 @@ int EventModel::columnCount(const QModelIndex &parent) const
 
 QVariant EventModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_rows.size()) {
+    if (!index.isValid() || index.row() >= rowCount()) {
         return {};
     }
-    const auto [ri, ei] = m_rows[index.row()];
+    const auto [ri, ei] = eventAt(index.row());
     const TimelineRun &tr = m_runs[ri];
     const Run &run = *tr.run;
     const Event &e = run.events[std::size_t(ei)];
@@ -109,9 +266,9 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
     case KindRole:
         return QLatin1String(eventKindName(e.kind));
     case TitleRole:
-        return m_titles.value(ri).value(ei);
+        return titleOf(ri, ei);
     case Qt::ToolTipRole: {
-        const QString title = m_titles.value(ri).value(ei);
+        const QString title = titleOf(ri, ei);
         return title.isEmpty() ? QVariant() : QVariant(title);
     }
     case Qt::DecorationRole:
@@ -154,13 +311,6 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
         }
         }
         return {};
-    case Qt::UserRole: // sort key
-        if (index.column() == Arrival) {
-            // Events without an arrival sort as NaN, as QVariant compares doubles.
-            const std::optional<RunSeconds> t = run.eventTime(e);
-            return t ? tr.xOf(*t) : std::numeric_limits<double>::quiet_NaN();
-        }
-        return data(index, Qt::DisplayRole);
     }
     return {};
 }
@@ -185,52 +335,18 @@ QVariant EventModel::headerData(int section, Qt::Orientation o, int role) const
     return {};
 }
 
-namespace {
-class KindFilter : public QSortFilterProxyModel
-{
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    QString kind;
-    void setKind(const QString &k)
-    {
-        if (k == kind) {
-            return; // refiltering 10^5 events of a big log takes a while
-        }
-        kind = k;
-        invalidateFilter();
-    }
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
-    {
-        if (kind.isEmpty()) {
-            return true;
-        }
-        const QModelIndex i = sourceModel()->index(row, 0, parent);
-        if (kind.startsWith(QLatin1String("title:"))) {
-            return i.data(EventModel::TitleRole).toString() == QStringView(kind).mid(6);
-        }
-        return i.data(EventModel::KindRole).toString() == kind;
-    }
-};
-} // namespace
-
 EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_kinds = new QComboBox(this);
     layout->addWidget(m_kinds);
-    auto *proxy = new KindFilter(this);
-    proxy->setSourceModel(m_model);
-    proxy->setSortRole(Qt::UserRole);
-    m_proxy = proxy;
     m_table = new QTableView(this);
-    m_table->setModel(m_proxy);
+    m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Events come in time order already; sorting a million rows through the proxy would
-    // freeze the window, so no column is sorted until the user asks.
+    // Events come in time order already; no column is sorted until the user asks (sorting
+    // a million rows takes a while).
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
     m_table->verticalHeader()->hide();
@@ -266,9 +382,9 @@ void EventList::setRuns(const QVector<TimelineRun> &runs)
     m_table->setColumnWidth(EventModel::Kind, width + 2 * fm.averageCharWidth());
 }
 
-void EventList::setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes)
+void EventList::setCrashTitles(std::shared_ptr<const CrashTitles> titles)
 {
-    m_model->setCrashes(crashes);
+    m_model->setCrashTitles(std::move(titles));
     fillKinds(true);
 }
 
@@ -303,7 +419,7 @@ void EventList::fillKinds(bool keepChoice)
     const int keep = m_kinds->findData(chosen);
     m_kinds->setCurrentIndex(std::max(keep, 0));
     m_kinds->blockSignals(false);
-    static_cast<KindFilter *>(m_proxy)->setKind(keep >= 0 ? chosen : QString());
+    m_model->setFilter(keep >= 0 ? chosen : QString());
 }
 
 void EventList::setKindFilter(const QString &kindName)
@@ -313,21 +429,19 @@ void EventList::setKindFilter(const QString &kindName)
         m_kinds->setCurrentIndex(i); // comes back here through the signal
         return;
     }
-    static_cast<KindFilter *>(m_proxy)->setKind(kindName);
+    m_model->setFilter(kindName);
 }
 
 void EventList::selectEvent(int run, int eventIndex)
 {
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
-        const QModelIndex i = m_proxy->index(r, 0);
-        if (i.data(EventModel::RunRole).toInt() == run &&
-            i.data(EventModel::EventRole).toInt() == eventIndex) {
-            m_table->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
-                                                              QItemSelectionModel::Rows);
-            m_table->scrollTo(i);
-            return;
-        }
+    const int row = m_model->rowOf(run, eventIndex);
+    if (row < 0) {
+        return; // filtered out
     }
+    const QModelIndex i = m_model->index(row, 0);
+    m_table->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+    m_table->scrollTo(i);
 }
 
 } // namespace tty

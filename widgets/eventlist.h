@@ -1,20 +1,24 @@
 // The event panel: every detected event (kind, arrival, kernel time, text), filterable by
-// kind, linked to the timeline and the log.
+// kind or crash title, sortable by column, linked to the timeline and the log.
 #pragma once
 
-#include "crashes.h"
+#include "crashtitles.h"
 #include "timelineview.h"
 
 #include <QAbstractTableModel>
-#include <QHash>
-#include <QSortFilterProxyModel>
 #include <QWidget>
+
+#include <utility>
+#include <vector>
 
 class QTableView;
 class QComboBox;
 
 namespace tty {
 
+// The events of the runs shown. A big log has 10^6 of them, so the model holds no row of
+// its own while they are shown all and in order (a row is an offset into a run's events),
+// and filters and sorts itself: a proxy model would map every row whenever the runs came.
 class EventModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -23,26 +27,44 @@ public:
     enum Roles { RunRole = Qt::UserRole + 1, EventRole, KindRole, TitleRole };
     explicit EventModel(QObject *parent = nullptr);
     // The crash titles of the runs before are kept when the runs are the same (a live run
-    // that grew: then it returns true); else there are none until setCrashes.
+    // that grew: then it returns true); else there are none until setCrashTitles.
     bool setRuns(const QVector<TimelineRun> &runs);
-    // Per run: its crash reports (found with the metrics, off the GUI thread: assembling
-    // them reads every report's lines); null: not known.
-    void setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes);
+    // The runs' crash titles (found with the metrics, off the GUI thread), in setRuns' order.
+    void setCrashTitles(std::shared_ptr<const CrashTitles> titles);
+    // Only events of a kind (its name), or with "title:TITLE" the crashes of one title;
+    // "" shows all.
+    void setFilter(const QString &filter);
+    QString filter() const { return m_filter; }
+    // Column -1 restores the events' own order.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+    // The row showing an event, -1 when it is filtered out.
+    int rowOf(int run, int event) const;
+    // Events of each kind over all runs.
+    QVector<int> kindCounts() const;
+    // Crash titles with their count over all runs, most frequent first.
+    QVector<QPair<QString, int>> crashTitles() const;
+
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
 private:
-    QVector<TimelineRun> m_runs;
-    QVector<QPair<int, int>> m_rows;       // (run, event index)
-    QVector<QHash<int, QString>> m_titles; // per run: crash title by headline event
+    using EventRef = std::pair<int, int>; // (run, event index)
+    EventRef eventAt(int row) const;
+    // The rows of the filter in the events' order, then sorted by the sort column.
+    void listRows();
+    QString titleOf(int run, int event) const;
 
-public:
-    // Events of each kind over all runs.
-    QVector<int> kindCounts() const;
-    // Crash titles with their count over all runs, most frequent first.
-    QVector<QPair<QString, int>> crashTitles() const;
+    QVector<TimelineRun> m_runs;
+    std::vector<int> m_firstRow; // per run and one past: its first event's row when all show
+    QString m_filter;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    bool m_listed = false; // a filter or a sort: the rows are m_rows
+    std::vector<EventRef> m_rows;
+    std::shared_ptr<const CrashTitles> m_titles;
 };
 
 class EventList : public QWidget
@@ -51,13 +73,13 @@ class EventList : public QWidget
 public:
     explicit EventList(QWidget *parent = nullptr);
     void setRuns(const QVector<TimelineRun> &runs);
-    // Per run (as setRuns'): its crashes, which title them in the list and in the filter.
-    void setCrashes(const QVector<std::shared_ptr<const std::vector<Crash>>> &crashes);
+    // The runs' crash titles (as setRuns'), which title them in the list and in the filter.
+    void setCrashTitles(std::shared_ptr<const CrashTitles> titles);
     // Shows only this kind ("" = all), or with "title:TITLE" the crashes of one title
     // (the "is it the same crash?" view of a comparison).
     void setKindFilter(const QString &kindName);
     QTableView *table() const { return m_table; }
-    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    EventModel *model() const { return m_model; }
     void selectEvent(int run, int eventIndex);
 
 signals:
@@ -69,7 +91,6 @@ private:
     void fillKinds(bool keepChoice);
 
     EventModel *m_model;
-    QSortFilterProxyModel *m_proxy;
     QTableView *m_table;
     QComboBox *m_kinds;
 };

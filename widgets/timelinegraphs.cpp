@@ -85,7 +85,6 @@ void TimelineView::buildGraphs()
             const int runsShown = m_runs.size();
             // Runs share a kind's row, each a little offset so A and B stay apart.
             const double offset = runsShown > 1 ? 0.36 * (0.5 - double(ri) / (runsShown - 1)) : 0.0;
-            QVector<KindKeys> byKind = eventKeysByKind(*tr.run, tr.shift);
             for (int row = 0; row < m_kindRows.size(); ++row) {
                 const EventKind kind = m_kindRows[row];
                 const KindStyle ks = kindStyle(kind);
@@ -101,10 +100,9 @@ void TimelineView::buildGraphs()
                 g->setScatterStyle(QCPScatterStyle(ks.shape, pen, QBrush(ks.color), ks.size));
                 g->setName(eventKindTitle(kind));
                 const double yv = double(m_kindRows.size() - 1 - row) + offset;
-                MarkerGraph mg{g, ri, kind, yv, {}, {}, {}};
-                mg.keys = std::move(byKind[int(kind)].keys);
-                mg.all = std::move(byKind[int(kind)].index);
-                mg.events.clear(); // filled per view by refreshMarkers
+                // The markers point into the run, which m_runs holds; the points are
+                // filled per view by refreshMarkers.
+                MarkerGraph mg{g, ri, kind, yv, &tr.run->eventsByKind.of(kind), {}};
                 if (ri == 0) {
                     kindEntries.append(g);
                 }
@@ -338,7 +336,8 @@ void TimelineView::refreshMarkers(double x0, double x1)
         // costs tens of microseconds to draw).
         const double bucketPx = std::max(1.0, double(kindStyle(m.kind).size));
         const double step = (x1 - x0) / px * bucketPx;
-        const QVector<QCPGraphData> pts = markerPoints(m.keys, m.all, m.y, x0, x1, step, &m.events);
+        const QVector<QCPGraphData> pts =
+            markerPoints(*m.all, m_runs[m.run].shift, m.y, x0, x1, step, &m.events);
         m.graph->data()->set(pts, true);
     }
 }

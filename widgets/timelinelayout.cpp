@@ -44,8 +44,8 @@ void TimelineView::buildLayout()
     // Which rows the event lane needs: kinds present in any run, in a fixed order.
     QVector<bool> present(kEventKindCount, false);
     for (const TimelineRun &r : m_runs) {
-        for (const Event &e : r.run->events) {
-            present[int(e.kind)] = true;
+        for (int k = 0; k < kEventKindCount; ++k) {
+            present[k] = present[k] || r.run->eventsByKind.count(EventKind(k)) > 0;
         }
     }
     m_kindRows.clear();

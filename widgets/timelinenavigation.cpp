@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tty {
@@ -46,20 +47,36 @@ QPair<int, int> TimelineView::stepEvent(int direction, std::optional<EventKind> 
     const double eps = (xUpper() - xLower()) * 1e-6;
     int bestRun = -1, bestEvent = -1;
     double bestX = 0;
+    // The nearest event past the centre in each kind's sorted times (a binary search, not
+    // a walk over 10^6 events); of events at the same x, the first run's first.
+    const auto better = [&](double x, int ri, int ei) {
+        if (bestRun < 0 || (direction > 0 ? x < bestX : x > bestX)) {
+            return true;
+        }
+        return x == bestX && (ri < bestRun || (ri == bestRun && ei < bestEvent));
+    };
     for (int ri = 0; ri < m_runs.size(); ++ri) {
-        const Run &r = *m_runs[ri].run;
-        for (int ei = 0; ei < int(r.events.size()); ++ei) {
-            const Event &e = r.events[std::size_t(ei)];
-            if (kind && e.kind != *kind) {
+        const double shift = m_runs[ri].shift;
+        for (int k = 0; k < kEventKindCount; ++k) {
+            if (kind && EventKind(k) != *kind) {
                 continue;
             }
-            const std::optional<RunSeconds> t = r.eventTime(std::size_t(ei));
-            if (!t) {
+            const EventKindIndex::Kind &of = m_runs[ri].run->eventsByKind.of(EventKind(k));
+            const std::vector<double> &sec = of.seconds;
+            auto it = sec.end();
+            if (direction > 0) {
+                it = std::upper_bound(sec.begin(), sec.end(), centre + eps + shift);
+            } else if (auto past = std::lower_bound(sec.begin(), sec.end(), centre - eps + shift);
+                       past != sec.begin()) {
+                it = std::lower_bound(sec.begin(), past, *(past - 1)); // first of equal times
+            }
+            if (it == sec.end()) {
                 continue;
             }
-            const double x = m_runs[ri].xOf(*t);
-            const bool after = direction > 0 ? x > centre + eps : x < centre - eps;
-            if (after && (bestRun < 0 || (direction > 0 ? x < bestX : x > bestX))) {
+            const double x = *it - shift;
+            const bool past = direction > 0 ? x > centre + eps : x < centre - eps;
+            const int ei = of.events[std::size_t(it - sec.begin())];
+            if (past && better(x, ri, ei)) {
                 bestRun = ri;
                 bestEvent = ei;
                 bestX = x;

@@ -1,4 +1,4 @@
-// Data to points for the timeline: event keys by kind, marker buckets, pattern rates.
+// Data to points for the timeline: marker buckets, pattern rates.
 #include "timelinepoints.h"
 
 #include <algorithm>
@@ -7,56 +7,28 @@
 
 namespace tty {
 
-QVector<KindKeys> eventKeysByKind(const Run &run, double shift)
-{
-    // One pass over the events, by kind, in x order. Events come in line order, which is
-    // arrival order except for notes with times of their own: a kind is sorted only when
-    // that left it out of order (a big log has 10^5 events).
-    QVector<KindKeys> byKind(kEventKindCount);
-    const auto &events = run.events;
-    for (int ei = 0; ei < int(events.size()); ++ei) {
-        if (const std::optional<RunSeconds> t = run.eventTime(std::size_t(ei))) {
-            auto &[keys, index] = byKind[int(events[std::size_t(ei)].kind)];
-            keys.append(t->count() - shift);
-            index.append(ei);
-        }
-    }
-    for (auto &[keys, index] : byKind) {
-        if (std::is_sorted(keys.begin(), keys.end())) {
-            continue;
-        }
-        QVector<int> order(keys.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-                         [&keys = keys](int a, int b) { return keys[a] < keys[b]; });
-        QVector<double> k2;
-        QVector<int> i2;
-        for (const int o : order) {
-            k2.append(keys[o]);
-            i2.append(index[o]);
-        }
-        keys = std::move(k2);
-        index = std::move(i2);
-    }
-    return byKind;
-}
-
-QVector<QCPGraphData> markerPoints(const QVector<double> &keys, const QVector<int> &index, double y,
+QVector<QCPGraphData> markerPoints(const EventKindIndex::Kind &kind, double shift, double y,
                                    double x0, double x1, double step, QVector<int> *events)
 {
     QVector<QCPGraphData> pts;
     events->clear();
-    auto it = std::lower_bound(keys.begin(), keys.end(), x0 - 10 * step);
-    const auto end = std::upper_bound(keys.begin(), keys.end(), x1 + 10 * step);
+    const std::vector<double> &seconds = kind.seconds;
+    auto it = std::lower_bound(seconds.begin(), seconds.end(), x0 - 10 * step + shift);
+    const auto end = std::upper_bound(seconds.begin(), seconds.end(), x1 + 10 * step + shift);
     double lastCol = -1e300;
-    for (; it != end; ++it) {
-        const double col = std::floor((*it - x0) / step);
+    while (it != end) {
+        const double x = *it - shift;
+        const double col = std::floor((x - x0) / step);
         if (col == lastCol) {
+            ++it; // rounding put it on the column before the search's bound
             continue;
         }
         lastCol = col;
-        pts.append(QCPGraphData(*it, y));
-        events->append(index[int(it - keys.begin())]);
+        pts.append(QCPGraphData(x, y));
+        events->append(kind.events[std::size_t(it - seconds.begin())]);
+        // The first event of a later column: a binary search, so that a full view of a
+        // million events costs one step per column, not one per event.
+        it = std::lower_bound(it + 1, end, x0 + (col + 1) * step + shift);
     }
     return pts;
 }

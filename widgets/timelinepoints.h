@@ -11,19 +11,10 @@
 
 namespace tty {
 
-// The x (run seconds - shift) of one kind's events and their event indices, sorted by x.
-struct KindKeys
-{
-    QVector<double> keys;
-    QVector<int> index;
-};
-
-// Every event of the run with a finite time, by kind (indexed by int(EventKind)).
-QVector<KindKeys> eventKeysByKind(const Run &run, double shift);
-
-// One marker at height y per bucket of `step` in x within [x0, x1] (plus a margin);
-// `events` receives the event index of each point.
-QVector<QCPGraphData> markerPoints(const QVector<double> &keys, const QVector<int> &index, double y,
+// One marker at height y per bucket of `step` in x within [x0, x1] (plus a margin), for
+// one kind's events (Run::eventsByKind) drawn at x = run seconds - shift; `events`
+// receives the event index of each point.
+QVector<QCPGraphData> markerPoints(const EventKindIndex::Kind &kind, double shift, double y,
                                    double x0, double x1, double step, QVector<int> *events);
 
 // Matches per second in `bins` equal bins over [x0, x1] from sorted run seconds `times`;

@@ -151,9 +151,8 @@ private:
         int run;
         EventKind kind;
         double y;
-        QVector<double> keys; // every event of this kind, sorted by x
-        QVector<int> all;     // their event indices
-        QVector<int> events;  // event index per data point shown
+        const EventKindIndex::Kind *all; // every event of this kind (the run's index)
+        QVector<int> events;             // event index per data point shown
     };
 
     void buildLayout();

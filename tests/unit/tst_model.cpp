@@ -1,6 +1,7 @@
 // The comparison model (model/): which parts of a capture are trials, the labels of sides
 // and trials, the timeline runs and the report a Session makes. The CLI and the window both
 // build their comparisons with these, so their figures and names agree.
+#include "crashtitles.h"
 #include "labels.h"
 #include "session.h"
 #include "trials.h"
@@ -18,6 +19,9 @@ private slots:
     void commonLabels();
     void trialsOfTwoBoots();
     void sessionOfBoots();
+    void eventsByKindOfASample();
+    void eventsByKindSortsNotesWithTimes();
+    void crashTitlesByEvent();
 };
 
 namespace {
@@ -158,3 +162,101 @@ void TstModel::sessionOfBoots()
 
 QTEST_GUILESS_MAIN(TstModel)
 #include "tst_model.moc"
+
+void TstModel::eventsByKindOfASample()
+{
+    const std::shared_ptr<const Run> run = loadSample("blast_crash-smp2-115200-t1.hostts.log.zst");
+    QVERIFY(run);
+    const EventKindIndex &index = run->eventsByKind;
+    QCOMPARE(index.total(), run->events.size());
+    // The truth file counts 319 lines that say messages were dropped, and one panic.
+    QCOMPARE(index.count(EventKind::Drop), std::size_t(319));
+    QCOMPARE(index.count(EventKind::Panic), std::size_t(1));
+    const EventKindIndex::Kind &panic = index.of(EventKind::Panic);
+    QCOMPARE(panic.events.size(), std::size_t(1));
+    QCOMPARE(lineNumber(run->events[std::size_t(panic.events[0])].line), 8763);
+    // Every kind against the definition: the events of the kind with an arrival, in order.
+    std::size_t counted = 0;
+    for (int k = 0; k < kEventKindCount; ++k) {
+        std::vector<double> seconds;
+        std::vector<int> events;
+        for (std::size_t e = 0; e < run->events.size(); ++e) {
+            if (run->events[e].kind == EventKind(k)) {
+                if (const std::optional<RunSeconds> t = run->eventTime(run->events[e])) {
+                    seconds.push_back(t->count());
+                    events.push_back(int(e));
+                }
+            }
+        }
+        QCOMPARE(index.of(EventKind(k)).seconds, seconds);
+        QCOMPARE(index.of(EventKind(k)).events, events);
+        counted += index.count(EventKind(k));
+    }
+    QCOMPARE(counted, run->events.size());
+    // The panic arrived 1796015459.94738 - 1796015413.101548 s after the first line.
+    QVERIFY(std::abs(panic.seconds[0] - 46.845832) < 1e-5);
+}
+
+void TstModel::eventsByKindSortsNotesWithTimes()
+{
+    // Recorded markers carry times of their own, so a kind can come out of line order;
+    // events without an arrival are counted but not placed.
+    std::vector<Event> events(5);
+    events[0].kind = EventKind::Marker;
+    events[1].kind = EventKind::Drop;
+    events[2].kind = EventKind::Marker;
+    events[3].kind = EventKind::Marker;
+    events[4].kind = EventKind::Drop;
+    const std::vector<std::optional<RunSeconds>> times = {
+        RunSeconds(5.0), RunSeconds(1.0), RunSeconds(2.0), RunSeconds(5.0), std::nullopt};
+    EventKindIndex index;
+    index.build(events, times);
+    QCOMPARE(index.total(), std::size_t(5));
+    QCOMPARE(index.of(EventKind::Marker).seconds, (std::vector<double>{2.0, 5.0, 5.0}));
+    QCOMPARE(index.of(EventKind::Marker).events, (std::vector<int>{2, 0, 3})); // stable
+    QCOMPARE(index.count(EventKind::Drop), std::size_t(2));
+    QCOMPARE(index.of(EventKind::Drop).events, std::vector<int>{1});
+    QCOMPARE(index.count(EventKind::Panic), std::size_t(0));
+}
+
+void TstModel::crashTitlesByEvent()
+{
+    const std::shared_ptr<const Run> run = loadSample("blast_crash-smp2-115200-t1.hostts.log.zst");
+    QVERIFY(run);
+    auto crashes = std::make_shared<const std::vector<Crash>>(findCrashes(*run));
+    QCOMPARE(crashes->size(), std::size_t(1));
+    const QString title =
+        QStringLiteral("kernel panic: sysrq triggered crash in sysrq_handle_crash");
+    const std::size_t panicEvent = crashes->front().event;
+    QCOMPARE(run->events[panicEvent].kind, EventKind::Panic);
+    // Two runs of the same capture and one whose crashes are not known.
+    const CrashTitles titles({crashes, nullptr, crashes});
+    QCOMPARE(titles.runCount(), 3);
+    QCOMPARE(titles.titleOf(0, panicEvent), title);
+    QCOMPARE(titles.titleOf(2, panicEvent), title);
+    QCOMPARE(titles.titleOf(1, panicEvent), QString());
+    QCOMPARE(titles.titleOf(0, panicEvent - 1), QString());
+    QCOMPARE(titles.titleOf(3, panicEvent), QString()); // no such run
+    QCOMPARE(titles.counts(), (QVector<QPair<QString, int>>{{title, 2}}));
+    QCOMPARE(titles.eventsOf(title),
+             (QVector<QPair<int, int>>{{0, int(panicEvent)}, {2, int(panicEvent)}}));
+    QVERIFY(titles.eventsOf(QStringLiteral("no such crash")).isEmpty());
+
+    // Reports out of event order (as no caller gives them, but a title must still be found),
+    // and counts ordered by count, then by title.
+    std::vector<Crash> mixed(3);
+    mixed[0].event = 40;
+    mixed[0].title = QStringLiteral("b");
+    mixed[1].event = 7;
+    mixed[1].title = QStringLiteral("a");
+    mixed[2].event = 12;
+    mixed[2].title = QStringLiteral("b");
+    const CrashTitles out({std::make_shared<const std::vector<Crash>>(mixed)});
+    QCOMPARE(out.titleOf(0, 7), QStringLiteral("a"));
+    QCOMPARE(out.titleOf(0, 12), QStringLiteral("b"));
+    QCOMPARE(out.titleOf(0, 40), QStringLiteral("b"));
+    QCOMPARE(out.titleOf(0, 8), QString());
+    QCOMPARE(out.counts(),
+             (QVector<QPair<QString, int>>{{QStringLiteral("b"), 2}, {QStringLiteral("a"), 1}}));
+    QCOMPARE(out.eventsOf(QStringLiteral("b")), (QVector<QPair<int, int>>{{0, 12}, {0, 40}}));
+}
