@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "eventlist.h"
+#include "loglineview.h"
 #include "logpane.h"
 #include "timelineview.h"
 

@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-class QTableView;
 class QComboBox;
 
 namespace tty {
@@ -67,6 +66,8 @@ private:
     std::shared_ptr<const CrashTitles> m_titles;
 };
 
+class LogLineView;
+
 class EventList : public QWidget
 {
     Q_OBJECT
@@ -78,7 +79,7 @@ public:
     // Shows only this kind ("" = all), or with "title:TITLE" the crashes of one title
     // (the "is it the same crash?" view of a comparison).
     void setKindFilter(const QString &kindName);
-    QTableView *table() const { return m_table; }
+    LogLineView *table() const { return m_table; }
     EventModel *model() const { return m_model; }
     void selectEvent(int run, int eventIndex);
 
@@ -91,7 +92,7 @@ private:
     void fillKinds(bool keepChoice);
 
     EventModel *m_model;
-    QTableView *m_table;
+    LogLineView *m_table;
     QComboBox *m_kinds;
 };
 

@@ -1,7 +1,5 @@
 #include "loglineview.h"
 
-#include "logmodel.h"
-
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
@@ -9,6 +7,7 @@
 #include <QKeyEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QStyledItemDelegate>
 #include <QToolTip>
 
@@ -22,8 +21,8 @@ namespace {
 constexpr int kMaxCopiedLines = 1000000;
 } // namespace
 
-LogLineView::LogLineView(LogModel *model, QWidget *parent)
-    : QAbstractScrollArea(parent), m_model(model),
+LogLineView::LogLineView(QAbstractItemModel *model, int textColumn, QWidget *parent)
+    : QAbstractScrollArea(parent), m_model(model), m_textColumn(textColumn),
       m_selection(new QItemSelectionModel(model, this)),
       m_header(new QHeaderView(Qt::Horizontal, this)),
       m_defaultDelegate(new QStyledItemDelegate(this))
@@ -79,6 +78,38 @@ QAbstractItemDelegate *LogLineView::delegateFor(int column) const
     QAbstractItemDelegate *d =
         column < m_columnDelegates.size() ? m_columnDelegates[column] : nullptr;
     return d ? d : m_defaultDelegate;
+}
+
+void LogLineView::setSortingEnabled(bool enabled)
+{
+    m_header->setSectionsClickable(enabled);
+    m_header->setSortIndicatorShown(enabled);
+    // A click flips the header's indicator, which sorts the model.
+    if (enabled) {
+        connect(m_header, &QHeaderView::sortIndicatorChanged, this, &LogLineView::applySort,
+                Qt::UniqueConnection);
+    } else {
+        disconnect(m_header, &QHeaderView::sortIndicatorChanged, this, &LogLineView::applySort);
+    }
+}
+
+void LogLineView::sortByColumn(int column, Qt::SortOrder order)
+{
+    {
+        const QSignalBlocker quiet(m_header);
+        m_header->setSortIndicator(column, order);
+    }
+    m_header->viewport()->update();
+    applySort(column, order);
+}
+
+void LogLineView::applySort(int column, Qt::SortOrder order)
+{
+    m_model->sort(column, order);
+    const QModelIndex cur = currentIndex();
+    if (cur.isValid()) {
+        scrollTo(cur); // the current row stays in sight wherever the sort put it
+    }
 }
 
 void LogLineView::setColumnWidth(int column, int width)
@@ -265,7 +296,7 @@ void LogLineView::moveCurrent(int row, bool extend)
     }
     row = std::clamp(row, 0, rows - 1);
     const QModelIndex cur = currentIndex();
-    const int column = cur.isValid() ? cur.column() : int(LogModel::Text);
+    const int column = cur.isValid() ? cur.column() : m_textColumn;
     if (!extend || m_anchorRow < 0) {
         m_anchorRow = extend && cur.isValid() ? cur.row() : row;
     }
@@ -360,6 +391,12 @@ void LogLineView::keyPressEvent(QKeyEvent *event)
     case Qt::Key_Right:
         horizontalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
         return;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (cur.isValid()) {
+            emit activated(cur);
+        }
+        return;
     default:
         QAbstractScrollArea::keyPressEvent(event);
     }
@@ -389,6 +426,9 @@ void LogLineView::mousePressEvent(QMouseEvent *event)
     }
     m_selection->setCurrentIndex(at, QItemSelectionModel::NoUpdate);
     selectRange(m_anchorRow, row);
+    if (event->button() == Qt::LeftButton && !extend) {
+        emit activated(at);
+    }
 }
 
 void LogLineView::mouseMoveEvent(QMouseEvent *event)
@@ -441,7 +481,7 @@ void LogLineView::copySelection() const
     int last = -1;
     for (const QItemSelectionRange &r : ranges) {
         for (int row = std::max(r.top(), last + 1); row <= r.bottom(); ++row) {
-            text += m_model->index(row, LogModel::Text).data().toString();
+            text += m_model->index(row, m_textColumn).data().toString();
             text += QLatin1Char('\n');
             last = row;
         }

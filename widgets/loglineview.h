@@ -1,5 +1,5 @@
-// The rows of the log: a scroll area that paints only the lines in sight, straight from
-// the LogModel, with fixed row heights. QTableView keeps state per row in its (even hidden)
+// The rows of a long table (the log's lines, the events): a scroll area that paints only
+// the rows in sight, straight from the model, with fixed row heights. QTableView keeps state per row in its (even hidden)
 // vertical header: at 160 M lines that is 1.3 GB, and every row count change recomputes it
 // from the start, so a jump to a line took 0.4 s and taking the rows in steps stalled the
 // window for half a minute. Here the cost of any jump, resize or growth does not depend on
@@ -18,20 +18,23 @@ class QStyledItemDelegate;
 
 namespace tty {
 
-class LogModel;
-
 class LogLineView : public QAbstractScrollArea
 {
     Q_OBJECT
 public:
-    explicit LogLineView(LogModel *model, QWidget *parent = nullptr);
+    // `textColumn`: the column copied (Ctrl+C) and made current by the keys.
+    LogLineView(QAbstractItemModel *model, int textColumn, QWidget *parent = nullptr);
 
-    LogModel *model() const { return m_model; }
+    QAbstractItemModel *model() const { return m_model; }
     QItemSelectionModel *selectionModel() const { return m_selection; }
     QHeaderView *horizontalHeader() const { return m_header; }
     void setItemDelegateForColumn(int column, QAbstractItemDelegate *delegate);
     void setColumnWidth(int column, int width);
     int rowHeight() const { return m_rowHeight; }
+    // A click on a header section sorts the model by it (QAbstractItemModel::sort);
+    // column -1 asks for the model's own order.
+    void setSortingEnabled(bool enabled);
+    void sortByColumn(int column, Qt::SortOrder order);
 
     QModelIndex currentIndex() const;
     // Makes `row` current and the only selected row.
@@ -44,6 +47,10 @@ public:
     // The rectangle of a cell in viewport coordinates (empty when out of sight).
     QRect visualRect(const QModelIndex &index) const;
     QModelIndex indexAt(const QPoint &viewportPos) const;
+
+signals:
+    // A row was clicked, or Enter pressed on the current one.
+    void activated(const QModelIndex &index);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -68,9 +75,11 @@ private:
     void moveCurrent(int row, bool extend);
     void selectRange(int from, int to);
     void copySelection() const;
+    void applySort(int column, Qt::SortOrder order);
     QAbstractItemDelegate *delegateFor(int column) const;
 
-    LogModel *m_model;
+    QAbstractItemModel *m_model;
+    int m_textColumn;
     QItemSelectionModel *m_selection;
     QHeaderView *m_header;
     QStyledItemDelegate *m_defaultDelegate;

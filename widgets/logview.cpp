@@ -39,7 +39,7 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
     bar->addWidget(m_status);
     layout->addLayout(bar);
 
-    m_lines = new LogLineView(m_model, this);
+    m_lines = new LogLineView(m_model, LogModel::Text, this);
     m_lines->setItemDelegateForColumn(LogModel::Text, new ControlTextDelegate(m_lines));
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_lines->setFont(mono);

@@ -16,10 +16,12 @@
 
 #include <QClipboard>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
 #include <QTableView>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -229,7 +231,7 @@ private slots:
     {
         EventList *list = w->eventList();
         EventModel *m = list->model();
-        QTableView *table = list->table();
+        LogLineView *table = list->table();
         const int all = int(run()->events.size());
         QCOMPARE(m->rowCount(), all);
         QCOMPARE(m->kindCounts()[int(EventKind::Drop)], 319); // the truth's dropped_lines
@@ -273,6 +275,23 @@ private slots:
         // Selecting an event filtered out changes nothing.
         list->selectEvent(0, panic);
         QCOMPARE(table->currentIndex().data(EventModel::EventRole).toInt(), selected);
+        // A click on a header section sorts by it; the kind column shows one name here.
+        QHeaderView *header = table->horizontalHeader();
+        const QPoint arrival(header->sectionViewportPosition(EventModel::Arrival) + 5,
+                             header->height() / 2);
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, Qt::NoModifier, arrival);
+        QCOMPARE(header->sortIndicatorSection(), int(EventModel::Arrival));
+        const bool up = header->sortIndicatorOrder() == Qt::AscendingOrder;
+        QCOMPARE(m->index(0, 0).data(EventModel::EventRole).toInt(), up ? selected : previous);
+        // A click on a row shows its event in the log: the third row's drop.
+        const int third = m->index(2, 0).data(EventModel::EventRole).toInt();
+        QSignalSpy activated(list, &EventList::eventActivated);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          QPoint(header->sectionViewportPosition(EventModel::Text) + 10,
+                                 2 * table->rowHeight() + table->rowHeight() / 2));
+        QCOMPARE(activated.size(), 1);
+        QCOMPARE(activated[0][1].toInt(), third);
+        QCOMPARE(w->logPane(0)->view()->currentLine(), run()->events[std::size_t(third)].line);
         // Back to the events' own order, then all kinds.
         table->sortByColumn(-1, Qt::AscendingOrder);
         QCOMPARE(m->index(0, 0).data(EventModel::EventRole).toInt(), selected);
