@@ -1,10 +1,11 @@
 // The rows of a long table (the log's lines, the events): a scroll area that paints only
-// the rows in sight, straight from the model, with fixed row heights. QTableView keeps state per row in its (even hidden)
-// vertical header: at 160 M lines that is 1.3 GB, and every row count change recomputes it
-// from the start, so a jump to a line took 0.4 s and taking the rows in steps stalled the
-// window for half a minute. Here the cost of any jump, resize or growth does not depend on
-// the number of lines. Column widths live in a horizontal QHeaderView; current line and
-// selection in a QItemSelectionModel of whole rows, so what connects to them stays the same.
+// the rows in sight, straight from the model, with fixed row heights. QTableView keeps
+// state per row in its (even hidden) vertical header: at 160 M lines that is 1.3 GB, and
+// every row count change recomputes it from the start, so a jump to a line took 0.4 s and
+// taking the rows in steps stalled the window for half a minute. Here the cost of any
+// jump, resize or growth does not depend on the number of rows. Column widths live in a
+// horizontal QHeaderView; current row and selection in a QItemSelectionModel of whole
+// rows, so what connects to them stays the same.
 #pragma once
 
 #include <QAbstractItemView>

@@ -20,8 +20,8 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
-#include <QTableView>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
