@@ -33,38 +33,48 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
             }
             std::vector<LineIndex> &out = found[std::size_t(s)];
             // Each slice decodes its own pieces: the slices decode in parallel.
-            TextReader reader(run.lines), escapeReader(run.lines);
+            TextReader reader(run.lines);
             if (!m.literal().empty()) {
                 // The printed text of a line with an escape sequence can hold the literal
                 // when its bytes do not (FAI ESC[0m LED prints FAILED): such lines are
                 // candidates too, found in bulk by their ESC as the literal is.
                 const bool escapes =
                     on == MatchText::Printed && m.literal().find('\x1b') == std::string_view::npos;
-                std::optional<LineIndex> nextLiteral, nextEscape;
-                bool literalDone = false, escapeDone = !escapes;
-                for (LineIndex i = from; i < to && !cancelled(); ++i) {
-                    if (!literalDone && (!nextLiteral || *nextLiteral < i)) {
-                        nextLiteral = reader.findContaining(m.literal(), i, to);
-                        literalDone = !nextLiteral;
+                // Both are searched a piece at a time with one reader, so that each piece is
+                // decoded once for both (two readers decoded every piece twice); each keeps
+                // its next hit, or that the piece has none, while the lines before it go.
+                struct Next
+                {
+                    std::string_view needle;
+                    std::optional<LineIndex> hit;
+                    // No hit in the lines before this one but `hit` (none: up to the end of
+                    // the piece searched).
+                    LineIndex searchedTo;
+                };
+                Next literal{m.literal(), std::nullopt, from};
+                Next escape{std::string_view("\x1b", 1), std::nullopt, escapes ? from : to};
+                auto next = [&reader](Next &n, LineIndex i, LineIndex pieceEnd) {
+                    if (!(n.hit && *n.hit >= i) && n.searchedTo < pieceEnd) {
+                        n.hit = reader.findContaining(n.needle, i, pieceEnd);
+                        n.searchedTo = n.hit ? *n.hit : pieceEnd;
                     }
-                    if (!escapeDone && (!nextEscape || *nextEscape < i)) {
-                        nextEscape =
-                            escapeReader.findContaining(std::string_view("\x1b", 1), i, to);
-                        escapeDone = !nextEscape;
+                    return n.hit && *n.hit >= i ? n.hit : std::nullopt;
+                };
+                for (LineIndex i = from; i < to && !cancelled();) {
+                    const LineIndex pieceEnd = std::min(to, reader.pieceEnd(i));
+                    const std::optional<LineIndex> a = next(literal, i, pieceEnd);
+                    const std::optional<LineIndex> b = next(escape, i, pieceEnd);
+                    if (!a && !b) {
+                        i = pieceEnd;
+                        continue;
                     }
-                    if (literalDone && escapeDone) {
-                        break;
-                    }
-                    const std::optional<LineIndex> hit = literalDone ? nextEscape
-                                                         : escapeDone
-                                                             ? nextLiteral
-                                                             : std::min(*nextLiteral, *nextEscape);
-                    i = *hit;
+                    i = a && b ? std::min(*a, *b) : a ? *a : *b;
                     const std::string_view text = reader.text(i);
                     const bool plain = on == MatchText::Bytes || !hasControls(text);
                     if ((m.literalOnly() && plain) || matches(m, text)) {
                         out.push_back(i);
                     }
+                    ++i;
                 }
                 return;
             }

@@ -44,6 +44,16 @@ std::string_view TextReader::text(LineIndex i)
     return std::string_view(base + begin, end - begin);
 }
 
+LineIndex TextReader::pieceEnd(LineIndex i) const
+{
+    const LineTable &t = m_lines;
+    if (i >= t.m_size) {
+        return t.m_size;
+    }
+    const std::size_t tci = t.textChunkOf(i);
+    return tci + 1 < t.m_text.size() ? t.m_text[tci + 1].firstLine : t.m_size;
+}
+
 std::optional<LineIndex> TextReader::findContaining(std::string_view needle, LineIndex from,
                                                     LineIndex end)
 {

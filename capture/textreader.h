@@ -25,6 +25,9 @@ public:
     // The first line in [from, end) whose text contains `needle` (non-empty), if any:
     // one search over each piece's text instead of a search per line.
     std::optional<LineIndex> findContaining(std::string_view needle, LineIndex from, LineIndex end);
+    // One past the last line of the piece (text chunk) that holds line i: searches bounded
+    // by it decode that piece once between them.
+    LineIndex pieceEnd(LineIndex i) const;
 
 private:
     // The text of chunk tci, decoded if it is packed; null if it did not decode.

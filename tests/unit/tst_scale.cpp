@@ -6,6 +6,7 @@
 // against plain vectors of the same values, and the compressed text store against the
 // plain one.
 #include "bytesearch.h"
+#include "consoletext.h"
 #include "digits.h"
 #include "inputfile.h"
 #include "lagsummary.h"
@@ -119,6 +120,7 @@ private slots:
     void compressedStoreMatchesPlain();
     void appendedTextIsPackedAsItGrows();
     void piecesOfEmptyLinesHaveText();
+    void printedSearchWithEscapesAcrossPieces();
 };
 
 void TstScale::parallelParseMatchesLineByLine_data()
@@ -651,4 +653,58 @@ void TstScale::piecesOfEmptyLinesHaveText()
 }
 
 QTEST_GUILESS_MAIN(TstScale)
+
+// The printed-text search finds a literal's lines and the lines with escape sequences in
+// one pass over each piece: many hits of both in every piece, of three kinds (the literal
+// in the bytes, in bytes with colours around it, and only in the printed text), against
+// the definition line by line.
+void TstScale::printedSearchWithEscapesAcrossPieces()
+{
+    QByteArray log;
+    for (int i = 0; i < 60000; ++i) {
+        log += "17000" + QByteArray::number(10000 + i / 100) + "." +
+               QByteArray::number(100000 + i % 100) + "\t";
+        const QByteArray n = QByteArray::number(i % 1000);
+        switch (i % 4) {
+        case 0:
+            log += "worker seq " + n;
+            break;
+        case 1:
+            log += "worker \x1b[1mseq " + n + "\x1b[0m";
+            break;
+        case 2:
+            log += "worker se\x1b[0mq " + n; // "seq N" only once the escape is gone
+            break;
+        case 3:
+            log += "\x1b[32mOK\x1b[0m " + n;
+            break;
+        }
+        log += '\n';
+    }
+    QString error;
+    const auto run = loadBytes(log, withFormat("hostts"), &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->lines.size(), LineCount(60000));
+    QVERIFY(run->lines.endIndex() > TextReader(run->lines).pieceEnd(LineIndex(0)));
+    TextReader reader(run->lines);
+    for (const MatchText on : {MatchText::Printed, MatchText::Bytes}) {
+        std::vector<LineIndex> want;
+        for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
+            const std::string_view bytes = reader.text(i);
+            const std::string text =
+                on == MatchText::Printed ? printedText(bytes) : std::string(bytes);
+            if (text.find("seq 12") != std::string::npos) {
+                want.push_back(i);
+            }
+        }
+        const auto got = findMatchingLines(*run, QStringLiteral("seq 12"), nullptr, on);
+        QVERIFY(got);
+        QCOMPARE(*got, want);
+        // N = i % 1000 starts with 12 for 11 values (12, 120-129), each on 60 lines, and
+        // the kind is N % 4: 4 of the values in plain lines, 3 coloured, 2 split by an
+        // escape, 2 "OK". The printed text has the first three, the bytes the first two.
+        QCOMPARE(got->size(), std::size_t(on == MatchText::Printed ? 9 * 60 : 7 * 60));
+    }
+}
+
 #include "tst_scale.moc"
