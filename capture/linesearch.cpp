@@ -52,6 +52,7 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
                     LineIndex searchedTo;
                 };
                 Next literal{m.literal(), std::nullopt, from};
+                // Without `escapes` the ESC search starts as done: searched to the end.
                 Next escape{std::string_view("\x1b", 1), std::nullopt, escapes ? from : to};
                 auto next = [&reader](Next &n, LineIndex i, LineIndex pieceEnd) {
                     if (!(n.hit && *n.hit >= i) && n.searchedTo < pieceEnd) {

@@ -157,9 +157,21 @@ void EventModel::listRows()
     // arrival, no kernel time) go last in either order.
     std::vector<std::optional<double>> number(m_rows.size());
     std::vector<QString> text;
-    QStringList labels;
-    for (const TimelineRun &r : m_runs) {
-        labels << r.label;
+    if (m_sortColumn == Text) {
+        text.resize(m_rows.size());
+    }
+    // The rank of each run's label and of each kind's name, taken once, not per row.
+    std::vector<int> runRank(std::size_t(m_runs.size()), 0), kindRank(kEventKindCount, 0);
+    for (int a = 0; a < m_runs.size(); ++a) {
+        for (int b = 0; b < m_runs.size(); ++b) {
+            runRank[std::size_t(a)] += m_runs[b].label < m_runs[a].label;
+        }
+    }
+    for (int a = 0; a < kEventKindCount; ++a) {
+        for (int b = 0; b < kEventKindCount; ++b) {
+            kindRank[std::size_t(a)] +=
+                qstrcmp(eventKindName(EventKind(b)), eventKindName(EventKind(a))) < 0;
+        }
     }
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         const auto [ri, ei] = m_rows[i];
@@ -168,17 +180,11 @@ void EventModel::listRows()
         const Event &e = run.events[std::size_t(ei)];
         switch (m_sortColumn) {
         case RunCol:
-            number[i] = double(std::count_if(labels.begin(), labels.end(),
-                                             [&](const QString &l) { return l < tr.label; }));
+            number[i] = double(runRank[std::size_t(ri)]);
             break;
-        case Kind: {
-            int rank = 0; // by the kind's name, then by its count
-            for (int k = 0; k < kEventKindCount; ++k) {
-                rank += qstrcmp(eventKindName(EventKind(k)), eventKindName(e.kind)) < 0;
-            }
-            number[i] = double(rank) * 4294967296.0 + double(e.count);
+        case Kind: // by the kind's name, then by its count
+            number[i] = double(kindRank[std::size_t(e.kind)]) * 4294967296.0 + double(e.count);
             break;
-        }
         case Arrival:
             if (const std::optional<RunSeconds> t = run.eventTime(std::size_t(ei))) {
                 number[i] = tr.xOf(*t);
@@ -192,7 +198,6 @@ void EventModel::listRows()
             }
             break;
         case Text: {
-            text.resize(m_rows.size());
             const LineText t = run.eventText(e);
             text[i] = LogModel::displayText(t.view());
             number[i] = 0;

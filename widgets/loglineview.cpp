@@ -96,10 +96,9 @@ void LogLineView::setSortingEnabled(bool enabled)
 void LogLineView::sortByColumn(int column, Qt::SortOrder order)
 {
     {
-        const QSignalBlocker quiet(m_header);
+        const QSignalBlocker quiet(m_header); // sorted once, below
         m_header->setSortIndicator(column, order);
     }
-    m_header->viewport()->update();
     applySort(column, order);
 }
 
