@@ -67,6 +67,25 @@ LineTable::~LineTable() = default;
 LineTable::LineTable(LineTable &&) noexcept = default;
 LineTable &LineTable::operator=(LineTable &&) noexcept = default;
 
+void LineTable::makeIndexRoom()
+{
+    if (chunk(m_size) >= m_offset.size()) {
+        addIndexChunk();
+    } else if (capacityOf(m_offset.back()) < std::size_t(kChunkLines)) {
+        reallocatePageArray(m_offset.back(), slot(m_size), std::size_t(kChunkLines));
+    }
+}
+
+void LineTable::trimToSize()
+{
+    const std::size_t used = slot(m_size);
+    if (used > 0 && used < capacityOf(m_offset.back())) {
+        reallocatePageArray(m_offset.back(), used, used);
+    }
+    m_arrival.trimToSize();
+    m_kernelAndFlags.trimToSize();
+}
+
 void LineTable::addIndexChunk()
 {
     // The first chunk is not populated: a log of a few thousand lines (a board's boot log,
@@ -89,9 +108,7 @@ std::optional<std::int64_t> kernelValue(std::optional<KernelUs> kernel)
 void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
                        std::optional<KernelUs> kernel, std::uint16_t flags)
 {
-    if (chunk(m_size) >= m_offset.size()) {
-        addIndexChunk();
-    }
+    makeIndexRoom();
     if (m_text.empty() || !m_text.back().hasRoomFor(text.size())) {
         const std::size_t most = m_packText ? kPackedPieceBytes : kMaxTextChunkBytes;
         std::size_t capacity = kMinTextChunkBytes;
@@ -185,9 +202,7 @@ void LineTable::appendIndex(const std::uint32_t *offsets, const std::int64_t *ar
     std::size_t pieceEnd = pieceLines[0];       // one past its last line, in the block
     std::size_t done = 0;
     while (done < n) {
-        if (chunk(m_size) >= m_offset.size()) {
-            addIndexChunk();
-        }
+        makeIndexRoom();
         const std::size_t c = chunk(m_size), s = slot(m_size);
         const std::size_t take = std::min(n - done, std::size_t(kChunkLines) - s);
         if (s == 0) {
@@ -326,8 +341,11 @@ LineText LineTable::text(LineIndex i, const LineText &near) const
 
 std::size_t LineTable::indexBytes() const
 {
-    return m_offset.size() * kChunkLines * sizeof(std::uint32_t) + m_arrival.memoryBytes() +
-           m_kernelAndFlags.memoryBytes();
+    std::size_t offsets = 0;
+    for (const PageArray<std::uint32_t> &c : m_offset) {
+        offsets += capacityOf(c) * sizeof(std::uint32_t);
+    }
+    return offsets + m_arrival.memoryBytes() + m_kernelAndFlags.memoryBytes();
 }
 
 std::size_t LineTable::textMemoryBytes() const

@@ -62,6 +62,8 @@ void PackedColumn::append(std::optional<std::int64_t> value, std::uint32_t paylo
     const std::size_t slot = m_size & (kChunkLines - 1);
     if (slot == 0) {
         m_chunks.push_back(newChunk(!m_chunks.empty()));
+    } else if (capacityOf(m_chunks.back().codes) <= slot) { // trimmed
+        reallocatePageArray(m_chunks.back().codes, slot, kChunkLines);
     }
     appendTo(m_chunks.back(), slot, value, payload);
     ++m_size;
@@ -112,11 +114,29 @@ void PackedColumn::set(std::size_t i, std::optional<std::int64_t> value)
     c = std::move(next);
 }
 
+void PackedColumn::trimToSize()
+{
+    if (m_chunks.empty()) {
+        return;
+    }
+    Chunk &c = m_chunks.back();
+    const std::size_t used = m_size - (m_chunks.size() - 1) * kChunkLines;
+    if (used < capacityOf(c.codes)) {
+        reallocatePageArray(c.codes, used, used);
+    }
+    for (Chunk &k : m_chunks) {
+        k.firstSlots.shrink_to_fit();
+        k.bases.shrink_to_fit();
+        k.groupAtBlock.shrink_to_fit();
+    }
+}
+
 std::size_t PackedColumn::memoryBytes() const
 {
     std::size_t n = 0;
     for (const Chunk &c : m_chunks) {
-        n += kChunkLines * sizeof(std::uint32_t) + c.firstSlots.capacity() * sizeof(std::uint16_t) +
+        n += capacityOf(c.codes) * sizeof(std::uint32_t) +
+             c.firstSlots.capacity() * sizeof(std::uint16_t) +
              c.bases.capacity() * sizeof(std::int64_t) +
              c.groupAtBlock.capacity() * sizeof(std::uint16_t);
     }

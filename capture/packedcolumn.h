@@ -34,6 +34,9 @@ public:
     void append(std::optional<std::int64_t> value, std::uint32_t payload = 0);
     // Removes the last line (a live partial line that is appended again when completed).
     void popBack();
+    // Gives back the room the last chunk keeps for lines to come (a loaded log's column):
+    // memoryBytes() is then what the lines take. An append grows the chunk back.
+    void trimToSize();
     std::optional<std::int64_t> value(std::size_t i) const
     {
         const Chunk &c = m_chunks[i >> kChunkBits];

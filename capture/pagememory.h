@@ -3,6 +3,7 @@
 // as much CPU on these VMs as one populating mmap (docs/benchmarks.md).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 
@@ -24,6 +25,21 @@ template <typename T> PageArray<T> pageArray(std::size_t n, bool populate = true
 {
     const std::size_t bytes = n * sizeof(T);
     return PageArray<T>(static_cast<T *>(allocatePages(bytes, populate)), PageFree{bytes});
+}
+
+// How many values an array holds room for.
+template <typename T> std::size_t capacityOf(const PageArray<T> &a)
+{
+    return a.get_deleter().bytes / sizeof(T);
+}
+
+// Moves an array to storage for n values, keeping its first `keep` (<= n): a table trims
+// its last chunk to the lines it holds once loaded, and grows it back if lines come.
+template <typename T> void reallocatePageArray(PageArray<T> &a, std::size_t keep, std::size_t n)
+{
+    PageArray<T> next = pageArray<T>(n);
+    std::copy_n(a.get(), keep, next.get());
+    a = std::move(next);
 }
 
 } // namespace tty

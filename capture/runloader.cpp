@@ -176,6 +176,7 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
         run->warnings << shape;
     }
     builder.finish();
+    run->lines.trimToSize(); // a loaded log gets no more lines
     return run;
 }
 

@@ -463,23 +463,47 @@ void TstScale::packedColumnMatchesPlainValues()
 // dense as a flood (2,000 lines/s host and kernel time) and as sparse as a quiet console
 // (a line every 2 s: an arrival group every 2 lines, 18.3 bytes a line; such a log has few
 // lines).
+// A loaded log ends inside a chunk: the table is trimmed (as the loader does), and lines
+// appended after it grow the chunk back, keeping every line before.
 void TstScale::lineIndexTwelveBytesALine()
 {
     for (const double gap : {0.0005, 2.0}) {
         LineTable t;
-        const std::int64_t n = 4 * std::int64_t(PackedColumn::kChunkLines);
+        const std::int64_t n = 4 * std::int64_t(PackedColumn::kChunkLines) + 1000;
+        auto arrivalOf = [&](std::int64_t i) {
+            return HostNs(1700000000000000000LL + std::int64_t(double(i) * gap * 1e9));
+        };
+        auto append = [&](std::int64_t i) {
+            t.append("x", arrivalOf(i), KernelUs(std::int64_t(double(i) * gap * 1e6)),
+                     std::uint16_t(i % 2 ? 7 : 0));
+        };
         for (std::int64_t i = 0; i < n; ++i) {
-            const double s = double(i) * gap;
-            t.append("x", HostNs(1700000000000000000LL + std::int64_t(s * 1e9)),
-                     KernelUs(std::int64_t(s * 1e6)), std::uint16_t(i % 2 ? 7 : 0));
+            append(i);
         }
+        const std::size_t untrimmed = t.indexBytes();
+        t.trimToSize();
+        // The last chunk's room for 64,536 more lines, at 12 bytes each, given back (and
+        // the spare capacity of the columns' group vectors, which depends on how they grew).
+        QVERIFY2(untrimmed - t.indexBytes() >= std::size_t(PackedColumn::kChunkLines - 1000) * 12,
+                 qPrintable(QString::number(untrimmed - t.indexBytes())));
         QCOMPARE(t.arrival(LineIndex(n - 1)),
                  std::optional<HostNs>(
                      HostNs(1700000000000000000LL + std::int64_t(double(n - 1) * gap * 1e9))));
         QCOMPARE(t.flags(LineIndex(n - 1)), std::uint16_t(7));
         const double perLine = double(t.indexBytes()) / double(n);
-        qInfo("gap %.4f s: %.3f index bytes a line", gap, perLine);
+        qInfo("gap %.4f s: %.4f index bytes a line", gap, perLine);
+        // 12 bytes of codes a line, and the groups' bases and block table: 0.006 a line.
         QVERIFY2(perLine <= (gap < 1 ? 12.01 : 18.5), qPrintable(QString::number(perLine)));
+        // Growing back: two more chunks' worth, every line read back.
+        const std::int64_t more = n + 2 * std::int64_t(PackedColumn::kChunkLines);
+        for (std::int64_t i = n; i < more; ++i) {
+            append(i);
+        }
+        for (std::int64_t i = n - 1100; i < more; i += 97) {
+            QCOMPARE(t.arrival(LineIndex(i)), std::optional<HostNs>(arrivalOf(i)));
+            QCOMPARE(t.flags(LineIndex(i)), std::uint16_t(i % 2 ? 7 : 0));
+            QCOMPARE(t.textSize(LineIndex(i)), std::size_t(1));
+        }
     }
 }
 
