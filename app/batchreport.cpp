@@ -2,6 +2,7 @@
 
 #include "interrupt.h"
 #include "labels.h"
+#include "parallel.h"
 #include "runloader.h"
 #include "session.h"
 
@@ -187,9 +188,8 @@ private:
 
 int runBatchReport(const QStringList &files, const BatchOptions &options)
 {
-    const int jobs = std::max(
-        1, std::min<int>(options.jobs > 0 ? options.jobs : int(std::thread::hardware_concurrency()),
-                         int(std::max<qsizetype>(1, files.size()))));
+    const int jobs = std::max(1, std::min<int>(options.jobs > 0 ? options.jobs : hardwareThreads(),
+                                               int(std::max<qsizetype>(1, files.size()))));
     BatchQueue queue(files.size(), 2 * qint64(jobs) + 2);
     queue.setWorkers(jobs);
     std::vector<std::thread> workers;

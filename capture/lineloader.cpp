@@ -3,6 +3,7 @@
 #include "inputfile.h"
 #include "lineframer.h"
 #include "linetable.h"
+#include "parallel.h"
 #include "workqueue.h"
 
 #include <algorithm>
@@ -209,7 +210,7 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
     if (ended) {
         return loadLinesHere(std::move(first), format, rules, builder, run, input, options);
     }
-    const int workers = std::max(1, int(std::thread::hardware_concurrency()));
+    const int workers = hardwareThreads();
     BoundedQueue<RawBlock> work(std::size_t(2 * workers));
     // Every buffer in flight comes back to a pool, so that none is allocated twice.
     const int window = 4 * workers + 4;

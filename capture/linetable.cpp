@@ -67,13 +67,12 @@ LineTable::~LineTable() = default;
 LineTable::LineTable(LineTable &&) noexcept = default;
 LineTable &LineTable::operator=(LineTable &&) noexcept = default;
 
-void LineTable::makeIndexRoom()
+void LineTable::makeIndexRoom(std::size_t lines)
 {
     if (chunk(m_size) >= m_offset.size()) {
         addIndexChunk();
-    } else if (capacityOf(m_offset.back()) < std::size_t(kChunkLines)) {
-        reallocatePageArray(m_offset.back(), slot(m_size), std::size_t(kChunkLines));
     }
+    growPageArray(m_offset.back(), slot(m_size), slot(m_size) + lines, std::size_t(kChunkLines));
 }
 
 void LineTable::trimToSize()
@@ -88,11 +87,12 @@ void LineTable::trimToSize()
 
 void LineTable::addIndexChunk()
 {
-    // The first chunk is not populated: a log of a few thousand lines (a board's boot log,
-    // reported by the thousand in a batch) touches a small part of it. Only a log that
-    // fills it gets the later chunks populated up front.
-    const bool populate = !m_offset.empty();
-    m_offset.push_back(pageArray<std::uint32_t>(kChunkLines, populate));
+    // The first chunk starts small and grows: a log of a few hundred lines (a board's boot
+    // log, reported by the thousand in a batch; a fuzzer's input) takes a few KiB from
+    // malloc, not a 256 KiB mapping made and unmade. A log that fills it gets the later
+    // chunks whole and populated up front.
+    m_offset.push_back(pageArray<std::uint32_t>(m_offset.empty() ? PackedColumn::kFirstChunkLines
+                                                                 : std::size_t(kChunkLines)));
     m_firstTextChunk.push_back(0); // set when the chunk's first line is written
 }
 
@@ -108,7 +108,7 @@ std::optional<std::int64_t> kernelValue(std::optional<KernelUs> kernel)
 void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
                        std::optional<KernelUs> kernel, std::uint16_t flags)
 {
-    makeIndexRoom();
+    makeIndexRoom(1);
     if (m_text.empty() || !m_text.back().hasRoomFor(text.size())) {
         const std::size_t most = m_packText ? kPackedPieceBytes : kMaxTextChunkBytes;
         std::size_t capacity = kMinTextChunkBytes;
@@ -202,9 +202,9 @@ void LineTable::appendIndex(const std::uint32_t *offsets, const std::int64_t *ar
     std::size_t pieceEnd = pieceLines[0];       // one past its last line, in the block
     std::size_t done = 0;
     while (done < n) {
-        makeIndexRoom();
         const std::size_t c = chunk(m_size), s = slot(m_size);
         const std::size_t take = std::min(n - done, std::size_t(kChunkLines) - s);
+        makeIndexRoom(take);
         if (s == 0) {
             while (done >= pieceEnd) {
                 ++piece;

@@ -198,8 +198,9 @@ private:
     // One past line i's last byte in its text chunk tci.
     std::size_t lineEnd(LineIndex i, std::size_t tci) const;
     std::uint32_t offset(LineIndex i) const { return m_offset[chunk(i)][slot(i)]; }
-    // Room in the index for line m_size: a new chunk, or a trimmed one grown back.
-    void makeIndexRoom();
+    // Room in the index for `lines` lines from m_size on, inside m_size's chunk: a new
+    // chunk, or the last one grown.
+    void makeIndexRoom(std::size_t lines);
     void addIndexChunk();
     void appendIndex(const std::uint32_t *offsets, const std::int64_t *arrivals,
                      const std::int64_t *kernelAndFlags, std::size_t n,

@@ -12,13 +12,11 @@ PackedColumn::PackedColumn(int codeBits, std::int64_t slack)
 {
 }
 
-PackedColumn::Chunk PackedColumn::newChunk(bool populate) const
+PackedColumn::Chunk PackedColumn::newChunk(std::size_t capacity) const
 {
-    // The first chunk is not populated: a log of a few thousand lines (a board's boot log,
-    // reported by the thousand in a batch) touches a small part of it. A log that fills it
-    // gets the later chunks populated up front.
+    // Room for `capacity` lines; appends grow it to a whole chunk (growPageArray).
     Chunk c;
-    c.codes = pageArray<std::uint32_t>(kChunkLines, populate);
+    c.codes = pageArray<std::uint32_t>(std::max<std::size_t>(capacity, 1));
     return c;
 }
 
@@ -61,9 +59,9 @@ void PackedColumn::append(std::optional<std::int64_t> value, std::uint32_t paylo
 {
     const std::size_t slot = m_size & (kChunkLines - 1);
     if (slot == 0) {
-        m_chunks.push_back(newChunk(!m_chunks.empty()));
-    } else if (capacityOf(m_chunks.back().codes) <= slot) { // trimmed
-        reallocatePageArray(m_chunks.back().codes, slot, kChunkLines);
+        m_chunks.push_back(newChunk(m_chunks.empty() ? kFirstChunkLines : kChunkLines));
+    } else {
+        growPageArray(m_chunks.back().codes, slot, slot + 1, kChunkLines);
     }
     appendTo(m_chunks.back(), slot, value, payload);
     ++m_size;
@@ -107,7 +105,7 @@ void PackedColumn::set(std::size_t i, std::optional<std::int64_t> value)
     // Out of its group's range: code the chunk again with the new value.
     const std::size_t first = i - s;
     const std::size_t n = std::min(kChunkLines, m_size - first);
-    Chunk next = newChunk(true);
+    Chunk next = newChunk(capacityOf(c.codes));
     for (std::size_t k = 0; k < n; ++k) {
         appendTo(next, k, k == s ? value : this->value(first + k), payload(first + k));
     }

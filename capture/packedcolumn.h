@@ -30,6 +30,9 @@ public:
 
     static constexpr int kChunkBits = 16; // lines per chunk: 64 Ki
     static constexpr std::size_t kChunkLines = std::size_t(1) << kChunkBits;
+    // The first chunk's room to start with (it doubles as lines come): a short log's
+    // index is a few KiB (the line table's offsets follow the same rule).
+    static constexpr std::size_t kFirstChunkLines = 1024;
 
     void append(std::optional<std::int64_t> value, std::uint32_t payload = 0);
     // Removes the last line (a live partial line that is appended again when completed).
@@ -66,8 +69,8 @@ public:
     template <typename F> void rewrite(F &&valueOf)
     {
         for (std::size_t ci = 0; ci < m_chunks.size(); ++ci) {
-            Chunk next = newChunk(ci > 0);
             const std::size_t n = std::min(kChunkLines, m_size - ci * kChunkLines);
+            Chunk next = newChunk(n);
             for (std::size_t s = 0; s < n; ++s) {
                 const std::size_t i = ci * kChunkLines + s;
                 appendTo(next, s, valueOf(i), payload(i));
@@ -105,7 +108,7 @@ private:
     }
     std::size_t searchGroup(const Chunk &c, std::size_t slot, std::size_t from,
                             std::size_t to) const;
-    Chunk newChunk(bool populate) const;
+    Chunk newChunk(std::size_t capacity) const;
     void appendTo(Chunk &c, std::size_t slot, std::optional<std::int64_t> value,
                   std::uint32_t payload) const;
     bool fits(std::int64_t value, std::int64_t base) const;

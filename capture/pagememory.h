@@ -42,4 +42,15 @@ template <typename T> void reallocatePageArray(PageArray<T> &a, std::size_t keep
     a = std::move(next);
 }
 
+// Makes room for `needed` values (<= most), keeping the first `keep`: at least doubling, so
+// that a chunk that starts small (a short log's) costs a few copies as it fills.
+template <typename T>
+void growPageArray(PageArray<T> &a, std::size_t keep, std::size_t needed, std::size_t most)
+{
+    const std::size_t capacity = capacityOf(a);
+    if (capacity < needed) {
+        reallocatePageArray(a, keep, std::min(most, std::max(needed, 2 * capacity)));
+    }
+}
+
 } // namespace tty
