@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         QString error;
         const auto run = tty::loadRunFromBytes(in, QStringLiteral("fuzz.ttyrec.zst"), o, &error);
         if (run) {
-            fuzz::exercise(*run);
+            fuzz::exercise(*run, size);
         }
     }
     return 0;

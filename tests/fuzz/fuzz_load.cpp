@@ -21,6 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (!run) {
         std::abort(); // only an unreadable file may give no run, and memory is readable
     }
-    fuzz::exercise(*run);
+    fuzz::exercise(*run, size);
     return 0;
 }

@@ -51,6 +51,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (!run) {
         std::abort();
     }
-    fuzz::exercise(*run);
+    fuzz::exercise(*run, size);
     return 0;
 }

@@ -35,6 +35,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             return 0; // the command line rejects it before loading (readMetricOptions)
         }
     }
-    fuzz::exercise(*fuzz::loadWithRules(kLog, rules), m);
+    fuzz::exercise(*fuzz::loadWithRules(kLog, rules), size, m);
     return 0;
 }

@@ -21,6 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         }
         return 0;
     }
-    fuzz::exercise(*fuzz::loadWithRules(kLog, rules));
+    fuzz::exercise(*fuzz::loadWithRules(kLog, rules), size);
     return 0;
 }
