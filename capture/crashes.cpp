@@ -436,8 +436,8 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
     // metrics' time): slices of the heads are assembled at once, each with a line source
     // of its own (its piece cache is not shared), and joined in order.
     if (slices <= 0) {
-        constexpr LineCount kHeadsPerSlice{256}; // a thread costs more than fewer reports
-        slices = sliceCount(LineCount(std::int64_t(heads.size())), kHeadsPerSlice);
+        constexpr std::size_t kHeadsPerSlice = 256; // a thread costs more than fewer reports
+        slices = sliceCount(heads.size(), kHeadsPerSlice);
     }
     const std::vector<std::size_t> cuts = sliceHeads(heads, slices);
     const int formed = int(cuts.size()) - 1;

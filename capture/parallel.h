@@ -22,9 +22,17 @@ inline int hardwareThreads()
 
 // How many slices a pass over n items takes: one per hardware thread, but no slice
 // smaller than minPerSlice (threads cost more than a short pass).
+inline int sliceCount(std::size_t n, std::size_t minPerSlice)
+{
+    return int(std::clamp<std::size_t>(n / std::max<std::size_t>(minPerSlice, 1), 1,
+                                       std::size_t(hardwareThreads())));
+}
+
+// The same for a pass over lines.
 inline int sliceCount(LineCount n, LineCount minPerSlice = LineCount(1 << 20))
 {
-    return int(std::clamp<std::int64_t>(n / std::max(minPerSlice, 1_lines), 1, hardwareThreads()));
+    return sliceCount(std::size_t(std::max<std::int64_t>(n.count(), 0)),
+                      std::size_t(std::max<std::int64_t>(minPerSlice.count(), 0)));
 }
 
 // Runs f(slice, from, to) for `slices` equal slices of [begin, end) at once, the first on
