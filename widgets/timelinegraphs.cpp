@@ -3,6 +3,7 @@
 
 #include "compactticker.h"
 #include "lanedata.h"
+#include "laneplot.h"
 #include "palette.h"
 #include "timelinepoints.h"
 
@@ -321,7 +322,7 @@ void TimelineView::refreshData()
                              .arg(capacity, 0, 'f', 0)
                              .arg(int(capacity * 10)));
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->requestReplot();
 }
 
 void TimelineView::refreshMarkers(double x0, double x1)

@@ -2,6 +2,7 @@
 #include "timelineview.h"
 
 #include "crashes.h"
+#include "laneplot.h"
 
 #include <QMouseEvent>
 #include <QRubberBand>

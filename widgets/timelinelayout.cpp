@@ -2,6 +2,7 @@
 #include "timelineview.h"
 
 #include "compactticker.h"
+#include "laneplot.h"
 #include "palette.h"
 
 #include <qcustomplot.h>
@@ -199,6 +200,7 @@ int TimelineView::eventRowHeight() const
 
 void TimelineView::fitWidth(int width)
 {
+    m_fittedWidth = width;
     if (m_title) {
         // A comparison's title names two files: elided, it never widens the plot.
         const QFontMetrics fm(m_title->font());

@@ -1,6 +1,8 @@
 // Event navigation on the timeline: the marker under the mouse, the next or previous event.
 #include "timelineview.h"
 
+#include "laneplot.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>

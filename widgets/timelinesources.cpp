@@ -3,6 +3,7 @@
 // baud rate), fed from the source series pyramid at about one bin a pixel.
 #include "timelineview.h"
 
+#include "laneplot.h"
 #include "palette.h"
 #include "timelinepoints.h"
 

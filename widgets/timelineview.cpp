@@ -1,6 +1,7 @@
 // The timeline's state: runs, titles, time axis, visible range, highlights and export.
 #include "timelineview.h"
 
+#include "laneplot.h"
 #include "palette.h"
 
 #include <QPicture>
@@ -30,7 +31,7 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_scroll);
-    m_plot = new QCustomPlot(m_scroll);
+    m_plot = new LanePlot(m_scroll);
     m_scroll->setWidget(m_plot);
     // Never wider than the view: the scroll area would otherwise take the plot's layout
     // minimum (legend, title) and cut its right side off.
@@ -52,12 +53,19 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
                      QCustomPlot::limAbove);
     m_plot->layer(QStringLiteral("cursor"))->setMode(QCPLayer::lmBuffered);
     m_ticker.reset(new TimeTicker);
-    // Lanes take about one bin per pixel and markers merge per screen bucket: when the
-    // lanes get their real width (first layout, resize, lanes shown or hidden), take the
-    // series again for that width.
+    // A resize of the view resizes the plot first (the view's layout runs before its own
+    // resize handler), and that replot is where the view's new width is taken: the title
+    // and legend fitted to it, then, with the lanes' real width (first layout, resize,
+    // lanes shown or hidden), the series and markers taken again (about one bin per pixel,
+    // one marker per screen bucket). Both are laid out again and drawn by the replot under
+    // way (LanePlot), not by a second one.
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (!m_rendering && screenPlotWidth() != m_fittedWidth) { // not while exporting
+            fitWidth(screenPlotWidth());
+            m_plot->requestReplot();
+        }
         if (laneWidth() != m_dataWidth) {
-            refreshData(); // queues a replot with the new data
+            refreshData();
         }
         fitHeight();
     });
@@ -67,6 +75,11 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
 }
 
 TimelineView::~TimelineView() = default;
+
+QCustomPlot *TimelineView::plot() const
+{
+    return m_plot;
+}
 
 void TimelineView::setRuns(const QVector<TimelineRun> &runs)
 {
@@ -89,7 +102,7 @@ void TimelineView::setTitle(const QString &title)
 {
     m_fullTitle = title;
     fitWidth(screenPlotWidth());
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->requestReplot();
 }
 
 QString TimelineView::title() const
@@ -260,6 +273,8 @@ int TimelineView::laneWidth() const
 
 void TimelineView::renderTo(QCPPainter *painter, int width, int height)
 {
+    // The export's layouts are not the screen's: its title and legend keep the export width.
+    m_rendering = true;
     fitWidth(width);
     {
         // A first pass lays the lanes out at the export size, so that the series are then
@@ -276,6 +291,7 @@ void TimelineView::renderTo(QCPPainter *painter, int width, int height)
     for (const LaneState &l : m_lanes) {
         m_renderRects.append(l.rect ? l.rect->rect() : QRect());
     }
+    m_rendering = false;
     fitWidth(screenPlotWidth());
     m_plot->replot(); // back to the on-screen layout
     refreshData();
@@ -312,7 +328,7 @@ void TimelineView::setHighlight(double x0, double x1)
             l.highlight->setVisible(true);
         }
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->requestReplot();
 }
 
 std::optional<QPair<double, double>> TimelineView::highlight() const
@@ -333,7 +349,7 @@ void TimelineView::clearHighlight()
             l.highlight->setVisible(false);
         }
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->requestReplot();
 }
 
 void TimelineView::setCursorX(double x)
@@ -364,13 +380,6 @@ int TimelineView::screenPlotWidth() const
     // The vertical scroll bar's room is kept whether it shows or not, so that its coming
     // and going does not re-wrap the legend.
     return width() - m_scroll->verticalScrollBar()->sizeHint().width();
-}
-
-void TimelineView::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    fitWidth(screenPlotWidth());
-    refreshData();
 }
 
 } // namespace tty

@@ -33,6 +33,8 @@ class QScrollArea;
 
 namespace tty {
 
+class LanePlot;
+
 class TimelineView : public QWidget
 {
     Q_OBJECT
@@ -98,7 +100,7 @@ public:
     // The main legend (runs, event kinds).
     QCPLegend *legend() const { return m_legend; }
 
-    QCustomPlot *plot() const { return m_plot; }
+    QCustomPlot *plot() const;
     // The lanes scroll vertically when the view is too short for them at a legible height.
     QScrollArea *scrollArea() const { return m_scroll; }
     // Smallest inner height of a value lane, and of one row of the event lane.
@@ -126,7 +128,6 @@ signals:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
-    void resizeEvent(QResizeEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
@@ -192,7 +193,7 @@ private:
     QPair<double, double> fullRange() const;
 
     QScrollArea *m_scroll = nullptr;
-    QCustomPlot *m_plot = nullptr;
+    LanePlot *m_plot = nullptr;
     QString m_fullTitle;
     QCPTextElement *m_title = nullptr;
     QCPLegend *m_legend = nullptr;
@@ -207,7 +208,9 @@ private:
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;
     QVector<QRect> m_renderRects;
-    int m_dataWidth = -1; // lane width the series and markers were taken for
+    int m_dataWidth = -1;     // lane width the series and markers were taken for
+    int m_fittedWidth = -1;   // view width the title and legend were fitted to
+    bool m_rendering = false; // renderTo is laying the plot out at the export size
     bool m_syncing = false;
     bool m_programmatic = false;
     QRubberBand *m_band = nullptr;

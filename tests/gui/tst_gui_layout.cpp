@@ -197,6 +197,18 @@ const char *kBootDefault = "boot_login-default-smp2-115200-t1.hostts.log.zst";
 const char *kBootQuiet = "boot_login-quiet-smp2-115200-t1.hostts.log.zst";
 } // namespace
 
+// Counts the resize events a widget receives.
+class ResizeCounter : public QObject
+{
+public:
+    int count = 0;
+    bool eventFilter(QObject *, QEvent *e) override
+    {
+        count += e->type() == QEvent::Resize;
+        return false;
+    }
+};
+
 class TestLayout : public QObject
 {
     Q_OBJECT
@@ -503,6 +515,54 @@ private slots:
                           names.contains(QStringLiteral("mean console lag (dashed)"))),
                      qPrintable(g->name()));
         }
+    }
+
+    // A resize draws the timeline once for each size the plot takes: the lanes take their
+    // series for the new width inside the replot the resize makes, which lays the new
+    // ranges out before drawing (LanePlot). The timeline's own resize handling and the
+    // lanes' handler each queued another full replot, drawing it all again for nothing.
+    void resizeReplotsOncePerSize()
+    {
+        open({sample(kBlast)});
+        resizeTo(QSize(1366, 768));
+        TimelineView *t = w->timeline();
+        ResizeCounter resizes;
+        t->plot()->installEventFilter(&resizes);
+        int replots = 0;
+        const QMetaObject::Connection counting =
+            connect(t->plot(), &QCustomPlot::afterReplot, this, [&] { ++replots; });
+        const double binsBefore = t->laneBinWidth(TimelineView::Drops);
+        w->resize(1920, 1080);
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        QVERIFY(resizes.count >= 1);
+        QCOMPARE(replots, resizes.count);
+        // The series were taken for the new width (wider lanes, finer bins) ...
+        QVERIFY2(t->laneBinWidth(TimelineView::Drops) < binsBefore,
+                 qPrintable(QStringLiteral("%1 -> %2")
+                                .arg(binsBefore)
+                                .arg(t->laneBinWidth(TimelineView::Drops))));
+        // ... and laid out by the replot that drew them: another changes no range or tick.
+        auto axes = [&] {
+            QList<QVariantList> out;
+            for (QCPAxisRect *r : t->plot()->axisRects()) {
+                QCPAxis *y = r->axis(QCPAxis::atLeft);
+                QVariantList ticks;
+                for (double v : y->tickVector()) {
+                    ticks << v;
+                }
+                out.append({r->rect(), y->range().lower, y->range().upper, ticks});
+            }
+            return out;
+        };
+        const QList<QVariantList> drawn = axes();
+        QVERIFY(drawn.size() >= 5);
+        t->plot()->replot();
+        QCOMPARE(replots, resizes.count + 1);
+        QCOMPARE(axes(), drawn);
+        disconnect(counting);
+        t->plot()->removeEventFilter(&resizes);
     }
 
     void ratesPerSecondAtEveryZoom()

@@ -1,0 +1,42 @@
+#include "laneplot.h"
+
+#include <QTimer>
+
+namespace tty {
+
+LanePlot::LanePlot(QWidget *parent) : QCustomPlot(parent)
+{
+    // Any replot draws everything changed before it began.
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { m_replotPending = false; });
+}
+
+void LanePlot::requestReplot()
+{
+    if (mReplotting) {
+        // From a handler of beforeReplot or afterLayout: nothing is drawn yet.
+        m_layoutAgain = true;
+        return;
+    }
+    if (!m_replotPending) {
+        m_replotPending = true;
+        QTimer::singleShot(0, this, [this] {
+            if (m_replotPending) {
+                replot();
+            }
+        });
+    }
+}
+
+void LanePlot::updateLayout()
+{
+    QCustomPlot::updateLayout(); // emits afterLayout
+    // A handler that changed the layout each time would loop: two passes more at most (the
+    // lanes' handler asks once, then finds its width unchanged).
+    for (int pass = 0; m_layoutAgain && pass < 2; ++pass) {
+        m_layoutAgain = false;
+        QCustomPlot::updateLayout();
+    }
+    m_layoutAgain = false;
+}
+
+} // namespace tty
