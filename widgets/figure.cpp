@@ -9,6 +9,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tty {
@@ -21,6 +22,9 @@ struct TableLayout
     QVector<QStringList> rows;
     QVector<int> better; // per row: -1 A, 1 B, 0 none
     QVector<int> widths;
+    QVector<int> valueWidths; // per column, without its header
+    int runColumns = 0;       // the report's columns, after "metric" (then B - A)
+    QFont font;               // what the table is drawn in (smaller if the picture is narrow)
     int lineHeight = 0;
     int blocks = 1; // the rows split into side-by-side blocks when the table is long
     int rowsPerBlock() const { return (int(rows.size()) + blocks - 1) / blocks; }
@@ -80,6 +84,7 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
                          ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
                          : c.label);
     }
+    l.runColumns = int(r.columns().size());
     if (r.hasDiff()) {
         l.header << QStringLiteral("B − A");
     }
@@ -103,16 +108,101 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
     QFont bold = font;
     bold.setBold(true);
     const QFontMetrics fmb(bold);
-    for (int i = 0; i < l.header.size(); ++i) {
-        l.widths[i] = fmb.horizontalAdvance(l.header[i]);
-    }
+    l.valueWidths.fill(0, l.header.size());
     for (const QStringList &row : l.rows) {
         for (int i = 0; i < row.size(); ++i) {
-            l.widths[i] =
-                std::max(l.widths[i], fmb.horizontalAdvance(row[i] + QStringLiteral(" ✓")));
+            l.valueWidths[i] =
+                std::max(l.valueWidths[i], fmb.horizontalAdvance(row[i] + QStringLiteral(" ✓")));
         }
     }
+    for (int i = 0; i < l.header.size(); ++i) {
+        l.widths[i] = std::max(l.valueWidths[i], fmb.horizontalAdvance(l.header[i]));
+    }
     return l;
+}
+
+// What tells the runs' headers apart: each without the start and end they all share (two
+// file names of one test differ in the middle: spam_rmmod-A_default-smp4-….log.zst), marked
+// with an ellipsis where something was left out.
+QStringList distinctParts(const QStringList &headers)
+{
+    if (headers.size() < 2) {
+        return headers;
+    }
+    qsizetype prefix = 0, suffix = 0;
+    const QString &first = headers.front();
+    auto sharedAt = [&](auto charOf) {
+        qsizetype n = 0;
+        for (;; ++n) {
+            for (const QString &h : headers) {
+                if (n >= h.size() || charOf(h, n) != charOf(first, n)) {
+                    return n;
+                }
+            }
+        }
+    };
+    prefix = sharedAt([](const QString &h, qsizetype i) { return h[i]; });
+    suffix = sharedAt([](const QString &h, qsizetype i) { return h[h.size() - 1 - i]; });
+    // Cut between words, not inside one (A_default and k612rt share their last letter).
+    while (prefix > 0 && first[prefix - 1].isLetterOrNumber()) {
+        --prefix;
+    }
+    while (suffix > 0 && first[first.size() - suffix].isLetterOrNumber()) {
+        --suffix;
+    }
+    QStringList out;
+    for (const QString &h : headers) {
+        const qsizetype keepSuffix = std::min(suffix, h.size() - prefix);
+        const QString middle = h.mid(prefix, h.size() - prefix - keepSuffix);
+        if (middle.isEmpty()) {
+            return headers; // one header is the others' start or end: keep them whole
+        }
+        out << (prefix > 0 ? QStringLiteral("…") : QString()) + middle +
+                   (keepSuffix > 0 ? QStringLiteral("…") : QString());
+    }
+    return out;
+}
+
+// A table wider than the picture, most often because its column headers are file names (the
+// runs' default labels), has those headers shortened to what tells them apart and elided,
+// never below the width of their column's values, rather than the columns on the right cut
+// off at the picture's edge. The legend above names the runs in full, in the same colours.
+void fitTableWidth(TableLayout &l, int width, const QFont &font)
+{
+    const int room = width - 20; // paintTable's margins
+    if (l.widths.isEmpty() || l.blockWidth() <= room) {
+        return;
+    }
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetrics fmb(bold);
+    // The widest header width W that fits: columns wider than their values shrink to W.
+    auto widthWithCap = [&](int cap) {
+        int w = 0;
+        for (int i = 0; i < l.widths.size(); ++i) {
+            w += (i == 0 ? l.widths[i] : std::max(l.valueWidths[i], std::min(l.widths[i], cap))) +
+                 14;
+        }
+        return w;
+    };
+    int lo = 0, hi = *std::max_element(l.widths.begin(), l.widths.end());
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (widthWithCap(mid) <= room) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    const QStringList runs = distinctParts(l.header.mid(1, l.runColumns));
+    for (int i = 1; i < l.widths.size(); ++i) {
+        const int w = std::max(l.valueWidths[i], std::min(l.widths[i], lo));
+        if (w < l.widths[i]) {
+            const QString shorter = i - 1 < runs.size() ? runs[i - 1] : l.header[i];
+            l.header[i] = fmb.elidedText(shorter, Qt::ElideMiddle, w);
+            l.widths[i] = w;
+        }
+    }
 }
 
 QFont tableFont()
@@ -125,7 +215,18 @@ QFont tableFont()
 FigureGeometry figureGeometry(const FigureTable &table, int width, int height)
 {
     FigureGeometry g;
-    g.table = layoutTable(table, tableFont());
+    // Headers shortened first; if the figures themselves are wider than the picture (a narrow
+    // picture of two groups: "≈376104.0 ± 14779.0"), a smaller type, down to 6 pt.
+    QFont font = tableFont();
+    for (;;) {
+        g.table = layoutTable(table, font);
+        fitTableWidth(g.table, width, font);
+        if (g.table.blockWidth() <= width - 20 || font.pointSizeF() <= 6.0) {
+            break;
+        }
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() - 0.5));
+    }
+    g.table.font = font;
     const int minPlot = int(height * kMinPlotShare);
     if (height - g.table.height() < minPlot && g.table.blockWidth() * 2 + 40 <= width) {
         g.table.blocks = 2;
@@ -191,7 +292,7 @@ void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &tab
     view->renderTo(painter, width, g.plotHeight);
     painter->save();
     painter->translate(0, g.plotHeight);
-    paintTable(painter, table, g.table, width, tableFont());
+    paintTable(painter, table, g.table, width, g.table.font);
     painter->restore();
 }
 

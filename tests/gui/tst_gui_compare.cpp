@@ -324,6 +324,42 @@ private slots:
         QVERIFY(countRunColor(img, img.rect(), runColor(1), plotBackground()) > 1000);
     }
 
+    // A picture narrower than the table would be (file names as column headers, a group's
+    // "mean ± sd" figures) shortens the headers, then the type: every column, B - A the
+    // last, inside the picture, none cut at its edge.
+    void narrowExportKeepsTheTableInside_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<QString>("sideA");
+        QTest::addColumn<QString>("sideB");
+        QTest::newRow("two runs, 900 px") << 900 << a[0] << b[0];
+        QTest::newRow("two groups, 800 px") << 800 << a.join(u',') << b.join(u',');
+    }
+    void narrowExportKeepsTheTableInside()
+    {
+        QFETCH(int, width);
+        QFETCH(QString, sideA);
+        QFETCH(QString, sideB);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("narrow.png"));
+        QProcess exp;
+        exp.start(QStringLiteral(TTYSCOPE_BIN),
+                  QStringList{QStringLiteral("export"), QStringLiteral("--png"), png,
+                              QStringLiteral("--width"), QString::number(width), sideA, sideB});
+        QVERIFY(exp.waitForFinished(60000));
+        QVERIFY2(exp.exitCode() == 0, exp.readAllStandardError().constData());
+        const QImage img(png);
+        QCOMPARE(img.width(), width);
+        // The table's rows: the bottom fifth of the picture, below the lanes and legend.
+        const int top = img.height() * 4 / 5, h = img.height() - top;
+        // Nothing touches the right edge ...
+        QCOMPARE(countInk(img, QRect(img.width() - 6, top, 6, h), plotBackground()), 0);
+        // ... and the last columns' figures are drawn, left of it.
+        QVERIFY2(countInk(img, QRect(img.width() * 4 / 5, top, img.width() / 5 - 6, h),
+                          plotBackground()) > 300,
+                 "no figures in the table's right part");
+    }
+
     void cleanupTestCase() { w.reset(); }
 };
 
