@@ -20,6 +20,16 @@ class DecodedPieces
 public:
     std::shared_ptr<const std::string> get(std::size_t chunk, const PackedText &packed)
     {
+        if (std::shared_ptr<const std::string> hit = find(chunk)) {
+            return hit;
+        }
+        // Decoded outside the lock: threads reading different pieces (the event list's
+        // sort, on every core) decode them at once, not one after the other. Two threads
+        // asking for the same piece may both decode it; the first one stored is kept.
+        auto text = std::make_shared<std::string>(packed.textSize, '\0');
+        if (!unpackText(packed, text->data())) {
+            text->clear(); // no text rather than bytes nobody can vouch for
+        }
         const std::lock_guard<std::mutex> lock(m_mutex);
         ++m_tick;
         Entry *oldest = nullptr;
@@ -31,10 +41,6 @@ public:
             if (!oldest || e.used < oldest->used) {
                 oldest = &e;
             }
-        }
-        auto text = std::make_shared<std::string>(packed.textSize, '\0');
-        if (!unpackText(packed, text->data())) {
-            text->clear(); // no text rather than bytes nobody can vouch for
         }
         *oldest = Entry{chunk, std::move(text), m_tick};
         return oldest->piece;
@@ -51,6 +57,17 @@ public:
     }
 
 private:
+    std::shared_ptr<const std::string> find(std::size_t chunk)
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        for (Entry &e : m_entries) {
+            if (e.piece && e.chunk == chunk) {
+                e.used = ++m_tick;
+                return e.piece;
+            }
+        }
+        return nullptr;
+    }
     struct Entry
     {
         std::size_t chunk = 0;
