@@ -1,11 +1,13 @@
 #include "eventlist.h"
 
 #include "crashes.h"
+#include "eventorder.h"
 #include "loglineview.h"
 #include "logmodel.h"
 #include "palette.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHeaderView>
 #include <QPainter>
 #include <QPixmap>
@@ -13,11 +15,38 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace tty {
 
-EventModel::EventModel(QObject *parent) : QAbstractTableModel(parent) {}
+namespace {
+EventSortKey sortKeyOf(int column)
+{
+    switch (column) {
+    case EventModel::RunCol:
+        return EventSortKey::Run;
+    case EventModel::Kind:
+        return EventSortKey::Kind;
+    case EventModel::Arrival:
+        return EventSortKey::Arrival;
+    case EventModel::Kernel:
+        return EventSortKey::Kernel;
+    default:
+        return EventSortKey::Text;
+    }
+}
+} // namespace
+
+EventModel::EventModel(QObject *parent) : QAbstractTableModel(parent)
+{
+    connect(m_sortTask.watcher(), &QFutureWatcherBase::finished, this, &EventModel::onSortDone);
+}
+
+EventModel::~EventModel()
+{
+    if (m_cancelSort) {
+        m_cancelSort->store(true);
+    }
+}
 
 bool EventModel::setRuns(const QVector<TimelineRun> &runs)
 {
@@ -36,6 +65,7 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     }
     listRows();
     endResetModel();
+    sortAgainIfAsked();
     return sameRuns;
 }
 
@@ -49,6 +79,7 @@ void EventModel::setCrashTitles(std::shared_ptr<const CrashTitles> titles)
     if (titleFilter) {
         listRows(); // the rows of the title filter are the titles' events
         endResetModel();
+        sortAgainIfAsked();
     } else if (rowCount() > 0) {
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     }
@@ -63,22 +94,86 @@ void EventModel::setFilter(const QString &filter)
     m_filter = filter;
     listRows();
     endResetModel();
+    sortAgainIfAsked();
 }
 
 void EventModel::sort(int column, Qt::SortOrder order)
 {
-    if (column >= ColumnCount || (column < 0 && m_sortColumn < 0)) {
+    if (column >= ColumnCount || (column < 0 && m_sortColumn < 0 && !isSorting())) {
         return;
     }
+    if (m_cancelSort) {
+        m_cancelSort->store(true);
+    }
+    ++m_listing; // a sort still running is for an order no longer asked for
+    std::vector<EventRef> rows = column < 0 ? std::vector<EventRef>() : filteredRows();
+    if (rows.size() < std::size_t(kBackgroundSortRows)) {
+        m_requested.reset();
+        reorder([&] {
+            m_sortColumn = column;
+            m_sortOrder = order;
+            listRows();
+        });
+        return;
+    }
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancelSort = cancel;
+    m_requested = {column, order};
+    emit sortingChanged(true);
+    m_sortTask.start([rows = std::move(rows), runs = m_runs, listing = m_listing, column, order,
+                      cancel]() mutable -> std::shared_ptr<const SortResult> {
+        auto r = std::make_shared<SortResult>();
+        r->listing = listing;
+        r->column = column;
+        r->order = order;
+        r->rows = orderEvents(std::move(rows), runs, sortKeyOf(column), order == Qt::AscendingOrder,
+                              cancel.get());
+        return r;
+    });
+}
+
+void EventModel::sortAgainIfAsked()
+{
+    if (m_requested) {
+        const auto [column, order] = *m_requested;
+        sort(column, order);
+    }
+}
+
+void EventModel::onSortDone()
+{
+    emit sortingChanged(false);
+    const std::optional<std::shared_ptr<const SortResult>> done = m_sortTask.result();
+    if (!done || !*done || (*done)->listing != m_listing) {
+        return; // cancelled, or the rows were listed again meanwhile
+    }
+    const SortResult &r = **done;
+    m_requested.reset();
+    reorder([&] {
+        m_sortColumn = r.column;
+        m_sortOrder = r.order;
+        m_rows = r.rows;
+        m_listed = true;
+    });
+}
+
+void EventModel::waitForSort()
+{
+    m_sortTask.waitForFinished();
+    if (m_sortTask.isPending()) {
+        QCoreApplication::sendPostedEvents(m_sortTask.watcher());
+    }
+}
+
+void EventModel::reorder(const std::function<void()> &change)
+{
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<EventRef> refs;
     for (const QModelIndex &i : before) {
         refs.push_back(eventAt(i.row()));
     }
-    m_sortColumn = column;
-    m_sortOrder = order;
-    listRows();
+    change();
     QModelIndexList after;
     for (int k = 0; k < before.size(); ++k) {
         const int row = rowOf(refs[std::size_t(k)].first, refs[std::size_t(k)].second);
@@ -88,7 +183,7 @@ void EventModel::sort(int column, Qt::SortOrder order)
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-EventModel::EventRef EventModel::eventAt(int row) const
+EventRef EventModel::eventAt(int row) const
 {
     if (m_listed) {
         return m_rows[std::size_t(row)];
@@ -117,6 +212,38 @@ QString EventModel::titleOf(int run, int event) const
     return m_titles ? m_titles->titleOf(run, std::size_t(event)) : QString();
 }
 
+std::vector<EventRef> EventModel::filteredRows() const
+{
+    std::vector<EventRef> rows;
+    if (m_filter.startsWith(QLatin1String("title:"))) {
+        if (m_titles) {
+            for (const auto &[r, e] : m_titles->eventsOf(m_filter.mid(6))) {
+                if (r < m_runs.size() && std::size_t(e) < m_runs[r].run->events.size()) {
+                    rows.emplace_back(r, e);
+                }
+            }
+        }
+        return rows;
+    }
+    std::optional<EventKind> only;
+    for (int k = 0; k < kEventKindCount && !m_filter.isEmpty(); ++k) {
+        if (m_filter == QLatin1String(eventKindName(EventKind(k)))) {
+            only = EventKind(k);
+        }
+    }
+    if (m_filter.isEmpty() || only) {
+        for (int r = 0; r < m_runs.size(); ++r) {
+            const std::vector<Event> &events = m_runs[r].run->events;
+            for (std::size_t e = 0; e < events.size(); ++e) {
+                if (!only || events[e].kind == *only) {
+                    rows.emplace_back(r, int(e));
+                }
+            }
+        }
+    }
+    return rows;
+}
+
 void EventModel::listRows()
 {
     m_rows.clear();
@@ -124,106 +251,12 @@ void EventModel::listRows()
     if (!m_listed) {
         return;
     }
-    if (m_filter.startsWith(QLatin1String("title:"))) {
-        if (m_titles) {
-            for (const auto &[r, e] : m_titles->eventsOf(m_filter.mid(6))) {
-                if (r < m_runs.size() && std::size_t(e) < m_runs[r].run->events.size()) {
-                    m_rows.emplace_back(r, e);
-                }
-            }
-        }
-    } else {
-        std::optional<EventKind> only;
-        for (int k = 0; k < kEventKindCount && !m_filter.isEmpty(); ++k) {
-            if (m_filter == QLatin1String(eventKindName(EventKind(k)))) {
-                only = EventKind(k);
-            }
-        }
-        if (m_filter.isEmpty() || only) {
-            for (int r = 0; r < m_runs.size(); ++r) {
-                const std::vector<Event> &events = m_runs[r].run->events;
-                for (std::size_t e = 0; e < events.size(); ++e) {
-                    if (!only || events[e].kind == *only) {
-                        m_rows.emplace_back(r, int(e));
-                    }
-                }
-            }
-        }
-    }
+    m_rows = filteredRows();
     if (m_sortColumn < 0) {
         return;
     }
-    // One key per row, then a stable sort of the rows by key; rows without a value (no
-    // arrival, no kernel time) go last in either order.
-    std::vector<std::optional<double>> number(m_rows.size());
-    std::vector<QString> text;
-    if (m_sortColumn == Text) {
-        text.resize(m_rows.size());
-    }
-    // The rank of each run's label and of each kind's name, taken once, not per row.
-    std::vector<int> runRank(std::size_t(m_runs.size()), 0), kindRank(kEventKindCount, 0);
-    for (int a = 0; a < m_runs.size(); ++a) {
-        for (int b = 0; b < m_runs.size(); ++b) {
-            runRank[std::size_t(a)] += m_runs[b].label < m_runs[a].label;
-        }
-    }
-    for (int a = 0; a < kEventKindCount; ++a) {
-        for (int b = 0; b < kEventKindCount; ++b) {
-            kindRank[std::size_t(a)] +=
-                qstrcmp(eventKindName(EventKind(b)), eventKindName(EventKind(a))) < 0;
-        }
-    }
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const auto [ri, ei] = m_rows[i];
-        const TimelineRun &tr = m_runs[ri];
-        const Run &run = *tr.run;
-        const Event &e = run.events[std::size_t(ei)];
-        switch (m_sortColumn) {
-        case RunCol:
-            number[i] = double(runRank[std::size_t(ri)]);
-            break;
-        case Kind: // by the kind's name, then by its count
-            number[i] = double(kindRank[std::size_t(e.kind)]) * 4294967296.0 + double(e.count);
-            break;
-        case Arrival:
-            if (const std::optional<RunSeconds> t = run.eventTime(std::size_t(ei))) {
-                number[i] = tr.xOf(*t);
-            }
-            break;
-        case Kernel:
-            if (!e.note && e.line < run.lines.endIndex()) {
-                if (const std::optional<KernelUs> k = run.lines.kernelTime(e.line)) {
-                    number[i] = double(k->count());
-                }
-            }
-            break;
-        case Text: {
-            const LineText t = run.eventText(e);
-            text[i] = LogModel::displayText(t.view());
-            number[i] = 0;
-            break;
-        }
-        }
-    }
-    const bool up = m_sortOrder == Qt::AscendingOrder;
-    std::vector<std::size_t> order(m_rows.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        if (!number[a] || !number[b]) {
-            return bool(number[a]) && !number[b];
-        }
-        if (!text.empty()) {
-            const int c = text[a].compare(text[b]);
-            return up ? c < 0 : c > 0;
-        }
-        return up ? *number[a] < *number[b] : *number[a] > *number[b];
-    });
-    std::vector<EventRef> sorted;
-    sorted.reserve(order.size());
-    for (const std::size_t o : order) {
-        sorted.push_back(m_rows[o]);
-    }
-    m_rows = std::move(sorted);
+    m_rows = orderEvents(std::move(m_rows), m_runs, sortKeyOf(m_sortColumn),
+                         m_sortOrder == Qt::AscendingOrder);
 }
 
 QVector<int> EventModel::kindCounts() const
@@ -354,6 +387,15 @@ EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
     layout->addWidget(m_table, 1);
+    // A big list sorts on a worker: the header shows the new column at once, the rows
+    // follow when sorted; meanwhile the list says it is busy.
+    connect(m_model, &EventModel::sortingChanged, this, [this](bool sorting) {
+        if (sorting) {
+            m_table->viewport()->setCursor(Qt::BusyCursor);
+        } else {
+            m_table->viewport()->unsetCursor();
+        }
+    });
     connect(m_kinds, &QComboBox::currentIndexChanged, this,
             [this] { setKindFilter(m_kinds->currentData().toString()); });
     connect(m_table, &LogLineView::activated, this, [this](const QModelIndex &i) {

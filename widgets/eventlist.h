@@ -2,12 +2,19 @@
 // kind or crash title, sortable by column, linked to the timeline and the log.
 #pragma once
 
+#include "backgroundtask.h"
 #include "crashtitles.h"
+#include "eventorder.h"
 #include "timelineview.h"
 
 #include <QAbstractTableModel>
 #include <QWidget>
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -25,6 +32,7 @@ public:
     enum Column { RunCol, Kind, Arrival, Kernel, Text, ColumnCount };
     enum Roles { RunRole = Qt::UserRole + 1, EventRole, KindRole, TitleRole };
     explicit EventModel(QObject *parent = nullptr);
+    ~EventModel() override;
     // The crash titles of the runs before are kept when the runs are the same (a live run
     // that grew: then it returns true); else there are none until setCrashTitles.
     bool setRuns(const QVector<TimelineRun> &runs);
@@ -34,8 +42,16 @@ public:
     // "" shows all.
     void setFilter(const QString &filter);
     QString filter() const { return m_filter; }
-    // Column -1 restores the events' own order.
+    // Column -1 restores the events' own order. A list of kBackgroundSortRows rows or more
+    // is sorted on a worker (by text, a big log's takes seconds: its lines are decoded):
+    // it keeps its order until the new one is there, then changes at once.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    static constexpr int kBackgroundSortRows = 50000;
+    // The rows are in the order of this column (-1: the events' own order), no sort pending.
+    bool isSortedBy(int column) const { return m_sortColumn == column && !isSorting(); }
+    bool isSorting() const { return m_sortTask.isPending(); }
+    // Waits for a sort on a worker and takes its order (tests, exports).
+    void waitForSort();
 
     // The row showing an event, -1 when it is filtered out.
     int rowOf(int run, int event) const;
@@ -49,11 +65,21 @@ public:
     QVariant data(const QModelIndex &index, int role) const override;
     QVariant headerData(int section, Qt::Orientation o, int role) const override;
 
+signals:
+    // A sort on a worker started (true) or ended (false).
+    void sortingChanged(bool sorting);
+
 private:
-    using EventRef = std::pair<int, int>; // (run, event index)
     EventRef eventAt(int row) const;
     // The rows of the filter in the events' order, then sorted by the sort column.
     void listRows();
+    std::vector<EventRef> filteredRows() const;
+    // Sets the rows of a new order, keeping the persistent indexes on their events.
+    void reorder(const std::function<void()> &change);
+    void onSortDone();
+    // After the rows were listed again: a sort asked for and still on a worker (it sorts
+    // the old rows) starts again on the new ones.
+    void sortAgainIfAsked();
     QString titleOf(int run, int event) const;
 
     QVector<TimelineRun> m_runs;
@@ -64,6 +90,18 @@ private:
     bool m_listed = false; // a filter or a sort: the rows are m_rows
     std::vector<EventRef> m_rows;
     std::shared_ptr<const CrashTitles> m_titles;
+    // The sort on a worker: the order it computed, for the listing it was started on.
+    struct SortResult
+    {
+        std::uint64_t listing = 0;
+        int column = -1;
+        Qt::SortOrder order = Qt::AscendingOrder;
+        std::vector<EventRef> rows;
+    };
+    std::uint64_t m_listing = 0; // changes whenever a sort is asked for
+    std::optional<std::pair<int, Qt::SortOrder>> m_requested; // the sort on a worker
+    std::shared_ptr<std::atomic<bool>> m_cancelSort;
+    BackgroundTask<std::shared_ptr<const SortResult>> m_sortTask;
 };
 
 class LogLineView;
