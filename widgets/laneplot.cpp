@@ -6,13 +6,19 @@ namespace tty {
 
 LanePlot::LanePlot(QWidget *parent) : QCustomPlot(parent)
 {
-    // Any replot draws everything changed before it began.
-    connect(this, &QCustomPlot::beforeReplot, this, [this] { m_replotPending = false; });
+    // Any replot draws everything changed before it began. The two signals bracket the
+    // part of a replot that lays out and draws (QCustomPlot's own flag for it, mReplotting,
+    // is protected and not part of its API).
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        m_replotPending = false;
+        m_inReplot = true;
+    });
+    connect(this, &QCustomPlot::afterReplot, this, [this] { m_inReplot = false; });
 }
 
 void LanePlot::requestReplot()
 {
-    if (mReplotting) {
+    if (m_inReplot) {
         // From a handler of beforeReplot or afterLayout: nothing is drawn yet.
         m_layoutAgain = true;
         return;

@@ -28,6 +28,7 @@ protected:
     void updateLayout() override;
 
 private:
+    bool m_inReplot = false; // between beforeReplot and afterReplot
     bool m_layoutAgain = false;
     bool m_replotPending = false;
 };
