@@ -5,6 +5,7 @@
 #include "compactticker.h"
 #include "consoletext.h"
 #include "guitest.h"
+#include "laneplot.h"
 #include "logmodel.h"
 #include "logpane.h"
 #include "logview.h"
@@ -515,6 +516,47 @@ private slots:
                           names.contains(QStringLiteral("mean console lag (dashed)"))),
                      qPrintable(g->name()));
         }
+    }
+
+    // LanePlot on its own: a change asked for from inside a replot (an afterLayout handler,
+    // as the lanes' width fitting) is laid out again and drawn by that replot, and one
+    // asked for after it (an afterReplot handler) by exactly one queued replot.
+    void aChangeInsideAReplotIsDrawnByIt()
+    {
+        LanePlot plot;
+        plot.resize(600, 400);
+        plot.show(); // its resize event replots: before the counting
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        int layouts = 0, replots = 0, askInLayout = 1, askAfter = 0;
+        connect(&plot, &QCustomPlot::afterLayout, &plot, [&] {
+            ++layouts;
+            if (askInLayout > 0) {
+                --askInLayout;
+                plot.requestReplot();
+            }
+        });
+        connect(&plot, &QCustomPlot::afterReplot, &plot, [&] {
+            ++replots;
+            if (askAfter > 0) {
+                --askAfter;
+                plot.requestReplot();
+            }
+        });
+        plot.replot();
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        QCOMPARE(replots, 1);
+        QCOMPARE(layouts, 2); // laid out again, not drawn again
+        askAfter = 1;
+        plot.replot();
+        for (int i = 0; i < 5; ++i) {
+            QApplication::processEvents();
+        }
+        QCOMPARE(replots, 3); // the request after the second one: one more
+        QCOMPARE(layouts, 4);
     }
 
     // A resize draws the timeline once for each size the plot takes: the lanes take their
