@@ -63,7 +63,9 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     if (!sameRuns) {
         m_titles.reset();
     }
-    listRows();
+    // A live run that grew is sorted at once: its next growth would restart a sort on a
+    // worker before it ended, and the list would never show its order.
+    listRows(sameRuns ? Sorting::AtOnce : Sorting::OnAWorker);
     endResetModel();
     sortAgainIfAsked();
     return sameRuns;
@@ -77,7 +79,7 @@ void EventModel::setCrashTitles(std::shared_ptr<const CrashTitles> titles)
     }
     m_titles = std::move(titles);
     if (titleFilter) {
-        listRows(); // the rows of the title filter are the titles' events
+        listRows(Sorting::OnAWorker); // the rows of the title filter are the titles' events
         endResetModel();
         sortAgainIfAsked();
     } else if (rowCount() > 0) {
@@ -92,7 +94,7 @@ void EventModel::setFilter(const QString &filter)
     }
     beginResetModel();
     m_filter = filter;
-    listRows();
+    listRows(Sorting::OnAWorker);
     endResetModel();
     sortAgainIfAsked();
 }
@@ -112,7 +114,7 @@ void EventModel::sort(int column, Qt::SortOrder order)
         reorder([&] {
             m_sortColumn = column;
             m_sortOrder = order;
-            listRows();
+            listRows(Sorting::AtOnce);
         });
         return;
     }
@@ -244,7 +246,7 @@ std::vector<EventRef> EventModel::filteredRows() const
     return rows;
 }
 
-void EventModel::listRows()
+void EventModel::listRows(Sorting sorting)
 {
     m_rows.clear();
     m_listed = !m_filter.isEmpty() || m_sortColumn >= 0;
@@ -253,6 +255,11 @@ void EventModel::listRows()
     }
     m_rows = filteredRows();
     if (m_sortColumn < 0) {
+        return;
+    }
+    if (sorting == Sorting::OnAWorker && m_rows.size() >= std::size_t(kBackgroundSortRows)) {
+        // Shown in the events' order until sortAgainIfAsked() has them sorted.
+        m_requested = {m_sortColumn, m_sortOrder};
         return;
     }
     m_rows = orderEvents(std::move(m_rows), m_runs, sortKeyOf(m_sortColumn),

@@ -71,8 +71,10 @@ signals:
 
 private:
     EventRef eventAt(int row) const;
-    // The rows of the filter in the events' order, then sorted by the sort column.
-    void listRows();
+    // The rows of the filter in the events' order, then sorted by the sort column: at once,
+    // or (OnAWorker, a big list) by sortAgainIfAsked() on a worker.
+    enum class Sorting { AtOnce, OnAWorker };
+    void listRows(Sorting sorting);
     std::vector<EventRef> filteredRows() const;
     // Sets the rows of a new order, keeping the persistent indexes on their events.
     void reorder(const std::function<void()> &change);

@@ -23,6 +23,7 @@ private slots:
     void bigListSortsOnAWorker();
     void aNewSortReplacesOneRunning();
     void aFilterDuringASortSortsTheNewRows();
+    void aBigFilteredListIsSortedOnAWorker();
 };
 
 namespace {
@@ -211,6 +212,35 @@ void TstEvents::aFilterDuringASortSortsTheNewRows()
              std::string("[ 9999.000000] WARNING: CPU: 0 PID: 96 at a.c:1 f+0x1/0x2"));
     QCOMPARE(run->lines.text(run->events[std::size_t(expected.back())].line).str(),
              std::string("[ 9999.000000] WARNING: CPU: 0 PID: 0 at a.c:1 f+0x1/0x2"));
+}
+
+// A list already sorted, then filtered to rows still too many to sort at once: the filter
+// shows them at once in the events' order, and the worker sorts them.
+void TstEvents::aBigFilteredListIsSortedOnAWorker()
+{
+    const int drops = 60000, warnings = 10;
+    const std::shared_ptr<const Run> run = runOf(bigLog(drops, warnings));
+    QVERIFY(run);
+    EventList list;
+    list.setRuns(timeline(run));
+    EventModel *m = list.model();
+    m->sort(EventModel::Text, Qt::AscendingOrder);
+    m->waitForSort();
+    QVERIFY(m->isSortedBy(EventModel::Text));
+    QCOMPARE(m->rowCount(), drops + warnings);
+    std::vector<int> dropEvents;
+    for (std::size_t e = 0; e < run->events.size(); ++e) {
+        if (run->events[e].kind == EventKind::Drop) {
+            dropEvents.push_back(int(e));
+        }
+    }
+    QCOMPARE(dropEvents.size(), std::size_t(drops));
+    list.setKindFilter(QLatin1String(eventKindName(EventKind::Drop)));
+    QVERIFY(m->isSorting());
+    QCOMPARE(eventsInRows(*m), dropEvents);
+    m->waitForSort();
+    QVERIFY(m->isSortedBy(EventModel::Text));
+    QCOMPARE(eventsInRows(*m), byTextStable(*run, dropEvents, true));
 }
 
 QTEST_MAIN(TstEvents)
