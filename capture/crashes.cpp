@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
-#include <thread>
 
 namespace tty {
 
@@ -451,14 +450,7 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
         Assembler a(src, heads, bounds, stops, end);
         parts[std::size_t(k)] = a.run(first, cuts[std::size_t(k)], cuts[std::size_t(k) + 1]);
     };
-    std::vector<std::thread> threads;
-    for (int k = 1; k < formed; ++k) {
-        threads.emplace_back(assembleSlice, k);
-    }
-    assembleSlice(0);
-    for (std::thread &t : threads) {
-        t.join();
-    }
+    runAtOnce(formed, assembleSlice);
     std::vector<Crash> out = std::move(parts[0]);
     for (std::size_t k = 1; k < parts.size(); ++k) {
         out.insert(out.end(), std::make_move_iterator(parts[k].begin()),

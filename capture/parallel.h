@@ -35,20 +35,27 @@ inline int sliceCount(LineCount n, LineCount minPerSlice = LineCount(1 << 20))
                       std::size_t(std::max<std::int64_t>(minPerSlice.count(), 0)));
 }
 
+// Runs f(k) for every k in [0, count) at once, f(0) on the calling thread, and returns when
+// all are done.
+template <typename F> void runAtOnce(int count, F &&f)
+{
+    std::vector<std::thread> threads;
+    for (int k = 1; k < count; ++k) {
+        threads.emplace_back([&f, k] { f(k); });
+    }
+    f(0);
+    for (std::thread &t : threads) {
+        t.join();
+    }
+}
+
 // Runs f(slice, from, to) for `slices` equal slices of [begin, end) at once, the first on
 // the calling thread, and returns when all are done.
 template <typename F> void forEachSlice(LineIndex begin, LineIndex end, int slices, F &&f)
 {
     const LineCount n = std::max(end - begin, 0_lines);
     auto bound = [&](int s) { return begin + n * s / std::max(slices, 1); };
-    std::vector<std::thread> threads;
-    for (int s = 1; s < slices; ++s) {
-        threads.emplace_back([&f, s, from = bound(s), to = bound(s + 1)] { f(s, from, to); });
-    }
-    f(0, bound(0), bound(1));
-    for (std::thread &t : threads) {
-        t.join();
-    }
+    runAtOnce(std::max(slices, 1), [&](int s) { f(s, bound(s), bound(s + 1)); });
 }
 
 } // namespace tty

@@ -13,7 +13,6 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
-#include <thread>
 
 namespace tty {
 
@@ -265,14 +264,7 @@ std::vector<EventRef> orderEvents(std::vector<EventRef> rows, const QVector<Time
         const std::size_t to = rows.size() * std::size_t(s + 1) / std::size_t(slices);
         done[std::size_t(s)] = fillKeys(rows, context, from, to, keys, cancel);
     };
-    std::vector<std::thread> threads;
-    for (int s = 1; s < slices; ++s) {
-        threads.emplace_back(slice, s);
-    }
-    slice(0);
-    for (std::thread &t : threads) {
-        t.join();
-    }
+    runAtOnce(slices, slice);
     if (std::find(done.begin(), done.end(), 0) != done.end()) {
         return rows;
     }

@@ -44,6 +44,19 @@ QVector<TimelineRun> timeline(std::shared_ptr<const Run> run)
     return {r};
 }
 
+// A log's events in an event list.
+struct Listed
+{
+    std::shared_ptr<const Run> run;
+    EventList list;
+    explicit Listed(const QByteArray &log) : run(runOf(log))
+    {
+        if (run) {
+            list.setRuns(timeline(run));
+        }
+    }
+};
+
 // The events' indexes in the rows' order.
 std::vector<int> eventsInRows(const EventModel &m)
 {
@@ -72,6 +85,17 @@ QByteArray bigLog(int drops, int warnings)
                    .toLatin1();
     }
     return log;
+}
+
+std::vector<int> eventsOfKind(const Run &run, EventKind kind)
+{
+    std::vector<int> v;
+    for (std::size_t e = 0; e < run.events.size(); ++e) {
+        if (run.events[e].kind == kind) {
+            v.push_back(int(e));
+        }
+    }
+    return v;
 }
 
 // The order the test expects: the events' line texts (printed text: these have no escape
@@ -131,12 +155,12 @@ void TstEvents::textOrderIsThePrintedBytes()
 void TstEvents::bigListSortsOnAWorker()
 {
     const int drops = 60000;
-    const std::shared_ptr<const Run> run = runOf(bigLog(drops, 0));
-    QVERIFY(run);
-    QCOMPARE(run->events.size(), std::size_t(drops));
-    EventList list;
-    list.setRuns(timeline(run));
+    Listed l(bigLog(drops, 0));
+    QVERIFY(l.run);
+    const std::shared_ptr<const Run> &run = l.run;
+    EventList &list = l.list;
     EventModel *m = list.model();
+    QCOMPARE(run->events.size(), std::size_t(drops));
     QCOMPARE(m->rowCount(), drops);
     std::vector<int> own(static_cast<std::size_t>(drops));
     std::iota(own.begin(), own.end(), 0);
@@ -161,10 +185,10 @@ void TstEvents::bigListSortsOnAWorker()
 void TstEvents::aNewSortReplacesOneRunning()
 {
     const int drops = 60000;
-    const std::shared_ptr<const Run> run = runOf(bigLog(drops, 0));
-    QVERIFY(run);
-    EventList list;
-    list.setRuns(timeline(run));
+    Listed l(bigLog(drops, 0));
+    QVERIFY(l.run);
+    const std::shared_ptr<const Run> &run = l.run;
+    EventList &list = l.list;
     EventModel *m = list.model();
     m->sort(EventModel::Text, Qt::AscendingOrder);
     QVERIFY(m->isSorting());
@@ -188,17 +212,12 @@ void TstEvents::aNewSortReplacesOneRunning()
 void TstEvents::aFilterDuringASortSortsTheNewRows()
 {
     const int drops = 60000, warnings = 10;
-    const std::shared_ptr<const Run> run = runOf(bigLog(drops, warnings));
-    QVERIFY(run);
-    EventList list;
-    list.setRuns(timeline(run));
+    Listed l(bigLog(drops, warnings));
+    QVERIFY(l.run);
+    const std::shared_ptr<const Run> &run = l.run;
+    EventList &list = l.list;
     EventModel *m = list.model();
-    std::vector<int> warningEvents;
-    for (std::size_t e = 0; e < run->events.size(); ++e) {
-        if (run->events[e].kind == EventKind::Warning) {
-            warningEvents.push_back(int(e));
-        }
-    }
+    const std::vector<int> warningEvents = eventsOfKind(*run, EventKind::Warning);
     QCOMPARE(warningEvents.size(), std::size_t(warnings));
     m->sort(EventModel::Text, Qt::DescendingOrder);
     QVERIFY(m->isSorting());
@@ -219,21 +238,16 @@ void TstEvents::aFilterDuringASortSortsTheNewRows()
 void TstEvents::aBigFilteredListIsSortedOnAWorker()
 {
     const int drops = 60000, warnings = 10;
-    const std::shared_ptr<const Run> run = runOf(bigLog(drops, warnings));
-    QVERIFY(run);
-    EventList list;
-    list.setRuns(timeline(run));
+    Listed l(bigLog(drops, warnings));
+    QVERIFY(l.run);
+    const std::shared_ptr<const Run> &run = l.run;
+    EventList &list = l.list;
     EventModel *m = list.model();
     m->sort(EventModel::Text, Qt::AscendingOrder);
     m->waitForSort();
     QVERIFY(m->isSortedBy(EventModel::Text));
     QCOMPARE(m->rowCount(), drops + warnings);
-    std::vector<int> dropEvents;
-    for (std::size_t e = 0; e < run->events.size(); ++e) {
-        if (run->events[e].kind == EventKind::Drop) {
-            dropEvents.push_back(int(e));
-        }
-    }
+    const std::vector<int> dropEvents = eventsOfKind(*run, EventKind::Drop);
     QCOMPARE(dropEvents.size(), std::size_t(drops));
     list.setKindFilter(QLatin1String(eventKindName(EventKind::Drop)));
     QVERIFY(m->isSorting());
