@@ -114,7 +114,13 @@ void EventModel::sort(int column, Qt::SortOrder order)
         reorder([&] {
             m_sortColumn = column;
             m_sortOrder = order;
-            listRows(Sorting::AtOnce);
+            if (column < 0) {
+                listRows(Sorting::AtOnce); // the filter's rows in the events' order
+            } else {
+                m_listed = true; // the rows listed above, not listed again
+                m_rows = orderEvents(std::move(rows), m_runs, sortKeyOf(column),
+                                     order == Qt::AscendingOrder);
+            }
         });
         return;
     }
