@@ -432,11 +432,12 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
         }
     }
     // A gigabyte log has tens of thousands of reports, each read line by line (most of the
-    // metrics' time): slices of the heads are assembled at once, each with a line source
-    // of its own (its piece cache is not shared), and joined in order.
+    // metrics' time): slices of the heads are assembled on every core, more slices than
+    // cores so that the reports' uneven spread evens out, each with a line source of its
+    // own (its piece cache is not shared), and joined in order.
     if (slices <= 0) {
         constexpr std::size_t kHeadsPerSlice = 256; // a thread costs more than fewer reports
-        slices = sliceCount(heads.size(), kHeadsPerSlice);
+        slices = sharedSliceCount(heads.size(), kHeadsPerSlice);
     }
     const std::vector<std::size_t> cuts = sliceHeads(heads, slices);
     const int formed = int(cuts.size()) - 1;
@@ -450,7 +451,7 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
         Assembler a(src, heads, bounds, stops, end);
         parts[std::size_t(k)] = a.run(first, cuts[std::size_t(k)], cuts[std::size_t(k) + 1]);
     };
-    runAtOnce(formed, assembleSlice);
+    runOnEveryCore(formed, assembleSlice);
     std::vector<Crash> out = std::move(parts[0]);
     for (std::size_t k = 1; k < parts.size(); ++k) {
         out.insert(out.end(), std::make_move_iterator(parts[k].begin()),

@@ -21,7 +21,7 @@ std::shared_ptr<std::vector<LineIndex>> findMatchingLines(const Run &run, const 
     };
     const auto lock = run.readLock(); // a live run does not grow meanwhile
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
-    const int slices = sliceCount(run.lines.size());
+    const int slices = sharedSliceCount(run.lines.size());
     std::vector<std::vector<LineIndex>> found(static_cast<std::size_t>(slices));
     std::atomic<bool> invalid{false};
     forEachSlice(

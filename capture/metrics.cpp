@@ -39,15 +39,26 @@ std::optional<LineIndex> findFirstIn(const Run &run, const LineMatcher &m, LineI
 } // namespace
 
 // A pattern that is found late or not at all is searched for through the whole text: a
-// big run is searched by slices at once, each with a matcher of its own (a regex object
-// must not be shared between threads).
+// big run is searched by slices on every core, each with a matcher of its own (a regex
+// object must not be shared between threads). The slices are taken in order, and none is
+// started after one before it found the pattern: a hit early in a big log ends the search
+// there, and one late costs the slices before it only.
 std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineIndex from,
                                    LineIndex end)
 {
-    const int slices = sliceCount(end - from);
+    const int slices = sharedSliceCount(end - from);
     std::vector<std::optional<LineIndex>> hits(static_cast<std::size_t>(slices));
+    std::atomic<int> firstHit{slices}; // the first slice known to hold a hit
     forEachSlice(from, end, slices, [&](int s, LineIndex a, LineIndex b) {
+        if (s > firstHit.load(std::memory_order_relaxed)) {
+            return;
+        }
         hits[std::size_t(s)] = findFirstIn(run, LineMatcher(pattern), a, b);
+        if (hits[std::size_t(s)]) {
+            int seen = firstHit.load(std::memory_order_relaxed);
+            while (s < seen && !firstHit.compare_exchange_weak(seen, s)) {
+            }
+        }
     });
     for (const std::optional<LineIndex> h : hits) {
         if (h) {

@@ -5,6 +5,7 @@
 #include "types.h"
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -35,6 +36,23 @@ inline int sliceCount(LineCount n, LineCount minPerSlice = LineCount(1 << 20))
                       std::size_t(std::max<std::int64_t>(minPerSlice.count(), 0)));
 }
 
+// A pass cut into more slices than cores, to be run by runOnEveryCore: no slice smaller
+// than minPerSlice, and up to kSlicesPerThread per hardware thread, so that one slice with
+// more work than the others (the crash reports are not spread evenly) or a core the host
+// takes away for a while (this machine's vCPUs are stolen for 100 ms at a time) leaves the
+// other cores a share of what is left, not nothing.
+constexpr int kSlicesPerThread = 4;
+inline int sharedSliceCount(std::size_t n, std::size_t minPerSlice)
+{
+    return int(std::clamp<std::size_t>(n / std::max<std::size_t>(minPerSlice, 1), 1,
+                                       std::size_t(hardwareThreads() * kSlicesPerThread)));
+}
+inline int sharedSliceCount(LineCount n, LineCount minPerSlice = LineCount(1 << 20))
+{
+    return sharedSliceCount(std::size_t(std::max<std::int64_t>(n.count(), 0)),
+                            std::size_t(std::max<std::int64_t>(minPerSlice.count(), 0)));
+}
+
 // Runs f(k) for every k in [0, count) at once, f(0) on the calling thread, and returns when
 // all are done.
 template <typename F> void runAtOnce(int count, F &&f)
@@ -49,13 +67,28 @@ template <typename F> void runAtOnce(int count, F &&f)
     }
 }
 
-// Runs f(slice, from, to) for `slices` equal slices of [begin, end) at once, the first on
-// the calling thread, and returns when all are done.
+// Runs f(k) for every k in [0, count) on one thread per core (the calling thread one of
+// them), each taking the next k in increasing order when it is done with its last, and
+// returns when all are done. A slice that takes longer holds back no other.
+template <typename F> void runOnEveryCore(int count, F &&f)
+{
+    std::atomic<int> next{0};
+    runAtOnce(std::clamp(count, 1, hardwareThreads()), [&](int) {
+        for (int k = next.fetch_add(1, std::memory_order_relaxed); k < count;
+             k = next.fetch_add(1, std::memory_order_relaxed)) {
+            f(k);
+        }
+    });
+}
+
+// Runs f(slice, from, to) for `slices` equal slices of [begin, end) on every core
+// (runOnEveryCore: more slices than cores are shared out), and returns when all are done.
 template <typename F> void forEachSlice(LineIndex begin, LineIndex end, int slices, F &&f)
 {
     const LineCount n = std::max(end - begin, 0_lines);
-    auto bound = [&](int s) { return begin + n * s / std::max(slices, 1); };
-    runAtOnce(std::max(slices, 1), [&](int s) { f(s, bound(s), bound(s + 1)); });
+    slices = std::max(slices, 1);
+    auto bound = [&](int s) { return begin + n * s / slices; };
+    runOnEveryCore(slices, [&](int s) { f(s, bound(s), bound(s + 1)); });
 }
 
 } // namespace tty

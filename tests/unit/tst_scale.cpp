@@ -370,6 +370,15 @@ void TstScale::slicedSeriesAndLagQuantiles()
     const std::atomic<bool> stop{true};
     QVERIFY(!findMatchingLines(*run, QStringLiteral("x"), &stop));
 
+    // The first line matching (--boot-pattern, --span) is the first of the whole range,
+    // whichever slice finds one first: "999." is in both halves of the run, "1999." only
+    // in the second.
+    const LineIndex end = run->lines.endIndex();
+    QCOMPARE(findFirst(*run, QStringLiteral("999\\."), LineIndex(0), end), LineIndex(999000));
+    QCOMPARE(findFirst(*run, QStringLiteral("1999\\."), LineIndex(0), end), LineIndex(1999000));
+    QCOMPARE(findFirst(*run, QStringLiteral("999\\."), LineIndex(999001), end), LineIndex(999001));
+    QCOMPARE(findFirst(*run, QStringLiteral("x y"), LineIndex(0), end), std::nullopt);
+
     // A range that is not the whole run is summarised on its own, by slices as well.
     const LineIndex from{1000};
     std::vector<double> part;
