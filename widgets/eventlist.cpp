@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace tty {
 
@@ -62,13 +63,22 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     }
     if (!sameRuns) {
         m_titles.reset();
+        listRows(Sorting::OnAWorker);
+        m_stable = stableEvents();
+        endResetModel();
+        sortAgainIfAsked();
+        return false;
     }
-    // A live run that grew is sorted at once: its next growth would restart a sort on a
-    // worker before it ended, and the list would never show its order.
-    listRows(sameRuns ? Sorting::AtOnce : Sorting::OnAWorker);
+    // A live run that grew: the rows keep their order and the new events are put in their
+    // places, which costs the GUI thread a binary search per new row, not a sort of 10^6.
+    // A sort running on a worker goes on: its rows are brought up to date when it is done
+    // (restarted on each growth, it would never end).
+    if (m_listed) {
+        m_rows = withGrowth(std::move(m_rows), m_stable, m_sortColumn, m_sortOrder);
+    }
+    m_stable = stableEvents();
     endResetModel();
-    sortAgainIfAsked();
-    return sameRuns;
+    return true;
 }
 
 void EventModel::setCrashTitles(std::shared_ptr<const CrashTitles> titles)
@@ -129,11 +139,12 @@ void EventModel::sort(int column, Qt::SortOrder order)
     m_requested = {column, order};
     emit sortingChanged(true);
     m_sortTask.start([rows = std::move(rows), runs = m_runs, listing = m_listing, column, order,
-                      cancel]() mutable -> std::shared_ptr<const SortResult> {
+                      stable = m_stable, cancel]() mutable -> std::shared_ptr<const SortResult> {
         auto r = std::make_shared<SortResult>();
         r->listing = listing;
         r->column = column;
         r->order = order;
+        r->stable = std::move(stable);
         r->rows = orderEvents(std::move(rows), runs, sortKeyOf(column), order == Qt::AscendingOrder,
                               cancel.get());
         return r;
@@ -160,7 +171,7 @@ void EventModel::onSortDone()
     reorder([&] {
         m_sortColumn = r.column;
         m_sortOrder = r.order;
-        m_rows = r.rows;
+        m_rows = withGrowth(r.rows, r.stable, r.column, r.order); // a live run grew meanwhile
         m_listed = true;
     });
 }
@@ -220,13 +231,15 @@ QString EventModel::titleOf(int run, int event) const
     return m_titles ? m_titles->titleOf(run, std::size_t(event)) : QString();
 }
 
-std::vector<EventRef> EventModel::filteredRows() const
+std::vector<EventRef> EventModel::filteredRows(const std::vector<std::size_t> *from) const
 {
+    auto firstOf = [from](int run) { return from ? (*from)[std::size_t(run)] : std::size_t(0); };
     std::vector<EventRef> rows;
     if (m_filter.startsWith(QLatin1String("title:"))) {
         if (m_titles) {
             for (const auto &[r, e] : m_titles->eventsOf(m_filter.mid(6))) {
-                if (r < m_runs.size() && std::size_t(e) < m_runs[r].run->events.size()) {
+                if (r < m_runs.size() && std::size_t(e) < m_runs[r].run->events.size() &&
+                    std::size_t(e) >= firstOf(r)) {
                     rows.emplace_back(r, e);
                 }
             }
@@ -242,7 +255,7 @@ std::vector<EventRef> EventModel::filteredRows() const
     if (m_filter.isEmpty() || only) {
         for (int r = 0; r < m_runs.size(); ++r) {
             const std::vector<Event> &events = m_runs[r].run->events;
-            for (std::size_t e = 0; e < events.size(); ++e) {
+            for (std::size_t e = firstOf(r); e < events.size(); ++e) {
                 if (!only || events[e].kind == *only) {
                     rows.emplace_back(r, int(e));
                 }
@@ -250,6 +263,39 @@ std::vector<EventRef> EventModel::filteredRows() const
         }
     }
     return rows;
+}
+
+std::vector<std::size_t> EventModel::stableEvents() const
+{
+    std::vector<std::size_t> stable;
+    for (const TimelineRun &tr : m_runs) {
+        const Run &run = *tr.run;
+        const LineIndex last = run.lines.endIndex() - 1_lines;
+        const auto end = std::lower_bound(run.events.begin(), run.events.end(), last,
+                                          [](const Event &e, LineIndex l) { return e.line < l; });
+        stable.push_back(std::size_t(end - run.events.begin()));
+    }
+    return stable;
+}
+
+std::vector<EventRef> EventModel::withGrowth(std::vector<EventRef> rows,
+                                             const std::vector<std::size_t> &stable, int column,
+                                             Qt::SortOrder order) const
+{
+    rows.erase(std::remove_if(rows.begin(), rows.end(),
+                              [&](const EventRef &r) {
+                                  return std::size_t(r.second) >= stable[std::size_t(r.first)];
+                              }),
+               rows.end());
+    std::vector<EventRef> added = filteredRows(&stable);
+    if (column >= 0) {
+        return mergeEvents(rows, std::move(added), m_runs, sortKeyOf(column),
+                           order == Qt::AscendingOrder);
+    }
+    std::vector<EventRef> merged; // both in (run, event) order, as the filter lists them
+    merged.reserve(rows.size() + added.size());
+    std::merge(rows.begin(), rows.end(), added.begin(), added.end(), std::back_inserter(merged));
+    return merged;
 }
 
 void EventModel::listRows(Sorting sorting)

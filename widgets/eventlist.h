@@ -75,7 +75,17 @@ private:
     // or (OnAWorker, a big list) by sortAgainIfAsked() on a worker.
     enum class Sorting { AtOnce, OnAWorker };
     void listRows(Sorting sorting);
-    std::vector<EventRef> filteredRows() const;
+    // With `from`, only the events at or after from[run] of each run.
+    std::vector<EventRef> filteredRows(const std::vector<std::size_t> *from = nullptr) const;
+    // Per run, the events a live run's growth leaves as they are: those before its last
+    // line, which may still be completed (LiveRun::stableEvents); events are in line order.
+    std::vector<std::size_t> stableEvents() const;
+    // `rows`, listed when the runs' events [0, stable) were as they are now, brought up to
+    // the runs' events now: rows of events after those dropped, the filter's events after
+    // those put in their places of the order by `column` (-1: the events' own order).
+    std::vector<EventRef> withGrowth(std::vector<EventRef> rows,
+                                     const std::vector<std::size_t> &stable, int column,
+                                     Qt::SortOrder order) const;
     // Sets the rows of a new order, keeping the persistent indexes on their events.
     void reorder(const std::function<void()> &change);
     void onSortDone();
@@ -91,6 +101,7 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     bool m_listed = false; // a filter or a sort: the rows are m_rows
     std::vector<EventRef> m_rows;
+    std::vector<std::size_t> m_stable; // stableEvents() when the runs were last set
     std::shared_ptr<const CrashTitles> m_titles;
     // The sort on a worker: the order it computed, for the listing it was started on.
     struct SortResult
@@ -99,6 +110,7 @@ private:
         int column = -1;
         Qt::SortOrder order = Qt::AscendingOrder;
         std::vector<EventRef> rows;
+        std::vector<std::size_t> stable; // m_stable when its rows were listed
     };
     std::uint64_t m_listing = 0; // changes whenever a sort is asked for
     std::optional<std::pair<int, Qt::SortOrder>> m_requested; // the sort on a worker

@@ -249,6 +249,48 @@ bool settleTextTies(const std::vector<EventRef> &rows, const QVector<TimelineRun
     return true;
 }
 
+// Whether row a comes before row b in orderEvents' order: by key (rows without one last),
+// ties of a text key by the whole printed text, then in (run, event) order, as a stable
+// sort of rows given in that order leaves them.
+class RowOrder
+{
+public:
+    RowOrder(const QVector<TimelineRun> &runs, EventSortKey key, bool ascending)
+        : m_context{runs, key}, m_ascending(ascending), m_near(std::size_t(runs.size()))
+    {
+    }
+    bool operator()(const EventRef &a, const EventRef &b)
+    {
+        const RowKey ka = keyOf(a, m_context, m_near), kb = keyOf(b, m_context, m_near);
+        if (ka.has != kb.has) {
+            return ka.has;
+        }
+        if (ka.has && ka.w != kb.w) {
+            return m_ascending ? ka.w < kb.w : kb.w < ka.w;
+        }
+        if (ka.has && m_context.key == EventSortKey::Text) {
+            const int c = textOf(a).compare(textOf(b));
+            if (c != 0) {
+                return m_ascending ? c < 0 : c > 0;
+            }
+        }
+        return a < b;
+    }
+
+private:
+    std::string textOf(const EventRef &r)
+    {
+        const Run &run = *m_context.runs[r.first].run;
+        const LineText text =
+            eventText(run, run.events[std::size_t(r.second)], m_near[std::size_t(r.first)]);
+        return printedOf(text.view());
+    }
+
+    KeyContext m_context;
+    bool m_ascending;
+    std::vector<LineText> m_near;
+};
+
 } // namespace
 
 std::vector<EventRef> orderEvents(std::vector<EventRef> rows, const QVector<TimelineRun> &runs,
@@ -283,6 +325,31 @@ std::vector<EventRef> orderEvents(std::vector<EventRef> rows, const QVector<Time
         sorted.push_back(rows[k.row]);
     }
     return sorted;
+}
+
+std::vector<EventRef> mergeEvents(const std::vector<EventRef> &sorted, std::vector<EventRef> added,
+                                  const QVector<TimelineRun> &runs, EventSortKey key,
+                                  bool ascending)
+{
+    if (added.empty()) {
+        return sorted;
+    }
+    std::sort(added.begin(), added.end()); // (run, event): the order equal keys keep
+    added = orderEvents(std::move(added), runs, key, ascending);
+    RowOrder before(runs, key, ascending);
+    std::vector<EventRef> out;
+    out.reserve(sorted.size() + added.size());
+    auto from = sorted.begin();
+    for (const EventRef &row : added) {
+        // The added rows are in order, so each one's place is at or after the last one's.
+        const auto at = std::partition_point(from, sorted.end(),
+                                             [&](const EventRef &s) { return before(s, row); });
+        out.insert(out.end(), from, at);
+        out.push_back(row);
+        from = at;
+    }
+    out.insert(out.end(), from, sorted.end());
+    return out;
 }
 
 } // namespace tty

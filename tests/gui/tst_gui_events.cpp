@@ -3,10 +3,13 @@
 // log has 10^6 events) sorted on a worker while the GUI thread keeps answering.
 #include "eventlist.h"
 #include "eventorder.h"
+#include "live/liverun.h"
 #include "loglineview.h"
 #include "runloader.h"
 
 #include <QtTest>
+
+#include <QElapsedTimer>
 
 #include <algorithm>
 #include <memory>
@@ -24,6 +27,8 @@ private slots:
     void aNewSortReplacesOneRunning();
     void aFilterDuringASortSortsTheNewRows();
     void aBigFilteredListIsSortedOnAWorker();
+    void aLiveRunGrowsIntoItsOrder();
+    void aWorkerSortEndsWhileALiveRunGrows();
 };
 
 namespace {
@@ -108,6 +113,52 @@ std::vector<int> byTextStable(const Run &run, const std::vector<int> &events, bo
         return ascending ? text(a) < text(b) : text(b) < text(a);
     });
     return v;
+}
+
+// A live capture's run, grown as model/livepump grows it: records added and the run
+// finalized under its grow lock, then the list given the same run again.
+class Capture
+{
+public:
+    Capture() : m_run(&m_live.run(), [](const Run *) {}) {}
+    std::shared_ptr<const Run> run() const { return m_run; }
+    void add(const std::string &data)
+    {
+        m_mono += 1000000;
+        const std::unique_lock<GrowLock> growing(*m_live.run().growLock);
+        m_live.add(LiveRecord{'D', kWall0 + Nanoseconds(m_mono), m_mono, data});
+        m_live.run().finalize();
+    }
+    // No byte for a while: a partial line at the end is shown.
+    void idle()
+    {
+        const std::unique_lock<GrowLock> growing(*m_live.run().growLock);
+        m_live.idle(m_mono + kIdleNs);
+        m_live.run().finalize();
+    }
+
+private:
+    static constexpr std::int64_t kIdleNs = 300'000'000;
+    static constexpr HostNs kWall0{1796014814000000000};
+    LiveRun m_live{nullptr, kIdleNs};
+    std::shared_ptr<const Run> m_run; // the LiveRun owns it
+    std::int64_t m_mono = 0;
+};
+
+std::vector<int> allEvents(const Run &run)
+{
+    std::vector<int> v(run.events.size());
+    std::iota(v.begin(), v.end(), 0);
+    return v;
+}
+
+std::string dropLine(int i)
+{
+    return QStringLiteral("[%1.%2] ** %3 printk messages dropped **\n")
+        .arg(1 + i / 1000, 5)
+        .arg((i % 1000) * 1000, 6, 10, QLatin1Char('0'))
+        .arg((i * 7919) % 1000 + 1)
+        .toStdString();
 }
 
 } // namespace
@@ -255,6 +306,92 @@ void TstEvents::aBigFilteredListIsSortedOnAWorker()
     m->waitForSort();
     QVERIFY(m->isSortedBy(EventModel::Text));
     QCOMPARE(eventsInRows(*m), byTextStable(*run, dropEvents, true));
+}
+
+// A live run grows while its list is sorted by text: the new events come in their places,
+// and the event of its last line, shown while the line was partial, is replaced (not kept
+// twice) when the line is completed.
+void TstEvents::aLiveRunGrowsIntoItsOrder()
+{
+    Capture capture;
+    capture.add("[    5.000000] WARNING: CPU: 0 PID: 5 at a.c:1 f+0x1/0x2\n"
+                "[    2.000000] ** 4 printk messages dropped **\n"
+                "[    8.000000] ** 2 printk messages dropped **\n");
+    const Run &run = *capture.run();
+    EventList list;
+    list.setRuns(timeline(capture.run()));
+    EventModel *m = list.model();
+    m->sort(EventModel::Text, Qt::AscendingOrder);
+    QVERIFY(m->isSortedBy(EventModel::Text));
+    QCOMPARE(eventsInRows(*m), (std::vector<int>{1, 0, 2}));
+
+    capture.add("[    1.000000] ** 3 printk messages dropped **\n"
+                "[    6.000000] WARNING: CPU: 1 PID: 6 at b.c:1 f+0x1/0x2\n"
+                "[    9.000000] ** 7 printk");
+    capture.idle(); // the partial line is shown: one line more, no event yet
+    QCOMPARE(run.lines.size(), LineCount(6));
+    list.setRuns(timeline(capture.run()));
+    QVERIFY(m->isSortedBy(EventModel::Text));
+    QCOMPARE(eventsInRows(*m), (std::vector<int>{3, 1, 0, 4, 2}));
+
+    capture.add(" messages dropped ** x\n"
+                "[    0.500000] ** 1 printk messages dropped **\n");
+    QCOMPARE(run.lines.size(), LineCount(7));
+    QCOMPARE(run.events.size(), std::size_t(7));
+    QCOMPARE(run.events[5].kind, EventKind::Drop);
+    QCOMPARE(run.events[5].count, 7u);
+    list.setRuns(timeline(capture.run()));
+    QCOMPARE(eventsInRows(*m), (std::vector<int>{6, 3, 1, 0, 4, 2, 5}));
+    QCOMPARE(eventsInRows(*m), byTextStable(run, allEvents(run), true));
+
+    // Filtered and in the events' order: the new warning after the others.
+    list.setKindFilter(QLatin1String(eventKindName(EventKind::Warning)));
+    m->sort(-1);
+    QCOMPARE(eventsInRows(*m), (std::vector<int>{0, 4}));
+    capture.add("[   10.000000] WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n");
+    list.setRuns(timeline(capture.run()));
+    QCOMPARE(eventsInRows(*m), (std::vector<int>{0, 4, 7}));
+}
+
+// A big live list sorted on a worker while the run keeps growing, faster than one sort
+// takes: the sort ends (it is not started again on each growth) and the rows added
+// meanwhile are in their places.
+void TstEvents::aWorkerSortEndsWhileALiveRunGrows()
+{
+    Capture capture;
+    std::string log;
+    for (int i = 0; i < 60000; ++i) {
+        log += dropLine(i);
+    }
+    capture.add(log);
+    const Run &run = *capture.run();
+    EventList list;
+    list.setRuns(timeline(capture.run()));
+    EventModel *m = list.model();
+    QSignalSpy sorting(m, &EventModel::sortingChanged);
+    m->sort(EventModel::Text, Qt::DescendingOrder);
+    QVERIFY(m->isSorting());
+    int grown = 0;
+    QElapsedTimer clock;
+    clock.start();
+    while (!m->isSortedBy(EventModel::Text) && clock.elapsed() < 60000) {
+        capture.add(dropLine(60000 + grown++));
+        list.setRuns(timeline(capture.run()));
+        QCoreApplication::processEvents();
+    }
+    QVERIFY(m->isSortedBy(EventModel::Text));
+    QVERIFY(grown > 0);
+    // One sort, started once and ended once: growth did not start it again.
+    QCOMPARE(sorting.count(), 2);
+    QCOMPARE(sorting.at(0).at(0).toBool(), true);
+    QCOMPARE(sorting.at(1).at(0).toBool(), false);
+    QCOMPARE(run.events.size(), std::size_t(60000 + grown));
+    QCOMPARE(eventsInRows(*m), byTextStable(run, allEvents(run), false));
+    // And growth after it: in place as well.
+    capture.add(dropLine(99999));
+    list.setRuns(timeline(capture.run()));
+    QCOMPARE(eventsInRows(*m), byTextStable(run, allEvents(run), false));
+    QCOMPARE(m->index(0, 0).data(EventModel::EventRole).toInt(), int(run.events.size()) - 1);
 }
 
 QTEST_MAIN(TstEvents)
