@@ -74,7 +74,8 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     // A sort running on a worker goes on: its rows are brought up to date when it is done
     // (restarted on each growth, it would never end).
     if (m_listed) {
-        m_rows = withGrowth(std::move(m_rows), m_stable, m_sortColumn, m_sortOrder);
+        m_rows = withGrowth(std::move(m_rows), m_stable, m_rowsInEventsOrder ? -1 : m_sortColumn,
+                            m_sortOrder);
     }
     m_stable = stableEvents();
     endResetModel();
@@ -118,7 +119,10 @@ void EventModel::sort(int column, Qt::SortOrder order)
         m_cancelSort->store(true);
     }
     ++m_listing; // a sort still running is for an order no longer asked for
-    std::vector<EventRef> rows = column < 0 ? std::vector<EventRef>() : filteredRows();
+    // The filter's rows, listed already when they wait in the events' order for this sort.
+    std::vector<EventRef> rows = column < 0            ? std::vector<EventRef>()
+                                 : m_rowsInEventsOrder ? m_rows
+                                                       : filteredRows();
     if (rows.size() < std::size_t(kBackgroundSortRows)) {
         m_requested.reset();
         reorder([&] {
@@ -130,6 +134,7 @@ void EventModel::sort(int column, Qt::SortOrder order)
                 m_listed = true; // the rows listed above, not listed again
                 m_rows = orderEvents(std::move(rows), m_runs, sortKeyOf(column),
                                      order == Qt::AscendingOrder);
+                m_rowsInEventsOrder = false;
             }
         });
         return;
@@ -172,6 +177,7 @@ void EventModel::onSortDone()
         m_sortColumn = r.column;
         m_sortOrder = r.order;
         m_rows = withGrowth(r.rows, r.stable, r.column, r.order); // a live run grew meanwhile
+        m_rowsInEventsOrder = false;
         m_listed = true;
     });
 }
@@ -301,6 +307,7 @@ std::vector<EventRef> EventModel::withGrowth(std::vector<EventRef> rows,
 void EventModel::listRows(Sorting sorting)
 {
     m_rows.clear();
+    m_rowsInEventsOrder = false;
     m_listed = !m_filter.isEmpty() || m_sortColumn >= 0;
     if (!m_listed) {
         return;
@@ -312,6 +319,7 @@ void EventModel::listRows(Sorting sorting)
     if (sorting == Sorting::OnAWorker && m_rows.size() >= std::size_t(kBackgroundSortRows)) {
         // Shown in the events' order until sortAgainIfAsked() has them sorted.
         m_requested = {m_sortColumn, m_sortOrder};
+        m_rowsInEventsOrder = true;
         return;
     }
     m_rows = orderEvents(std::move(m_rows), m_runs, sortKeyOf(m_sortColumn),

@@ -101,6 +101,8 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     bool m_listed = false; // a filter or a sort: the rows are m_rows
     std::vector<EventRef> m_rows;
+    // m_rows wait in the events' order for a sort by m_sortColumn on a worker (listRows).
+    bool m_rowsInEventsOrder = false;
     std::vector<std::size_t> m_stable; // stableEvents() when the runs were last set
     std::shared_ptr<const CrashTitles> m_titles;
     // The sort on a worker: the order it computed, for the listing it was started on.

@@ -29,6 +29,7 @@ private slots:
     void aBigFilteredListIsSortedOnAWorker();
     void aLiveRunGrowsIntoItsOrder();
     void aWorkerSortEndsWhileALiveRunGrows();
+    void aFilteredLiveListGrowsWhileItWaitsForItsSort();
 };
 
 namespace {
@@ -392,6 +393,36 @@ void TstEvents::aWorkerSortEndsWhileALiveRunGrows()
     list.setRuns(timeline(capture.run()));
     QCOMPARE(eventsInRows(*m), byTextStable(run, allEvents(run), false));
     QCOMPARE(m->index(0, 0).data(EventModel::EventRole).toInt(), int(run.events.size()) - 1);
+}
+
+// A sorted live list filtered to rows too many to sort at once: they wait in the events'
+// order for the worker, and the run's growth meanwhile adds its rows in that order too.
+void TstEvents::aFilteredLiveListGrowsWhileItWaitsForItsSort()
+{
+    Capture capture;
+    std::string log;
+    for (int i = 0; i < 60000; ++i) {
+        log += dropLine(i);
+    }
+    capture.add(log + "[ 9999.000000] WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n");
+    const Run &run = *capture.run();
+    EventList list;
+    list.setRuns(timeline(capture.run()));
+    EventModel *m = list.model();
+    m->sort(EventModel::Text, Qt::AscendingOrder);
+    m->waitForSort();
+    QVERIFY(m->isSortedBy(EventModel::Text));
+    list.setKindFilter(QLatin1String(eventKindName(EventKind::Drop)));
+    QVERIFY(m->isSorting());
+    capture.add(dropLine(0) + dropLine(60000));
+    list.setRuns(timeline(capture.run()));
+    std::vector<int> drops = eventsOfKind(run, EventKind::Drop);
+    QCOMPARE(drops.size(), std::size_t(60002));
+    QVERIFY(m->isSorting()); // its end is taken by the event loop, which did not run
+    QCOMPARE(eventsInRows(*m), drops);
+    m->waitForSort();
+    QVERIFY(m->isSortedBy(EventModel::Text));
+    QCOMPARE(eventsInRows(*m), byTextStable(run, drops, true));
 }
 
 QTEST_MAIN(TstEvents)
