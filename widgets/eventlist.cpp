@@ -55,13 +55,16 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     for (int r = 0; sameRuns && r < runs.size(); ++r) {
         sameRuns = runs[r].run == m_runs[r].run;
     }
-    beginResetModel();
-    m_runs = runs;
-    m_firstRow.assign(1, 0);
-    for (const TimelineRun &r : runs) {
-        m_firstRow.push_back(m_firstRow.back() + int(r.run->events.size()));
-    }
+    auto takeRuns = [&] {
+        m_runs = runs;
+        m_firstRow.assign(1, 0);
+        for (const TimelineRun &r : runs) {
+            m_firstRow.push_back(m_firstRow.back() + int(r.run->events.size()));
+        }
+    };
     if (!sameRuns) {
+        beginResetModel();
+        takeRuns();
         m_titles.reset();
         listRows(Sorting::OnAWorker);
         m_stable = stableEvents();
@@ -72,13 +75,18 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     // A live run that grew: the rows keep their order and the new events are put in their
     // places, which costs the GUI thread a binary search per new row, not a sort of 10^6.
     // A sort running on a worker goes on: its rows are brought up to date when it is done
-    // (restarted on each growth, it would never end).
-    if (m_listed) {
-        m_rows = withGrowth(std::move(m_rows), m_stable, m_rowsInEventsOrder ? -1 : m_sortColumn,
-                            m_sortOrder);
-    }
-    m_stable = stableEvents();
-    endResetModel();
+    // (restarted on each growth, it would never end). A new layout, not a reset, so that
+    // the current row and the selection stay on their events while the capture runs.
+    reorder(
+        [&] {
+            takeRuns();
+            if (m_listed) {
+                m_rows = withGrowth(std::move(m_rows), m_stable,
+                                    m_rowsInEventsOrder ? -1 : m_sortColumn, m_sortOrder);
+            }
+            m_stable = stableEvents();
+        },
+        QAbstractItemModel::NoLayoutChangeHint);
     return true;
 }
 
@@ -190,9 +198,10 @@ void EventModel::waitForSort()
     }
 }
 
-void EventModel::reorder(const std::function<void()> &change)
+void EventModel::reorder(const std::function<void()> &change,
+                         QAbstractItemModel::LayoutChangeHint hint)
 {
-    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    emit layoutAboutToBeChanged({}, hint);
     const QModelIndexList before = persistentIndexList();
     std::vector<EventRef> refs;
     for (const QModelIndex &i : before) {
@@ -205,7 +214,7 @@ void EventModel::reorder(const std::function<void()> &change)
         after.append(row < 0 ? QModelIndex() : index(row, before[k].column()));
     }
     changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    emit layoutChanged({}, hint);
 }
 
 EventRef EventModel::eventAt(int row) const

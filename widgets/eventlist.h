@@ -86,8 +86,10 @@ private:
     std::vector<EventRef> withGrowth(std::vector<EventRef> rows,
                                      const std::vector<std::size_t> &stable, int column,
                                      Qt::SortOrder order) const;
-    // Sets the rows of a new order, keeping the persistent indexes on their events.
-    void reorder(const std::function<void()> &change);
+    // Sets the rows of a new order (and with NoLayoutChangeHint new rows), keeping the
+    // persistent indexes on their events.
+    void reorder(const std::function<void()> &change,
+                 QAbstractItemModel::LayoutChangeHint hint = QAbstractItemModel::VerticalSortHint);
     void onSortDone();
     // After the rows were listed again: a sort asked for and still on a worker (it sorts
     // the old rows) starts again on the new ones.

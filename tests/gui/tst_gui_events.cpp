@@ -326,6 +326,10 @@ void TstEvents::aLiveRunGrowsIntoItsOrder()
     QVERIFY(m->isSortedBy(EventModel::Text));
     QCOMPARE(eventsInRows(*m), (std::vector<int>{1, 0, 2}));
 
+    list.selectEvent(0, 0);
+    auto current = [&] { return list.table()->currentIndex().data(EventModel::EventRole); };
+    QCOMPARE(current(), QVariant(0));
+
     capture.add("[    1.000000] ** 3 printk messages dropped **\n"
                 "[    6.000000] WARNING: CPU: 1 PID: 6 at b.c:1 f+0x1/0x2\n"
                 "[    9.000000] ** 7 printk");
@@ -334,6 +338,8 @@ void TstEvents::aLiveRunGrowsIntoItsOrder()
     list.setRuns(timeline(capture.run()));
     QVERIFY(m->isSortedBy(EventModel::Text));
     QCOMPARE(eventsInRows(*m), (std::vector<int>{3, 1, 0, 4, 2}));
+    QCOMPARE(current(), QVariant(0)); // the current row stays on its event
+    QCOMPARE(list.table()->currentIndex().row(), 2);
 
     capture.add(" messages dropped ** x\n"
                 "[    0.500000] ** 1 printk messages dropped **\n");
@@ -344,6 +350,8 @@ void TstEvents::aLiveRunGrowsIntoItsOrder()
     list.setRuns(timeline(capture.run()));
     QCOMPARE(eventsInRows(*m), (std::vector<int>{6, 3, 1, 0, 4, 2, 5}));
     QCOMPARE(eventsInRows(*m), byTextStable(run, allEvents(run), true));
+    QCOMPARE(current(), QVariant(0));
+    QCOMPARE(list.table()->currentIndex().row(), 3);
 
     // Filtered and in the events' order: the new warning after the others.
     list.setKindFilter(QLatin1String(eventKindName(EventKind::Warning)));
@@ -352,6 +360,15 @@ void TstEvents::aLiveRunGrowsIntoItsOrder()
     capture.add("[   10.000000] WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n");
     list.setRuns(timeline(capture.run()));
     QCOMPARE(eventsInRows(*m), (std::vector<int>{0, 4, 7}));
+
+    // Neither filtered nor sorted (rows are not listed): the current row stays as well.
+    list.setKindFilter(QString());
+    list.selectEvent(0, 4);
+    capture.add("[   11.000000] ** 2 printk messages dropped **\n");
+    list.setRuns(timeline(capture.run()));
+    QCOMPARE(m->rowCount(), 9);
+    QCOMPARE(current(), QVariant(4));
+    QCOMPARE(list.table()->currentIndex().row(), 4);
 }
 
 // A big live list sorted on a worker while the run keeps growing, faster than one sort
