@@ -89,14 +89,13 @@ void LineTable::makeIndexRoom(std::size_t lines)
     if (chunk(m_size) >= m_offset.size()) {
         addIndexChunk();
     }
-    growPageArray(m_offset.back(), slot(m_size), slot(m_size) + lines, std::size_t(kChunkLines));
+    m_offset.back().reserve(slot(m_size), slot(m_size) + lines, std::size_t(kChunkLines));
 }
 
 void LineTable::trimToSize()
 {
-    const std::size_t used = slot(m_size);
-    if (used > 0 && used < capacityOf(m_offset.back())) {
-        reallocatePageArray(m_offset.back(), used, used);
+    if (const std::size_t used = slot(m_size); used > 0) {
+        m_offset.back().trim(used);
     }
     m_arrival.trimToSize();
     m_kernelAndFlags.trimToSize();
@@ -108,8 +107,8 @@ void LineTable::addIndexChunk()
     // log, reported by the thousand in a batch; a fuzzer's input) takes a few KiB from
     // malloc, not a 256 KiB mapping made and unmade. A log that fills it gets the later
     // chunks whole and populated up front.
-    m_offset.push_back(pageArray<std::uint32_t>(m_offset.empty() ? PackedColumn::kFirstChunkLines
-                                                                 : std::size_t(kChunkLines)));
+    m_offset.emplace_back(m_offset.empty() ? PackedColumn::kFirstChunkLines
+                                           : std::size_t(kChunkLines));
     m_firstTextChunk.push_back(0); // set when the chunk's first line is written
 }
 
@@ -151,7 +150,7 @@ void LineTable::append(std::string_view text, std::optional<HostNs> arrival,
     if (s == 0) {
         m_firstTextChunk[c] = m_text.size() - 1;
     }
-    m_offset[c][s] = std::uint32_t(tc.used);
+    m_offset[c].set(s, std::uint32_t(tc.used), s);
     tc.used += text.size();
     m_textBytes += text.size();
     m_arrival.append(arrival ? std::optional<std::int64_t>(arrival->count()) : std::nullopt);
@@ -229,7 +228,7 @@ void LineTable::appendIndex(const std::uint32_t *offsets, const std::int64_t *ar
             }
             m_firstTextChunk[c] = piece;
         }
-        std::memcpy(&m_offset[c][s], offsets + done, take * sizeof *offsets);
+        m_offset[c].setRange(s, offsets + done, take);
         for (std::size_t k = done; k < done + take; ++k) {
             const std::optional<HostNs> a = unpackArrival(arrivals[k]);
             m_arrival.append(a ? std::optional<std::int64_t>(a->count()) : std::nullopt);
@@ -359,8 +358,8 @@ LineText LineTable::text(LineIndex i, const LineText &near) const
 std::size_t LineTable::indexBytes() const
 {
     std::size_t offsets = 0;
-    for (const PageArray<std::uint32_t> &c : m_offset) {
-        offsets += capacityOf(c) * sizeof(std::uint32_t);
+    for (const LineOffsets &c : m_offset) {
+        offsets += c.memoryBytes();
     }
     return offsets + m_arrival.memoryBytes() + m_kernelAndFlags.memoryBytes();
 }

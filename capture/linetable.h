@@ -1,6 +1,7 @@
 // Compact, append-only storage of a run's console lines.
 #pragma once
 
+#include "lineoffsets.h"
 #include "packedcolumn.h"
 #include "pagememory.h"
 #include "textpack.h"
@@ -222,7 +223,7 @@ private:
         bool hasRoomFor(std::size_t n) const { return !isPacked() && capacity - used >= n; }
     };
 
-    std::vector<PageArray<std::uint32_t>> m_offset;
+    std::vector<LineOffsets> m_offset;         // per index chunk
     std::vector<std::size_t> m_firstTextChunk; // per index chunk: text chunk of its first line
     // Host ns; 0.25 s of slack below a group's first arrival.
     PackedColumn m_arrival{32, 250'000'000};

@@ -13,6 +13,7 @@
 #include "lineframer.h"
 #include "lineloader.h"
 #include "linematcher.h"
+#include "lineoffsets.h"
 #include "linesearch.h"
 #include "linetable.h"
 #include "packedcolumn.h"
@@ -117,6 +118,7 @@ private slots:
     void slicedSeriesAndLagQuantiles();
     void packedColumnMatchesPlainValues();
     void lineIndexTwelveBytesALine();
+    void lineStartsPastSixteenMiB();
     void compressedStoreMatchesPlain();
     void appendedTextIsPackedAsItGrows();
     void piecesOfEmptyLinesHaveText();
@@ -468,10 +470,10 @@ void TstScale::packedColumnMatchesPlainValues()
     }
 }
 
-// At most 12 bytes a line for offsets, both times and the flags (issue 16), on a log as
-// dense as a flood (2,000 lines/s host and kernel time) and as sparse as a quiet console
-// (a line every 2 s: an arrival group every 2 lines, 18.3 bytes a line; such a log has few
-// lines).
+// At most 12 bytes a line for offsets, both times and the flags (issue 16): 11 and the
+// groups' bases on a log as dense as a flood (2,000 lines/s host and kernel time), and as
+// sparse as a quiet console (a line every 2 s: an arrival group every 2 lines, 17.3 bytes
+// a line; such a log has few lines).
 // A loaded log ends inside a chunk: the table is trimmed (as the loader does), and lines
 // appended after it grow the chunk back, keeping every line before.
 void TstScale::lineIndexTwelveBytesALine()
@@ -491,9 +493,9 @@ void TstScale::lineIndexTwelveBytesALine()
         }
         const std::size_t untrimmed = t.indexBytes();
         t.trimToSize();
-        // The last chunk's room for 64,536 more lines, at 12 bytes each, given back (and
+        // The last chunk's room for 64,536 more lines, at 11 bytes each, given back (and
         // the spare capacity of the columns' group vectors, which depends on how they grew).
-        QVERIFY2(untrimmed - t.indexBytes() >= std::size_t(PackedColumn::kChunkLines - 1000) * 12,
+        QVERIFY2(untrimmed - t.indexBytes() >= std::size_t(PackedColumn::kChunkLines - 1000) * 11,
                  qPrintable(QString::number(untrimmed - t.indexBytes())));
         QCOMPARE(t.arrival(LineIndex(n - 1)),
                  std::optional<HostNs>(
@@ -501,8 +503,9 @@ void TstScale::lineIndexTwelveBytesALine()
         QCOMPARE(t.flags(LineIndex(n - 1)), std::uint16_t(7));
         const double perLine = double(t.indexBytes()) / double(n);
         qInfo("gap %.4f s: %.4f index bytes a line", gap, perLine);
-        // 12 bytes of codes a line, and the groups' bases and block table: 0.006 a line.
-        QVERIFY2(perLine <= (gap < 1 ? 12.01 : 18.5), qPrintable(QString::number(perLine)));
+        // 3 bytes of offset and 8 of time codes a line, and the groups' bases and block
+        // table: 0.006 a line.
+        QVERIFY2(perLine <= (gap < 1 ? 11.01 : 17.5), qPrintable(QString::number(perLine)));
         // Growing back: two more chunks' worth, every line read back.
         const std::int64_t more = n + 2 * std::int64_t(PackedColumn::kChunkLines);
         for (std::int64_t i = n; i < more; ++i) {
@@ -513,6 +516,61 @@ void TstScale::lineIndexTwelveBytesALine()
             QCOMPARE(t.flags(LineIndex(i)), std::uint16_t(i % 2 ? 7 : 0));
             QCOMPARE(t.textSize(LineIndex(i)), std::size_t(1));
         }
+    }
+}
+
+// A line that starts 16 MiB or more into its text chunk (an empty line after an over-long
+// one in a live capture) does not fit the offsets' 3 bytes: its index chunk is widened to
+// 4, every offset before it kept, and the table reads as before.
+void TstScale::lineStartsPastSixteenMiB()
+{
+    LineOffsets o(4);
+    o.set(0, 0, 0);
+    o.set(1, 0xfffffe, 1);
+    o.set(2, 0xffffff, 2);
+    QVERIFY(!o.isWide());
+    QCOMPARE(o.memoryBytes(), std::size_t(4 * 3 + 1));
+    o.set(3, 0x1000000, 3);
+    QVERIFY(o.isWide());
+    QCOMPARE(o.memoryBytes(), std::size_t(4 * 4));
+    QCOMPARE(o[0], 0u);
+    QCOMPARE(o[1], 0xfffffeu);
+    QCOMPARE(o[2], 0xffffffu);
+    QCOMPARE(o[3], 0x1000000u);
+
+    // A live capture: a 17 MiB line has a text chunk of its own, and an empty line after
+    // it still fits there, starting at 17 MiB.
+    LineTable t;
+    const std::string big(17u << 20, 'b');
+    t.append("first", std::nullopt, std::nullopt, 0);
+    t.append(big, std::nullopt, std::nullopt, 0);
+    t.append("", std::nullopt, std::nullopt, 0);
+    t.append("last", std::nullopt, std::nullopt, 0);
+    QCOMPARE(t.size(), LineCount(4));
+    QCOMPARE(t.text(LineIndex(0)).str(), std::string("first"));
+    QCOMPARE(t.textSize(LineIndex(1)), big.size());
+    QVERIFY(t.text(LineIndex(1)).str() == big);
+    QCOMPARE(t.textSize(LineIndex(2)), std::size_t(0));
+    QCOMPARE(t.text(LineIndex(2)).str(), std::string());
+    QCOMPARE(t.text(LineIndex(3)).str(), std::string("last"));
+
+    // A load, its text plain or packed, of a 20 MiB line and lines after it (the loader
+    // starts a block after such a line, so these start again near 0).
+    QByteArray log = "[    1.000000] a\n[    2.000000] " + QByteArray(20 << 20, 'L') + "\n";
+    for (int i = 0; i < 100; ++i) {
+        log += "[    3.000000] after " + QByteArray::number(i) + "\n";
+    }
+    for (const bool pack : {false, true}) {
+        LoadOptions o = withFormat("dmesg-text");
+        o.packText = pack;
+        const auto run = loadBytes(log, o);
+        QVERIFY(run);
+        QCOMPARE(run->lines.size(), LineCount(102));
+        QCOMPARE(run->lines.textSize(LineIndex(1)), std::size_t(20 << 20)); // no time prefix
+        for (int i = 0; i < 100; ++i) {
+            QCOMPARE(run->lines.text(LineIndex(2 + i)).str(), "after " + std::to_string(i));
+        }
+        QCOMPARE(run->lines.kernelTime(LineIndex(101)), std::optional<KernelUs>(KernelUs(3000000)));
     }
 }
 
