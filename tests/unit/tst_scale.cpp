@@ -17,6 +17,7 @@
 #include "linesearch.h"
 #include "linetable.h"
 #include "packedcolumn.h"
+#include "parallel.h"
 #include "runbuilder.h"
 #include "sourceindex.h"
 #include "textreader.h"
@@ -27,6 +28,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <thread>
 
 using namespace tty;
 using namespace testutil;
@@ -116,6 +121,7 @@ private slots:
     void cutterCutsLikeLineFramer();
     void findBytesMatchesFind();
     void slicedSeriesAndLagQuantiles();
+    void slicesRunOnceEachInOrder();
     void packedColumnMatchesPlainValues();
     void lineIndexTwelveBytesALine();
     void lineStartsPastSixteenMiB();
@@ -271,6 +277,39 @@ void TstScale::findBytesMatchesFind()
         const std::size_t want = std::string_view(hay).find(needle);
         const char *got = findBytes(hay.data(), hay.size(), needle);
         QCOMPARE(got ? std::size_t(got - hay.data()) : std::string_view::npos, want);
+    }
+}
+
+// runOnEveryCore: every slice once, none twice, whatever the count against the cores, on
+// at most one thread per core; and forEachSlice's slices cover the range without a gap.
+void TstScale::slicesRunOnceEachInOrder()
+{
+    for (const int count : {0, 1, 2, 3, 17, 200}) {
+        std::mutex m;
+        std::vector<int> taken;
+        std::set<std::thread::id> threads;
+        runOnEveryCore(count, [&](int k) {
+            const std::lock_guard<std::mutex> l(m);
+            taken.push_back(k);
+            threads.insert(std::this_thread::get_id());
+        });
+        std::vector<int> sorted = taken;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<int> all(static_cast<std::size_t>(count));
+        std::iota(all.begin(), all.end(), 0);
+        QCOMPARE(sorted, all);
+        QVERIFY(int(threads.size()) <= std::max(1, std::min(count, hardwareThreads())));
+    }
+    // Equal slices of a line range, each once, covering it without gaps.
+    std::vector<std::pair<std::int64_t, std::int64_t>> bounds(7);
+    forEachSlice(LineIndex(10), LineIndex(1010), 7, [&](int s, LineIndex from, LineIndex to) {
+        bounds[std::size_t(s)] = {from.value(), to.value()};
+    });
+    QCOMPARE(bounds.front().first, std::int64_t(10));
+    QCOMPARE(bounds.back().second, std::int64_t(1010));
+    for (std::size_t s = 1; s < bounds.size(); ++s) {
+        QCOMPARE(bounds[s].first, bounds[s - 1].second);
+        QVERIFY(bounds[s].second - bounds[s].first >= 142);
     }
 }
 
