@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 
@@ -249,32 +250,52 @@ bool settleTextTies(const std::vector<EventRef> &rows, const QVector<TimelineRun
     return true;
 }
 
-// Whether row a comes before row b in orderEvents' order: by key (rows without one last),
+// How two rows' keys order them: < 0 when a's row goes first, > 0 when b's, 0 when the
+// keys tie. Rows without a key go last, in the order they were given.
+int compareKeys(const RowKey &a, const RowKey &b, bool ascending)
+{
+    if (a.has != b.has) {
+        return a.has ? -1 : 1;
+    }
+    if (!a.has || a.w == b.w) {
+        return 0;
+    }
+    return (ascending ? a.w < b.w : b.w < a.w) ? -1 : 1;
+}
+
+// Whether a listed row comes before one row being placed, in orderEvents' order: by key,
 // ties of a text key by the whole printed text, then in (run, event) order, as a stable
-// sort of rows given in that order leaves them.
-class RowOrder
+// sort of rows given in that order leaves them. The placed row's key and text are read
+// once, not at every step of the search for its place.
+class BeforePlaced
 {
 public:
-    RowOrder(const QVector<TimelineRun> &runs, EventSortKey key, bool ascending)
+    BeforePlaced(const QVector<TimelineRun> &runs, EventSortKey key, bool ascending)
         : m_context{runs, key}, m_ascending(ascending), m_near(std::size_t(runs.size()))
     {
     }
-    bool operator()(const EventRef &a, const EventRef &b)
+    void place(const EventRef &row)
     {
-        const RowKey ka = keyOf(a, m_context, m_near), kb = keyOf(b, m_context, m_near);
-        if (ka.has != kb.has) {
-            return ka.has;
+        m_row = row;
+        m_key = keyOf(row, m_context, m_near);
+        m_text.reset();
+    }
+    bool operator()(const EventRef &listed)
+    {
+        const RowKey key = keyOf(listed, m_context, m_near);
+        if (const int c = compareKeys(key, m_key, m_ascending)) {
+            return c < 0;
         }
-        if (ka.has && ka.w != kb.w) {
-            return m_ascending ? ka.w < kb.w : kb.w < ka.w;
-        }
-        if (ka.has && m_context.key == EventSortKey::Text) {
-            const int c = textOf(a).compare(textOf(b));
+        if (key.has && m_context.key == EventSortKey::Text) {
+            if (!m_text) {
+                m_text = textOf(m_row);
+            }
+            const int c = textOf(listed).compare(*m_text);
             if (c != 0) {
                 return m_ascending ? c < 0 : c > 0;
             }
         }
-        return a < b;
+        return listed < m_row;
     }
 
 private:
@@ -289,6 +310,9 @@ private:
     KeyContext m_context;
     bool m_ascending;
     std::vector<LineText> m_near;
+    EventRef m_row{};
+    RowKey m_key;
+    std::optional<std::string> m_text;
 };
 
 } // namespace
@@ -311,10 +335,7 @@ std::vector<EventRef> orderEvents(std::vector<EventRef> rows, const QVector<Time
         return rows;
     }
     std::stable_sort(keys.begin(), keys.end(), [ascending](const RowKey &a, const RowKey &b) {
-        if (a.has != b.has || !a.has) {
-            return a.has && !b.has;
-        }
-        return ascending ? a.w < b.w : b.w < a.w;
+        return compareKeys(a, b, ascending) < 0;
     });
     if (key == EventSortKey::Text && !settleTextTies(rows, runs, ascending, keys, cancel)) {
         return rows;
@@ -336,14 +357,15 @@ std::vector<EventRef> mergeEvents(const std::vector<EventRef> &sorted, std::vect
     }
     std::sort(added.begin(), added.end()); // (run, event): the order equal keys keep
     added = orderEvents(std::move(added), runs, key, ascending);
-    RowOrder before(runs, key, ascending);
+    BeforePlaced before(runs, key, ascending);
     std::vector<EventRef> out;
     out.reserve(sorted.size() + added.size());
     auto from = sorted.begin();
     for (const EventRef &row : added) {
         // The added rows are in order, so each one's place is at or after the last one's.
-        const auto at = std::partition_point(from, sorted.end(),
-                                             [&](const EventRef &s) { return before(s, row); });
+        before.place(row);
+        const auto at =
+            std::partition_point(from, sorted.end(), [&](const EventRef &s) { return before(s); });
         out.insert(out.end(), from, at);
         out.push_back(row);
         from = at;

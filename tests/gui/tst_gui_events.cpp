@@ -28,6 +28,7 @@ private slots:
     void aFilterDuringASortSortsTheNewRows();
     void aBigFilteredListIsSortedOnAWorker();
     void aLiveRunGrowsIntoItsOrder();
+    void aLiveRunGrowsIntoTextTies();
     void aWorkerSortEndsWhileALiveRunGrows();
     void aFilteredLiveListGrowsWhileItWaitsForItsSort();
 };
@@ -369,6 +370,40 @@ void TstEvents::aLiveRunGrowsIntoItsOrder()
     QCOMPARE(m->rowCount(), 9);
     QCOMPARE(current(), QVariant(4));
     QCOMPARE(list.table()->currentIndex().row(), 4);
+}
+
+// Events added to a list sorted by text that tie with listed ones on their first 32 bytes
+// (one kernel time, "WARNING: CPU: 0 P"): each new row is placed by its whole printed text,
+// and a text equal to a listed one goes after it (events' order), both ways round.
+void TstEvents::aLiveRunGrowsIntoTextTies()
+{
+    Capture capture;
+    // The plain last line: rows of events on a run's last line are placed again at a
+    // growth (it may still be completed), and these two must stay listed.
+    capture.add("[    2.000000] WARNING: CPU: 0 PID: 9 at a.c:1 f+0x1/0x2\n"
+                "[    2.000000] WARNING: CPU: 0 PID: 3 at a.c:1 f+0x1/0x2\n"
+                "[    2.100000] random: crng init done\n");
+    const Run &run = *capture.run();
+    QCOMPARE(run.events.size(), std::size_t(2));
+    EventList up, down;
+    up.setRuns(timeline(capture.run()));
+    down.setRuns(timeline(capture.run()));
+    up.model()->sort(EventModel::Text, Qt::AscendingOrder);
+    down.model()->sort(EventModel::Text, Qt::DescendingOrder);
+    QCOMPARE(eventsInRows(*up.model()), (std::vector<int>{1, 0}));
+    QCOMPARE(eventsInRows(*down.model()), (std::vector<int>{0, 1}));
+
+    capture.add("[    2.000000] WARNING: CPU: 0 PID: 10 at a.c:1 f+0x1/0x2\n"
+                "[    2.000000] WARNING: CPU: 0 PID: 5 at a.c:1 f+0x1/0x2\n"
+                "[    2.000000] WARNING: CPU: 0 PID: 3 at a.c:1 f+0x1/0x2\n");
+    QCOMPARE(run.events.size(), std::size_t(5));
+    up.setRuns(timeline(capture.run()));
+    down.setRuns(timeline(capture.run()));
+    // "PID: 10" < "PID: 3" (events 1 and 4, the same text) < "PID: 5" < "PID: 9" bytewise.
+    QCOMPARE(eventsInRows(*up.model()), (std::vector<int>{2, 1, 4, 3, 0}));
+    QCOMPARE(eventsInRows(*down.model()), (std::vector<int>{0, 3, 1, 4, 2}));
+    QCOMPARE(eventsInRows(*up.model()), byTextStable(run, allEvents(run), true));
+    QCOMPARE(eventsInRows(*down.model()), byTextStable(run, allEvents(run), false));
 }
 
 // A big live list sorted on a worker while the run keeps growing, faster than one sort
