@@ -4,6 +4,7 @@
 #include "lineanalysis.h"
 #include "linetable.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tty {
@@ -27,30 +28,26 @@ bool isConsoleServerLine(std::string_view t)
 }
 } // namespace
 
-void BlockParser::parse(std::string_view block, bool endsSplit, ParsedBlock *out)
+void BlockParser::parse(LineBlock &block, ParsedBlock *out)
 {
     out->offsets.clear();
     out->arrivals.clear();
     out->kernelAndFlags.clear();
     out->events.clear();
-    out->bytes = m_format == LineFormat::Raw ? std::int64_t(block.size()) : 0;
     out->metaLines = 0;
-    out->endsSplit = endsSplit;
+    out->splitPieces = 0;
+    out->notes = std::move(block.notes);
+    block.notes.clear(); // a moved-from vector is valid but unspecified: the buffer is reused
     m_spans.clear();
 
-    const char *const base = block.data();
-    const char *p = base;
-    const char *const end = base + block.size();
-    while (p < end) {
-        const char *nl = static_cast<const char *>(std::memchr(p, '\n', std::size_t(end - p)));
-        if (nl) {
-            line(trimCr(p, nl), std::size_t(p - base), 0, out);
-            p = nl + 1;
-        } else {
-            line(std::string_view(p, std::size_t(end - p)), std::size_t(p - base),
-                 endsSplit ? Split : NoNewline, out);
-            break;
-        }
+    const std::string_view text = block.data.view();
+    if (m_format == LineFormat::Recording) {
+        out->bytes = block.recordedBytes;
+        stampedLines(text, block.stamps, out);
+    } else {
+        out->bytes = m_format == LineFormat::Raw ? std::int64_t(text.size()) : 0;
+        out->splitPieces = block.endsSplit ? 1 : 0;
+        cutLines(text, block.endsSplit, out);
     }
 
     out->offsets.resize(m_spans.size());
@@ -59,9 +56,41 @@ void BlockParser::parse(std::string_view block, bool endsSplit, ParsedBlock *out
     out->text.reset();
     out->textSize = 0;
     if (m_packText) {
-        packTexts(base, out);
+        packTexts(text.data(), out);
     } else {
-        copyTexts(base, out);
+        copyTexts(text.data(), out);
+    }
+}
+
+void BlockParser::cutLines(std::string_view block, bool endsSplit, ParsedBlock *out)
+{
+    const char *const base = block.data();
+    const char *p = base;
+    const char *const end = base + block.size();
+    while (p < end) {
+        const char *nl = static_cast<const char *>(std::memchr(p, '\n', std::size_t(end - p)));
+        if (nl) {
+            line(trimCr(p, nl), std::size_t(p - base), 0, std::nullopt, out);
+            p = nl + 1;
+        } else {
+            line(std::string_view(p, std::size_t(end - p)), std::size_t(p - base),
+                 endsSplit ? Split : NoNewline, std::nullopt, out);
+            break;
+        }
+    }
+}
+
+// The reader framed these lines already (CRs of the line ending taken off, over-long lines
+// cut): an LF follows each, and the text before it is the line's, a CR at its end included.
+void BlockParser::stampedLines(std::string_view block, const std::vector<LineStamp> &stamps,
+                               ParsedBlock *out)
+{
+    std::size_t at = 0;
+    for (const LineStamp &s : stamps) {
+        const std::size_t nl = std::min(block.find('\n', at), block.size());
+        line(block.substr(at, nl - at), at, s.flags, LineTable::unpackArrival(s.arrival), out);
+        out->splitPieces += (s.flags & Split) ? 1 : 0;
+        at = nl + 1;
     }
 }
 
@@ -100,9 +129,8 @@ void BlockParser::packTexts(const char *base, ParsedBlock *out)
 }
 
 void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t flags,
-                       ParsedBlock *out)
+                       std::optional<HostNs> arrival, ParsedBlock *out)
 {
-    std::optional<HostNs> arrival;
     if (m_format == LineFormat::HostTs) {
         // "<unix seconds[.frac]>\t<line>", or a space instead of the tab (ts '%.s').
         std::int64_t ns = 0;
@@ -113,7 +141,7 @@ void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t f
             arrival = HostNs(ns);
         }
         out->bytes += std::int64_t(text.size()) + 2;
-    } else if (isConsoleServerLine(text)) {
+    } else if (m_format == LineFormat::Raw && isConsoleServerLine(text)) {
         ++out->metaLines;
         return;
     }

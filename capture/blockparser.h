@@ -1,21 +1,61 @@
-// The line formats (host-timestamped lines, raw console text) parsed a block at a time:
-// a block of whole lines needs nothing from the blocks before it, so several threads can
-// parse a big file at once. What does depend on earlier lines (lines without a host stamp,
-// host clock steps, line numbers) is settled when the blocks are merged in order.
+// The line formats (host-timestamped lines, raw console text, a recording's framed lines)
+// parsed a block at a time: a block of whole lines needs nothing from the blocks before it,
+// so several threads can parse a big file at once. What does depend on earlier lines
+// (lines without a host stamp, host clock steps, line numbers, a recording's markers) is
+// settled when the blocks are merged in order.
 #pragma once
 
+#include "bytebuffer.h"
 #include "event.h"
 #include "pagememory.h"
 #include "rules.h"
 #include "textpack.h"
 #include "types.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace tty {
 
-enum class LineFormat { HostTs, Raw };
+// Recording: lines the reader framed from a recording's data records (recordingblocks.h),
+// each stamped with the arrival of its first byte; their text is taken as it is.
+enum class LineFormat { HostTs, Raw, Recording };
+
+// A recorded line's arrival (LineTable::packArrival) and its Split / NoNewline flags.
+struct LineStamp
+{
+    std::int64_t arrival = 0;
+    std::uint16_t flags = 0;
+};
+
+// What a recording holds beside its console lines (docs/format.md): a marker, a command
+// sent, a capture gap or its end is an event placed before the block's line `beforeLine`
+// (lines() when it came after the block's last line); the header and the recorder's
+// warnings are the run's.
+struct BlockNote
+{
+    enum class Type { Event, Header, Warning };
+    Type type = Type::Event;
+    EventKind kind = EventKind::Marker;
+    std::size_t beforeLine = 0;
+    HostNs arrival;
+    std::string text;
+};
+
+// A block of whole lines as the reader cut it from the input.
+struct LineBlock
+{
+    std::int64_t seq = 0; // the block's place in the file
+    ByteOffset filePos;   // where the file was read to when it was cut (for progress)
+    ByteBuffer data;
+    bool endsSplit = false; // its last line is a piece of an over-long one
+    // LineFormat::Recording: a stamp per line, each line in `data` followed by an LF that is
+    // not its text; the notes among the lines, and the console bytes the records held.
+    std::vector<LineStamp> stamps;
+    std::vector<BlockNote> notes;
+    std::int64_t recordedBytes = 0;
+};
 
 struct ParsedBlock
 {
@@ -31,7 +71,8 @@ struct ParsedBlock
     std::vector<Event> events;                // line: index within the block
     std::int64_t bytes = 0;                   // console bytes as received
     std::int64_t metaLines = 0;               // console-server lines, not console output
-    bool endsSplit = false;                   // its last line is a piece of an over-long one
+    std::int64_t splitPieces = 0;             // lines that are pieces of an over-long one
+    std::vector<BlockNote> notes;             // a recording's, taken over from the LineBlock
 
     std::size_t lines() const { return offsets.size(); }
 };
@@ -46,15 +87,20 @@ public:
     }
 
     // Parses a block of whole lines. Its last line may lack the LF: at the end of the
-    // file, or when it is a piece of an over-long line (`endsSplit`).
-    void parse(std::string_view block, bool endsSplit, ParsedBlock *out);
+    // file, or when it is a piece of an over-long line (`endsSplit`). The block's notes
+    // are moved to `out`.
+    void parse(LineBlock &block, ParsedBlock *out);
 
 private:
     struct Span
     {
         std::size_t start, size;
     };
-    void line(std::string_view text, std::size_t start, std::uint16_t flags, ParsedBlock *out);
+    void cutLines(std::string_view block, bool endsSplit, ParsedBlock *out);
+    void stampedLines(std::string_view block, const std::vector<LineStamp> &stamps,
+                      ParsedBlock *out);
+    void line(std::string_view text, std::size_t start, std::uint16_t flags,
+              std::optional<HostNs> arrival, ParsedBlock *out);
     void copyTexts(const char *base, ParsedBlock *out);
     void packTexts(const char *base, ParsedBlock *out);
 

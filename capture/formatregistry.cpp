@@ -20,7 +20,7 @@ std::vector<FormatInfo> makeTable()
     rec.name = QStringLiteral("ttyscope");
     rec.aliases = {QStringLiteral("recording")};
     rec.matchesHead = looksRecording;
-    rec.makeParser = makeRecordingParser;
+    rec.lineFormat = LineFormat::Recording; // framed by the reader (recordingblocks.h)
     rec.hasArrival = true;
     rec.arrivalIsWallClock = true; // the recording's clock is the host's wall clock
     rec.bytesExact = true;         // its D records are the bytes received

@@ -7,7 +7,6 @@
 
 #include <QDate>
 #include <QDateTime>
-#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTime>
 
@@ -202,111 +201,6 @@ private:
     std::int64_t m_bad = 0;
 };
 
-// ---- ttyscope's own recordings (docs/format.md)
-class RecordingParser : public FormatParser
-{
-public:
-    RecordingParser(Run &run, RunBuilder &b)
-        : m_run(run), m_b(b), m_decoder([this](const RecordingDecoder::Piece &p) { piece(p); })
-    {
-        m_run.arrivalIsWallClock = true;
-    }
-    bool feed(const char *p, std::size_t n) override
-    {
-        if (!m_decoder.feed(p, n)) {
-            m_run.load.stop(LoadOutcome::Damaged, m_decoder.error());
-            return false;
-        }
-        return true;
-    }
-    void finish() override
-    {
-        m_decoder.finish();
-        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
-        if (!m_decoder.warning().isEmpty()) {
-            m_run.warnings << m_decoder.warning();
-            // Cut inside a record: read in part, as a cut zstd frame.
-            m_run.load.truncate(m_decoder.warning());
-        }
-        if (!m_decoder.error().isEmpty() && !m_run.load.stoppedEarly()) {
-            m_run.load.stop(LoadOutcome::Damaged, m_decoder.error());
-        }
-    }
-
-private:
-    void piece(const RecordingDecoder::Piece &p)
-    {
-        const HostNs t = m_clock.arrival(p.wall, p.mono);
-        if (p.type == 'D') {
-            m_b.addBytes(std::int64_t(p.data.size()));
-            m_framer.feed(p.data.data(), p.data.size(), t,
-                          [this](const LineFramer::Line &l) { line(l); });
-            return;
-        }
-        if (p.first) {
-            m_text.clear();
-        }
-        m_text.append(p.data);
-        if (!p.last) {
-            return;
-        }
-        switch (p.type) {
-        case 'H':
-            header();
-            break;
-        case 'M':
-            m_b.addNoteEvent(EventKind::Marker, m_text, t);
-            break;
-        case 'S':
-            m_b.addNoteEvent(EventKind::Marker, "sent: " + m_text, t);
-            break;
-        case 'G':
-            m_b.addNoteEvent(EventKind::Gap, "capture gap: " + m_text, t);
-            break;
-        case 'R':
-            m_b.addNoteEvent(EventKind::Gap, "capture resumed: " + m_text, t);
-            break;
-        case 'W':
-            m_run.warnings << QStringLiteral("recorder: %1").arg(QString::fromStdString(m_text));
-            break;
-        default:
-            break; // newer record types are skipped
-        }
-    }
-    void header()
-    {
-        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(m_text)).object();
-        RunMeta &m = m_run.meta;
-        m.extra = o;
-        m.tool = o.value(QStringLiteral("tool")).toString() + QLatin1Char(' ') +
-                 o.value(QStringLiteral("version")).toString();
-        if (!o.value(QStringLiteral("label")).toString().isEmpty()) {
-            m.label = o.value(QStringLiteral("label")).toString();
-        }
-        m.host = o.value(QStringLiteral("host")).toString();
-        m.startUtc = o.value(QStringLiteral("start_utc")).toString();
-        const QString src = o.value(QStringLiteral("source")).toString();
-        if (!src.isEmpty()) {
-            m.extra.insert(QStringLiteral("capture_source"), src);
-        }
-        if (m.baud == 0) {
-            m.baud = o.value(QStringLiteral("baud")).toInt();
-        }
-    }
-    void line(const LineFramer::Line &l)
-    {
-        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
-        m_b.addLine(l.text, l.firstByte, flags);
-    }
-
-    Run &m_run;
-    RunBuilder &m_b;
-    RecordingDecoder m_decoder;
-    LineFramer m_framer;
-    std::string m_text;
-    RecordingClock m_clock;
-};
-
 } // namespace
 
 bool looksRecording(std::string_view head)
@@ -336,11 +230,6 @@ bool looksKmsg(std::string_view l)
     static const QRegularExpression re(QStringLiteral(R"(^\d+,\d+,\d+,[-c+][^;]*;)"));
     return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 64))))
         .hasMatch();
-}
-
-std::unique_ptr<FormatParser> makeRecordingParser(Run &run, RunBuilder &builder)
-{
-    return std::make_unique<RecordingParser>(run, builder);
 }
 
 std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder)

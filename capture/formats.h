@@ -20,9 +20,9 @@ public:
     virtual void finish() = 0;
 };
 
-// The parsers of the record-by-record formats; the line formats hostts and raw are parsed
-// in independent blocks (blockparser.h). The format table (formatregistry.h) names them.
-std::unique_ptr<FormatParser> makeRecordingParser(Run &run, RunBuilder &builder);
+// The parsers of the record-by-record formats; the line formats hostts and raw, and the
+// lines of ttyscope's recordings, are parsed in independent blocks (blockparser.h). The
+// format table (formatregistry.h) names them.
 std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeLavaParser(Run &run, RunBuilder &builder); // lavaformat.cpp

@@ -4,10 +4,12 @@
 #include "lineframer.h"
 #include "linetable.h"
 #include "parallel.h"
+#include "recordingblocks.h"
 #include "workqueue.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <functional>
 #include <map>
 #include <memory>
 #include <sys/resource.h>
@@ -20,14 +22,6 @@ namespace tty {
 LineBlockCutter::LineBlockCutter(std::size_t maxLine) : m_max(maxLine) {}
 
 namespace {
-
-struct RawBlock
-{
-    std::int64_t seq = 0;
-    ByteOffset filePos;
-    ByteBuffer data;
-    bool endsSplit = false;
-};
 
 // Parsed blocks waiting for their turn to be merged, and the limit on blocks in flight
 // (cut but not merged yet), which bounds memory when one worker falls behind.
@@ -99,7 +93,8 @@ private:
 };
 
 // The in-order part of parsing: lines without a host stamp take the one before, host
-// clock steps are folded out, and block-local line numbers become the run's.
+// clock steps are folded out, a recording's notes are placed among the lines, and
+// block-local line numbers become the run's.
 class BlockMerger
 {
 public:
@@ -110,22 +105,36 @@ public:
     void merge(ParsedBlock &b)
     {
         const LineIndex base = m_run.lines.endIndex();
-        if (m_format == LineFormat::HostTs) {
-            for (std::size_t i = 0; i < b.lines(); ++i) {
-                std::optional<HostNs> a = LineTable::unpackArrival(b.arrivals[i]);
+        m_noteEvents.clear();
+        std::size_t nextNote = 0;
+        // The notes placed before line i (of the block), in the order they were recorded:
+        // taken up as the line's arrival is repaired, since a note moves with the clock
+        // correction of its moment.
+        auto notesBefore = [&](std::size_t i) {
+            for (; nextNote < b.notes.size() && b.notes[nextNote].beforeLine <= i; ++nextNote) {
+                note(b.notes[nextNote], base + LineCount(std::int64_t(i)));
+            }
+        };
+        for (std::size_t i = 0; m_format != LineFormat::Raw && i < b.lines(); ++i) {
+            const LineIndex line = base + LineCount(std::int64_t(i));
+            std::optional<HostNs> a = LineTable::unpackArrival(b.arrivals[i]);
+            if (m_format == LineFormat::HostTs) {
                 if (a) {
                     m_lastStamp = a;
                 } else {
                     if (m_result.untimed++ == 0) {
-                        m_result.firstUntimed = base + LineCount(std::int64_t(i));
+                        m_result.firstUntimed = line;
                     }
                     a = m_lastStamp.value_or(HostNs(0));
                 }
-                b.arrivals[i] = LineTable::packArrival(
-                    m_builder.repairArrival(a, base + LineCount(std::int64_t(i))));
             }
+            notesBefore(i);
+            b.arrivals[i] = LineTable::packArrival(m_builder.repairArrival(a, line));
         }
-        if (b.pieces.empty()) {
+        notesBefore(b.lines());
+        if (b.lines() == 0) {
+            // Only notes (a recording's last markers): no lines to add.
+        } else if (b.pieces.empty()) {
             m_run.lines.appendBlock(std::move(b.text), b.textSize, b.offsets.data(),
                                     b.arrivals.data(), b.kernelAndFlags.data(), b.lines());
         } else {
@@ -133,12 +142,19 @@ public:
                                           b.offsets.data(), b.arrivals.data(),
                                           b.kernelAndFlags.data(), b.lines());
         }
+        // The lines' events and the notes' in line order, a note before the events of the
+        // line it was placed before.
+        auto n = m_noteEvents.begin();
         for (Event e : b.events) {
             e.line += base - LineIndex(0); // block-local to the run's
+            for (; n != m_noteEvents.end() && n->line <= e.line; ++n) {
+                m_run.events.push_back(*n);
+            }
             m_run.events.push_back(e);
         }
+        m_run.events.insert(m_run.events.end(), n, m_noteEvents.end());
         m_builder.addBytes(b.bytes);
-        m_builder.addSplitPieces(b.endsSplit ? 1 : 0);
+        m_builder.addSplitPieces(b.splitPieces);
         m_run.metaLines += b.metaLines;
         // Done here, a block at a time, the boot split is not left to the end of the load.
         m_run.splitBootsSoFar();
@@ -146,11 +162,94 @@ public:
     LineLoadResult &result() { return m_result; }
 
 private:
+    void note(const BlockNote &n, LineIndex before)
+    {
+        switch (n.type) {
+        case BlockNote::Type::Event:
+            m_noteEvents.push_back(m_builder.noteEvent(n.kind, n.text, n.arrival, 0, before));
+            break;
+        case BlockNote::Type::Header:
+            applyRecordingHeader(n.text, m_run.meta);
+            break;
+        case BlockNote::Type::Warning:
+            m_run.warnings << QStringLiteral("recorder: %1").arg(QString::fromStdString(n.text));
+            break;
+        }
+    }
+
     LineFormat m_format;
     RunBuilder &m_builder;
     Run &m_run;
     std::optional<HostNs> m_lastStamp;
     LineLoadResult m_result;
+    std::vector<Event> m_noteEvents;
+};
+
+// What the reader does with the decompressed bytes: cut them into blocks at line ends
+// (hostts, raw), or decode a recording's records and frame its lines.
+class BlockReader
+{
+public:
+    using Deliver = std::function<void(LineBlock &&)>;
+    using Spare = std::function<ByteBuffer()>;
+    BlockReader(LineFormat format, Deliver deliver, Spare spare)
+        : m_cutter(LineFramer::kDefaultMaxLine), m_deliver(std::move(deliver)),
+          m_spare(std::move(spare))
+    {
+        if (format == LineFormat::Recording) {
+            m_recording.emplace(InputFile::kBlockBytes, m_deliver, m_spare);
+        }
+    }
+    // `buf` holds the bytes kept from before, then new ones from `from` on; what is not
+    // delivered yet stays in it.
+    void take(ByteBuffer &buf, std::size_t from)
+    {
+        if (m_recording) {
+            m_recording->feed(buf.data(), buf.size()); // keeps its partial line itself
+            buf.resize(0);
+            return;
+        }
+        m_cutter.cut(
+            buf, from,
+            [&](ByteBuffer &&data, bool endsSplit) {
+                LineBlock b;
+                b.data = std::move(data);
+                b.endsSplit = endsSplit;
+                m_deliver(std::move(b));
+            },
+            m_spare);
+    }
+    // At the end of the input.
+    void finish(ByteBuffer &buf)
+    {
+        if (m_recording) {
+            m_recording->finish();
+        } else if (!buf.empty()) {
+            LineBlock b; // the last line, without LF
+            b.data = std::move(buf);
+            m_deliver(std::move(b));
+        }
+    }
+    // What the recording's stream said of itself, once its blocks are merged.
+    void report(Run &run) const
+    {
+        if (!m_recording) {
+            return;
+        }
+        if (!m_recording->error().isEmpty()) {
+            run.load.stop(LoadOutcome::Damaged, m_recording->error());
+        }
+        if (!m_recording->warning().isEmpty()) {
+            run.warnings << m_recording->warning();
+            run.load.truncate(m_recording->warning()); // cut inside a record: read in part
+        }
+    }
+
+private:
+    LineBlockCutter m_cutter;
+    Deliver m_deliver;
+    Spare m_spare;
+    std::optional<RecordingBlockMaker> m_recording;
 };
 
 // Decompression is the one step that cannot be split, so it must not wait for a CPU behind
@@ -176,8 +275,8 @@ LineLoadResult loadLinesHere(ByteBuffer all, LineFormat format, const RuleSet &r
     LoadProgress progress;
     progress.bytesTotal = input.compressedSize();
     progress.run = &run;
-    auto deliver = [&](ByteBuffer &&data, bool endsSplit) {
-        parser.parse(data.view(), endsSplit, &parsed);
+    auto deliver = [&](LineBlock &&block) {
+        parser.parse(block, &parsed);
         merger.merge(parsed);
         if (options.progress) {
             progress.bytesDone = input.compressedPos();
@@ -185,10 +284,10 @@ LineLoadResult loadLinesHere(ByteBuffer all, LineFormat format, const RuleSet &r
             options.progress(progress);
         }
     };
-    LineBlockCutter(LineFramer::kDefaultMaxLine).cut(all, 0, deliver, [] { return ByteBuffer(); });
-    if (!all.empty()) {
-        deliver(std::move(all), false); // the last line, without LF
-    }
+    BlockReader reader(format, deliver, [] { return ByteBuffer(); });
+    reader.take(all, 0);
+    reader.finish(all);
+    reader.report(run);
     return merger.result();
 }
 
@@ -211,33 +310,35 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
         return loadLinesHere(std::move(first), format, rules, builder, run, input, options);
     }
     const int workers = hardwareThreads();
-    BoundedQueue<RawBlock> work(std::size_t(2 * workers));
+    BoundedQueue<LineBlock> work(std::size_t(2 * workers));
     // Every buffer in flight comes back to a pool, so that none is allocated twice.
     const int window = 4 * workers + 4;
     Pool<ByteBuffer> spares(std::size_t(window + 4));
     Pool<std::unique_ptr<ParsedBlock>> parsedPool(std::size_t(window + 4));
     MergeQueue merge(window);
 
-    std::thread reader([&, buf = std::move(first)]() mutable {
-        LineBlockCutter cutter(LineFramer::kDefaultMaxLine);
-        std::int64_t seq = 0;
-        bool ok = true;
-        auto deliver = [&](ByteBuffer &&data, bool endsSplit) {
-            ok = ok && merge.admit(seq) &&
-                 work.push(RawBlock{seq, input.compressedPos(), std::move(data), endsSplit});
+    std::int64_t seq = 0;
+    bool ok = true;
+    BlockReader blocks(
+        format,
+        [&](LineBlock &&b) {
+            b.seq = seq;
+            b.filePos = input.compressedPos();
+            ok = ok && merge.admit(seq) && work.push(std::move(b));
             seq += ok ? 1 : 0;
-        };
-        auto spare = [&] { return spares.take(); };
+        },
+        [&] { return spares.take(); });
+    std::thread reader([&, buf = std::move(first)]() mutable {
         std::size_t from = 0;
         for (;;) {
-            cutter.cut(buf, from, deliver, spare);
+            blocks.take(buf, from);
             from = buf.size();
             if (!ok || !input.read(buf, from)) {
                 break;
             }
         }
-        if (ok && !buf.empty()) {
-            deliver(std::move(buf), false); // the last line, without LF
+        if (ok) {
+            blocks.finish(buf);
         }
         merge.setTotal(seq);
         work.close();
@@ -249,13 +350,13 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
             lowerThreadPriority(4);
             const std::shared_ptr<const RuleSet> ownRules = rules.lendCopy();
             BlockParser parser(format, *ownRules, options.packText);
-            RawBlock raw;
+            LineBlock raw;
             while (work.pop(&raw)) {
                 std::unique_ptr<ParsedBlock> b = parsedPool.take();
                 if (!b) {
                     b = std::make_unique<ParsedBlock>();
                 }
-                parser.parse(raw.data.view(), raw.endsSplit, b.get());
+                parser.parse(raw, b.get());
                 b->seq = raw.seq;
                 b->filePos = raw.filePos;
                 spares.put(std::move(raw.data));
@@ -285,6 +386,7 @@ LineLoadResult loadLines(InputFile &input, ByteBuffer first, LineFormat format,
     for (std::thread &t : parsers) {
         t.join();
     }
+    blocks.report(run);
     return merger.result();
 }
 

@@ -101,8 +101,14 @@ void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
 void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, std::optional<HostNs> arrival,
                               std::uint32_t count)
 {
+    m_run.events.push_back(noteEvent(kind, text, arrival, count, m_run.lines.endIndex()));
+}
+
+Event RunBuilder::noteEvent(EventKind kind, std::string_view text, std::optional<HostNs> arrival,
+                            std::uint32_t count, LineIndex line)
+{
     Event e;
-    e.line = m_run.lines.endIndex();
+    e.line = line;
     e.kind = kind;
     e.count = count;
     // A recorded marker is on the lines' host clock: it moves with their clock-step
@@ -123,7 +129,7 @@ void RunBuilder::addNoteEvent(EventKind kind, std::string_view text, std::option
     e.arrival = arrival;
     e.note = std::int32_t(m_run.notes.size());
     m_run.notes.emplace_back(text);
-    m_run.events.push_back(e);
+    return e;
 }
 
 void RunBuilder::finish()

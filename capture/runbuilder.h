@@ -33,6 +33,11 @@ public:
     // is placed before the next line.
     void addNoteEvent(EventKind kind, std::string_view text, std::optional<HostNs> arrival,
                       std::uint32_t count = 0);
+    // The same event placed before `line` (a line not added yet: the loader adds a block's
+    // lines after their notes), for the caller to put into the run's events in line order.
+    [[nodiscard]] Event noteEvent(EventKind kind, std::string_view text,
+                                  std::optional<HostNs> arrival, std::uint32_t count,
+                                  LineIndex line);
     // Counts the console bytes as received (line endings included).
     void addBytes(std::int64_t n) { m_run.bytes += n; }
     // Counts pieces of over-long lines appended in blocks (addLine counts its own).

@@ -406,7 +406,9 @@ void TstFormats::registry()
         }
         // A record parser, or independent lines for the block parser; a detector unless
         // it is the fallback.
-        QVERIFY2(f.makeParser || f.id == Format::HostTs || f.id == Format::Raw, qPrintable(f.name));
+        QVERIFY2(f.makeParser || f.id == Format::HostTs || f.id == Format::Raw ||
+                     f.id == Format::Ttyscope,
+                 qPrintable(f.name));
         QVERIFY2((f.matchesHead || f.looksLikeLine) != (f.id == Format::Raw), qPrintable(f.name));
     }
     QCOMPARE(canonicalFormat(QStringLiteral("auto")), std::optional<Format>());

@@ -1,0 +1,127 @@
+#include "recordingblocks.h"
+
+#include "linetable.h"
+#include "run.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace tty {
+
+RecordingBlockMaker::RecordingBlockMaker(std::size_t blockBytes, Deliver deliver, Spare spare)
+    : m_blockBytes(blockBytes), m_deliver(std::move(deliver)), m_spare(std::move(spare)),
+      m_decoder([this](const RecordingDecoder::Piece &p) { piece(p); })
+{
+    m_block.data = m_spare();
+    m_block.data.resize(0);
+}
+
+bool RecordingBlockMaker::feed(const char *p, std::size_t n)
+{
+    m_broken = m_broken || !m_decoder.feed(p, n);
+    return !m_broken;
+}
+
+void RecordingBlockMaker::finish()
+{
+    m_decoder.finish();
+    m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+    if (!m_block.stamps.empty() || !m_block.notes.empty() || m_block.recordedBytes > 0) {
+        deliver();
+    }
+}
+
+void RecordingBlockMaker::piece(const RecordingDecoder::Piece &p)
+{
+    const HostNs t = m_clock.arrival(p.wall, p.mono);
+    if (p.type == 'D') {
+        m_block.recordedBytes += std::int64_t(p.data.size());
+        m_framer.feed(p.data.data(), p.data.size(), t,
+                      [this](const LineFramer::Line &l) { line(l); });
+        return;
+    }
+    if (p.first) {
+        m_payload.clear();
+    }
+    m_payload.append(p.data);
+    if (!p.last) {
+        return;
+    }
+    using Type = BlockNote::Type;
+    switch (p.type) {
+    case 'H':
+        note(Type::Header, EventKind::Marker, t, m_payload);
+        break;
+    case 'M':
+        note(Type::Event, EventKind::Marker, t, m_payload);
+        break;
+    case 'S':
+        note(Type::Event, EventKind::Marker, t, "sent: " + m_payload);
+        break;
+    case 'G':
+        note(Type::Event, EventKind::Gap, t, "capture gap: " + m_payload);
+        break;
+    case 'R':
+        note(Type::Event, EventKind::Gap, t, "capture resumed: " + m_payload);
+        break;
+    case 'W':
+        note(Type::Warning, EventKind::Marker, t, m_payload);
+        break;
+    default:
+        break; // newer record types are skipped
+    }
+}
+
+void RecordingBlockMaker::note(BlockNote::Type type, EventKind kind, HostNs arrival,
+                               std::string text)
+{
+    // Before the next line to be completed, as a marker placed during a partial line is.
+    m_block.notes.push_back(BlockNote{type, kind, m_block.stamps.size(), arrival, std::move(text)});
+}
+
+void RecordingBlockMaker::line(const LineFramer::Line &l)
+{
+    ByteBuffer &d = m_block.data;
+    const std::size_t at = d.size();
+    d.resize(at + l.text.size() + 1);
+    if (!l.text.empty()) {
+        std::memcpy(d.data() + at, l.text.data(), l.text.size());
+    }
+    d.data()[at + l.text.size()] = '\n';
+    const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+    m_block.stamps.push_back(LineStamp{LineTable::packArrival(l.firstByte), flags});
+    if (d.size() >= m_blockBytes) {
+        deliver();
+    }
+}
+
+void RecordingBlockMaker::deliver()
+{
+    m_deliver(std::move(m_block));
+    m_block = LineBlock();
+    m_block.data = m_spare();
+    m_block.data.resize(0);
+}
+
+void applyRecordingHeader(std::string_view json, RunMeta &m)
+{
+    const QJsonObject o =
+        QJsonDocument::fromJson(QByteArray(json.data(), qsizetype(json.size()))).object();
+    m.extra = o;
+    m.tool = o.value(QStringLiteral("tool")).toString() + QLatin1Char(' ') +
+             o.value(QStringLiteral("version")).toString();
+    if (!o.value(QStringLiteral("label")).toString().isEmpty()) {
+        m.label = o.value(QStringLiteral("label")).toString();
+    }
+    m.host = o.value(QStringLiteral("host")).toString();
+    m.startUtc = o.value(QStringLiteral("start_utc")).toString();
+    const QString src = o.value(QStringLiteral("source")).toString();
+    if (!src.isEmpty()) {
+        m.extra.insert(QStringLiteral("capture_source"), src);
+    }
+    if (m.baud == 0) {
+        m.baud = o.value(QStringLiteral("baud")).toInt();
+    }
+}
+
+} // namespace tty
