@@ -10,12 +10,6 @@ using namespace testutil;
 
 namespace {
 
-QByteArray record(char type, qint64 wall, qint64 mono, const QByteArray &payload)
-{
-    return QByteArray(1, type) + ' ' + QByteArray::number(wall) + ' ' + QByteArray::number(mono) +
-           ' ' + QByteArray::number(payload.size()) + '\n' + payload + '\n';
-}
-
 constexpr qint64 kWall0 = 1700000000000000000;
 
 // A recording: a header, data split mid-line across records, a marker, a gap and resume,
@@ -23,18 +17,19 @@ constexpr qint64 kWall0 = 1700000000000000000;
 QByteArray recording()
 {
     QByteArray r("TTYSCOPE-REC 1\n");
-    r += record('H', kWall0, 1000,
-                R"({"tool":"ttyscope","version":"0.1.0","source":"/dev/ttyUSB0","baud":921600,)"
-                R"("start_utc":"2023-11-14T22:13:20Z","host":"lab1","label":"stock kernel"})");
-    r += record('D', kWall0 + 1000000, 1000 + 1000000, "[    1.000000] first li");
-    r += record('D', kWall0 + 2000000, 1000 + 2000000, "ne\r\n[    1.500000] second\r\n");
-    r += record('M', kWall0 + 3000000, 1000 + 3000000, "before rmmod");
-    r +=
-        record('D', kWall0 - 3600000000000, 1000 + 4000000, QByteArray("third \x00\xff\r\r\n", 11));
-    r += record('G', kWall0, 1000 + 5000000, "read error: EIO");
-    r += record('R', kWall0, 1000 + 9000000, "/dev/ttyUSB0");
-    r += record('X', kWall0, 1000 + 9500000, "a record type from the future");
-    r += record('D', kWall0, 1000 + 10000000, "login: ");
+    r += recordingRecord(
+        'H', kWall0, 1000,
+        R"({"tool":"ttyscope","version":"0.1.0","source":"/dev/ttyUSB0","baud":921600,)"
+        R"("start_utc":"2023-11-14T22:13:20Z","host":"lab1","label":"stock kernel"})");
+    r += recordingRecord('D', kWall0 + 1000000, 1000 + 1000000, "[    1.000000] first li");
+    r += recordingRecord('D', kWall0 + 2000000, 1000 + 2000000, "ne\r\n[    1.500000] second\r\n");
+    r += recordingRecord('M', kWall0 + 3000000, 1000 + 3000000, "before rmmod");
+    r += recordingRecord('D', kWall0 - 3600000000000, 1000 + 4000000,
+                         QByteArray("third \x00\xff\r\r\n", 11));
+    r += recordingRecord('G', kWall0, 1000 + 5000000, "read error: EIO");
+    r += recordingRecord('R', kWall0, 1000 + 9000000, "/dev/ttyUSB0");
+    r += recordingRecord('X', kWall0, 1000 + 9500000, "a record type from the future");
+    r += recordingRecord('D', kWall0, 1000 + 10000000, "login: ");
     return r;
 }
 

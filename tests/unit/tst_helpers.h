@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -141,6 +142,31 @@ inline QByteArray lineText(const tty::Run &run, tty::LineIndex i)
 inline QByteArray lineText(const tty::Run &run, int i)
 {
     return lineText(run, tty::LineIndex(i));
+}
+
+// Where a fast path's run and its definition's first differ in a line's text, arrival,
+// kernel time or flags (empty when every line agrees; the line counts are compared apart).
+inline QString firstLineDifference(const tty::Run &run, const tty::Run &ref)
+{
+    const tty::LineIndex end = std::min(run.lines.endIndex(), ref.lines.endIndex());
+    for (tty::LineIndex i{0}; i < end; ++i) {
+        if (run.lines.text(i).str() != ref.lines.text(i).str() ||
+            run.lines.arrival(i) != ref.lines.arrival(i) ||
+            run.lines.kernelTime(i) != ref.lines.kernelTime(i) ||
+            run.lines.flags(i) != ref.lines.flags(i)) {
+            return QStringLiteral("line %1 differs: '%2' vs '%3'")
+                .arg(i.value())
+                .arg(QString::fromUtf8(lineText(run, i)), QString::fromUtf8(lineText(ref, i)));
+        }
+    }
+    return QString();
+}
+
+// A record of a ttyscope recording (docs/format.md), for recordings written by hand.
+inline QByteArray recordingRecord(char type, qint64 wall, qint64 mono, const QByteArray &payload)
+{
+    return QByteArray(1, type) + ' ' + QByteArray::number(wall) + ' ' + QByteArray::number(mono) +
+           ' ' + QByteArray::number(payload.size()) + '\n' + payload + '\n';
 }
 
 } // namespace testutil

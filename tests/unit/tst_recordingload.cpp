@@ -21,12 +21,6 @@ using namespace testutil;
 
 namespace {
 
-QByteArray record(char type, qint64 wall, qint64 mono, const QByteArray &payload)
-{
-    return QByteArray(1, type) + ' ' + QByteArray::number(wall) + ' ' + QByteArray::number(mono) +
-           ' ' + QByteArray::number(payload.size()) + '\n' + payload + '\n';
-}
-
 constexpr qint64 kWall0 = 1700000000000000000;
 
 // About 80 bytes of console text a line: three boots, drops, panics, empty lines, CRLF,
@@ -64,9 +58,9 @@ QByteArray awkwardRecording(int lines, quint32 seed)
     text += "login: \r"; // the last line: no LF, a CR at its end that is its text
 
     QByteArray r("TTYSCOPE-REC 1\n");
-    r += record('H', kWall0, 1000,
-                R"({"tool":"ttyscope","version":"0.9","host":"lab7",)"
-                R"("label":"awkward","baud":921600})");
+    r += recordingRecord('H', kWall0, 1000,
+                         R"({"tool":"ttyscope","version":"0.9","host":"lab7",)"
+                         R"("label":"awkward","baud":921600})");
     qint64 t = 0;
     qint64 step = 0;
     static const char kNotes[] = "MSGRWX";
@@ -77,15 +71,15 @@ QByteArray awkwardRecording(int lines, quint32 seed)
             step = -3600000000000; // the wall clock is set back an hour
         }
         const qint64 mono = rng.bounded(8) == 0 ? 0 : 1000 + t;
-        r += record('D', kWall0 + t + step, mono, text.mid(at, n));
+        r += recordingRecord('D', kWall0 + t + step, mono, text.mid(at, n));
         at += n;
         if (rng.bounded(30) == 0) {
             const char type = kNotes[rng.bounded(6)];
-            r += record(type, kWall0 + t + step, 1000 + t,
-                        QByteArray("note ") + type + ' ' + QByteArray::number(at));
+            r += recordingRecord(type, kWall0 + t + step, 1000 + t,
+                                 QByteArray("note ") + type + ' ' + QByteArray::number(at));
         }
     }
-    r += record('M', kWall0 + t + step, 1000 + t, "after the last line");
+    r += recordingRecord('M', kWall0 + t + step, 1000 + t, "after the last line");
     return r;
 }
 
@@ -200,17 +194,7 @@ void TstRecordingLoad::blocksMatchRecordByRecord()
 
     QVERIFY(ref->lines.size() > LineCount(lines / 2));
     QCOMPARE(run->lines.size(), ref->lines.size());
-    for (LineIndex i{0}; i < ref->lines.endIndex(); ++i) {
-        if (run->lines.text(i).str() != ref->lines.text(i).str() ||
-            run->lines.arrival(i) != ref->lines.arrival(i) ||
-            run->lines.kernelTime(i) != ref->lines.kernelTime(i) ||
-            run->lines.flags(i) != ref->lines.flags(i)) {
-            QFAIL(qPrintable(QStringLiteral("line %1 differs: '%2' vs '%3'")
-                                 .arg(i.value())
-                                 .arg(QString::fromUtf8(lineText(*run, i)))
-                                 .arg(QString::fromUtf8(lineText(*ref, i)))));
-        }
-    }
+    QCOMPARE(firstLineDifference(*run, *ref), QString());
     // Markers and gaps in their places among the lines' events, with their times and texts.
     QCOMPARE(run->events.size(), ref->events.size());
     int notes = 0;

@@ -156,17 +156,7 @@ void TstScale::parallelParseMatchesLineByLine()
     const auto ref = parseLineByLine(log);
 
     QCOMPARE(run->lines.size(), ref->lines.size());
-    for (LineIndex i{0}; i < ref->lines.endIndex(); ++i) {
-        if (run->lines.text(i).str() != ref->lines.text(i).str() ||
-            run->lines.arrival(i) != ref->lines.arrival(i) ||
-            run->lines.kernelTime(i) != ref->lines.kernelTime(i) ||
-            run->lines.flags(i) != ref->lines.flags(i)) {
-            QFAIL(qPrintable(QStringLiteral("line %1 differs: '%2' vs '%3'")
-                                 .arg(i.value())
-                                 .arg(QString::fromUtf8(lineText(*run, i)))
-                                 .arg(QString::fromUtf8(lineText(*ref, i)))));
-        }
-    }
+    QCOMPARE(firstLineDifference(*run, *ref), QString());
     QCOMPARE(run->events.size(), ref->events.size());
     for (std::size_t e = 0; e < ref->events.size(); ++e) {
         QCOMPARE(run->events[e].line, ref->events[e].line);
