@@ -172,7 +172,7 @@ private:
             applyRecordingHeader(n.text, m_run.meta);
             break;
         case BlockNote::Type::Warning:
-            m_run.warnings << QStringLiteral("recorder: %1").arg(QString::fromStdString(n.text));
+            m_builder.addRecorderWarning(n.text);
             break;
         }
     }

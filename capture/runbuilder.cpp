@@ -2,6 +2,7 @@
 
 #include "lineanalysis.h"
 #include "lineframer.h"
+#include "msgtemplate.h"
 
 namespace tty {
 
@@ -130,6 +131,23 @@ Event RunBuilder::noteEvent(EventKind kind, std::string_view text, std::optional
     e.note = std::int32_t(m_run.notes.size());
     m_run.notes.emplace_back(text);
     return e;
+}
+
+void RunBuilder::addRecorderWarning(std::string_view text)
+{
+    const QString first =
+        QStringLiteral("recorder: %1").arg(QString::fromUtf8(text.data(), qsizetype(text.size())));
+    auto [it, added] =
+        m_recorderWarnings.try_emplace(messageTemplate(text), RecorderWarning{0, first, 0});
+    RecorderWarning &w = it->second;
+    ++w.count;
+    if (added || w.entry >= m_run.warnings.size()) {
+        w.entry = m_run.warnings.size();
+        m_run.warnings << first;
+        return;
+    }
+    m_run.warnings[w.entry] =
+        QStringLiteral("%1 (the first of %2 such warnings)").arg(w.first).arg(w.count);
 }
 
 void RunBuilder::finish()

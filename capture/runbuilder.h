@@ -5,7 +5,9 @@
 #include "rules.h"
 #include "run.h"
 
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace tty {
 
@@ -38,6 +40,11 @@ public:
     [[nodiscard]] Event noteEvent(EventKind kind, std::string_view text,
                                   std::optional<HostNs> arrival, std::uint32_t count,
                                   LineIndex line);
+    // A warning the recorder wrote into the recording (a W record). A recorder can warn
+    // every second of an hour-long flood ("the live view fell behind: N bytes ..."): the
+    // warnings of one kind (the same text but for its numbers) stay one entry, the first's
+    // text with how many there were.
+    void addRecorderWarning(std::string_view text);
     // Counts the console bytes as received (line endings included).
     void addBytes(std::int64_t n) { m_run.bytes += n; }
     // Counts pieces of over-long lines appended in blocks (addLine counts its own).
@@ -81,6 +88,13 @@ private:
     std::optional<LineIndex> m_firstStepLine;
     std::int64_t m_outOfRange = 0; // arrivals the correction would have wrapped
     std::optional<LineIndex> m_firstOutOfRangeLine;
+    struct RecorderWarning
+    {
+        qsizetype entry; // in Run::warnings
+        QString first;
+        std::int64_t count;
+    };
+    std::unordered_map<std::string, RecorderWarning> m_recorderWarnings; // by template
 };
 
 } // namespace tty

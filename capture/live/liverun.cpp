@@ -55,7 +55,7 @@ void LiveRun::add(const LiveRecord &r)
         m_builder.addNoteEvent(EventKind::Gap, "capture resumed: " + r.data, t);
         break;
     case 'W':
-        m_run.warnings << QStringLiteral("recorder: %1").arg(QString::fromStdString(r.data));
+        m_builder.addRecorderWarning(r.data);
         break;
     default:
         break;

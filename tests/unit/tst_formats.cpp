@@ -50,6 +50,7 @@ private slots:
     void recordingFormat();
     void recordingCut();
     void recordingGarbage();
+    void recorderWarningsOfAKindAreOne();
     void formatOverride();
     void registry();
     void loadOutcomes();
@@ -339,6 +340,29 @@ void TstFormats::recordingCut()
             QVERIFY(r->lines.size() >= 2_lines);
         }
     }
+}
+
+void TstFormats::recorderWarningsOfAKindAreOne()
+{
+    // A flooding console behind a slow GUI: the capture warns about every second that its
+    // live view fell behind. 3,600 warnings of one kind are one entry, not a screen of them.
+    QByteArray rec("TTYSCOPE-REC 1\n");
+    rec += recordingRecord('D', kWall0, 1000, "[    1.000000] flood\n");
+    for (int i = 0; i < 3600; ++i) {
+        rec += recordingRecord('W', kWall0 + i, 1000 + i,
+                               "the live view fell behind: " + QByteArray::number(100 + i) +
+                                   " bytes are not shown here (they are in the recording)");
+        if (i == 10) {
+            rec += recordingRecord('W', kWall0 + i, 1000 + i, "a write to the recording failed");
+        }
+    }
+    const auto run = loadBytes(rec);
+    QVERIFY(run);
+    QCOMPARE(run->warnings.filter(QStringLiteral("recorder: ")),
+             QStringList({QStringLiteral("recorder: the live view fell behind: 100 bytes are not "
+                                         "shown here (they are in the recording) (the first of "
+                                         "3600 such warnings)"),
+                          QStringLiteral("recorder: a write to the recording failed")}));
 }
 
 void TstFormats::recordingGarbage()

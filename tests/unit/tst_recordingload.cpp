@@ -128,7 +128,7 @@ std::unique_ptr<Run> parseRecordByRecord(const QByteArray &data, QString *error,
             builder.addNoteEvent(EventKind::Gap, "capture resumed: " + payload, t);
             break;
         case 'W':
-            run->warnings << QStringLiteral("recorder: ") + QString::fromStdString(payload);
+            builder.addRecorderWarning(payload);
             break;
         }
     });
