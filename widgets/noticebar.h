@@ -1,10 +1,13 @@
 // A dismissable message strip at the top of the window: what went wrong while loading and
-// what was kept. Non-modal, so it never blocks the user (or a test).
+// what was kept. Non-modal, so it never blocks the user (or a test). A long message (many
+// files, each with warnings) scrolls inside the strip, which never grows past a few lines:
+// the timeline below keeps the window.
 #pragma once
 
 #include <QFrame>
 
 class QLabel;
+class QScrollArea;
 
 namespace tty {
 
@@ -18,8 +21,17 @@ public:
     QString text() const;
     void clear();
 
+    // The most lines of text the strip shows before it scrolls.
+    static constexpr int kMaxLines = 6;
+
+protected:
+    void resizeEvent(QResizeEvent *e) override;
+
 private:
+    void fitHeight();
+
     QLabel *m_label;
+    QScrollArea *m_scroll;
 };
 
 } // namespace tty

@@ -432,6 +432,51 @@ private slots:
                  qPrintable(w2.notices()->text()));
     }
 
+    void manyWarningsScrollInTheirStrip()
+    {
+        // 20 different warnings from a recorder, each two lines long at 1366 px: the strip
+        // shows 6 lines and scrolls; the window keeps its size and the timeline its room.
+        static const char *const kKinds[] = {"apple", "banana", "cherry", "damson", "elder",
+                                             "fig",   "grape",  "hazel",  "iris",   "juniper",
+                                             "kiwi",  "lemon",  "mango",  "nectar", "olive",
+                                             "peach", "quince", "rowan",  "sloe",   "tangelo"};
+        QByteArray rec("TTYSCOPE-REC 1\n");
+        auto record = [&](char type, const QByteArray &payload) {
+            rec += QByteArray(1, type) + " 1700000000000000000 1000 " +
+                   QByteArray::number(payload.size()) + '\n' + payload + '\n';
+        };
+        record('D', "[    0.000000] Linux version 6.1.0 (test)\n[    1.000000] hello\n");
+        for (const char *kind : kKinds) {
+            record('W', QByteArray("the recorder had trouble of the ") + kind +
+                            " kind, which takes a long explanation that wraps on a window of "
+                            "the size of a laptop's screen");
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("warned.ttyrec"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(rec);
+        out.close();
+        MainWindow w2;
+        w2.resize(1366, 768);
+        w2.show();
+        w2.openFiles({path});
+        QVERIFY(w2.waitForLoaded());
+        QApplication::processEvents();
+        NoticeBar *bar = w2.notices();
+        QVERIFY(bar->isVisibleTo(&w2));
+        for (const char *kind : kKinds) {
+            QVERIFY2(bar->text().contains(QLatin1String(kind)), kind); // all there, scrolled
+        }
+        const int line = bar->fontMetrics().lineSpacing();
+        QVERIFY2(bar->height() <= NoticeBar::kMaxLines * line + 4 * line,
+                 qPrintable(QStringLiteral("%1 px, lines of %2 px").arg(bar->height()).arg(line)));
+        QVERIFY(bar->height() >= NoticeBar::kMaxLines * line);
+        QCOMPARE(w2.size(), QSize(1366, 768));
+        QVERIFY2(w2.timeline()->height() > 300,
+                 qPrintable(QString::number(w2.timeline()->height())));
+    }
+
     void unreadableFileIsReported()
     {
         MainWindow w2;
