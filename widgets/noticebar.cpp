@@ -39,8 +39,10 @@ void NoticeBar::show(Level level, const QString &html)
     const char *bg = level == Level::Error     ? "#f8d7da"
                      : level == Level::Warning ? "#fff3cd"
                                                : "#d1ecf1";
-    // The scroll area and its viewport show the strip's colour through them.
-    setStyleSheet(QStringLiteral("tty--NoticeBar { background: %1; } QLabel { color: #222; }"
+    // The scroll area and its viewport show the strip's colour through them; the text and
+    // the close button are dark on it whatever the theme (a dark theme's light ✕ vanished).
+    setStyleSheet(QStringLiteral("tty--NoticeBar { background: %1; }"
+                                 " QLabel, QToolButton { color: #222; }"
                                  " QScrollArea, QScrollArea > QWidget > QWidget"
                                  " { background: transparent; }")
                       .arg(QLatin1String(bg)));
