@@ -8,6 +8,7 @@
 #include <array>
 #include <cstring>
 #include <initializer_list>
+#include <vector>
 
 namespace tty::crash {
 
@@ -359,8 +360,9 @@ QString lockdepTitle(const QString &h, const Scan &s)
         return withFunction(QLatin1String(f.stem), fn);
     }
     // MAX_LOCKDEP_* too low, unregistered keys: the headline says it all.
+    static const QRegularExpression kBrackets(QStringLiteral("^\\[ |\\]$"));
     QString t = h;
-    t.remove(QRegularExpression(QStringLiteral("^\\[ |\\]$")));
+    t.remove(kBrackets);
     return stripVolatile(t);
 }
 
@@ -379,18 +381,19 @@ QString sanitizerFunction(const QString &headFn, const Scan &s)
 QString titleOf(EventKind kind, const Scan &s)
 {
     const QString &h = s.headline;
-    auto cap = [&](const char *re, int group = 1) {
-        const QRegularExpression rx{QString::fromLatin1(re)};
+    // Every pattern here is compiled once (static): a log can hold thousands of reports, and
+    // compiling a pattern costs far more than matching one headline.
+    auto cap = [&](const QRegularExpression &rx) {
         const QRegularExpressionMatch m = rx.match(h);
-        return m.hasMatch() ? m.captured(group) : QString();
+        return m.hasMatch() ? m.captured(1) : QString();
     };
     switch (kind) {
     case EventKind::Kasan:
     case EventKind::Kfence:
     case EventKind::Kmsan: {
-        const QRegularExpression rx(QStringLiteral(
+        static const QRegularExpression kSanitizer(QStringLiteral(
             "^BUG: (KASAN|KFENCE|KMSAN): (.+?) in ([A-Za-z0-9_.$]+)(\\+0x[0-9a-f]+/0x[0-9a-f]+)?"));
-        const QRegularExpressionMatch m = rx.match(h);
+        const QRegularExpressionMatch m = kSanitizer.match(h);
         if (m.hasMatch()) {
             return withFunction(QStringLiteral("BUG: %1: %2").arg(m.captured(1), m.captured(2)),
                                 sanitizerFunction(m.captured(3), s));
@@ -405,10 +408,13 @@ QString titleOf(EventKind kind, const Scan &s)
         return stripVolatile(t);
     }
     case EventKind::Ubsan: {
-        const QString type = cap("^UBSAN: (Undefined behaviour|[a-z][a-z-]+) in ");
+        static const QRegularExpression kType(
+            QStringLiteral("^UBSAN: (Undefined behaviour|[a-z][a-z-]+) in "));
+        static const QRegularExpression kPlace(QStringLiteral("^UBSAN: .+? in (\\S+?)(:\\d+)*$"));
+        const QString type = cap(kType);
         QString fn = firstGuilty(s.seq);
         if (fn.isEmpty()) {
-            fn = cap("^UBSAN: .+? in (\\S+?)(:\\d+)*$");
+            fn = cap(kPlace);
         }
         return withFunction(QStringLiteral("UBSAN: ") + type, fn);
     }
@@ -431,8 +437,10 @@ QString titleOf(EventKind kind, const Scan &s)
                          "charge", "folio", "reclaim"}));
     case EventKind::HungTask:
         if (h.startsWith(QLatin1String("unregister_netdevice"))) {
+            static const QRegularExpression kDevice(
+                QStringLiteral("waiting for (\\S+) to become free"));
             return QStringLiteral("unregister_netdevice: waiting for %1 to become free")
-                .arg(cap("waiting for (\\S+) to become free"));
+                .arg(cap(kDevice));
         }
         return withFunction(h.contains(QLatin1String("can't die"))
                                 ? QStringLiteral("INFO: task can't die")
@@ -447,9 +455,9 @@ QString titleOf(EventKind kind, const Scan &s)
     case EventKind::Warning: {
         // "WARNING: CPU: 1 PID: 2 at file.c:3 foo+0x1/0x2", "WARNING: at file.c:3 foo()"
         const QString w = s.warnLine.isEmpty() ? h : s.warnLine;
-        const QRegularExpression rx(
+        static const QRegularExpression kAt(
             QStringLiteral(" at (?:\\S+:\\d+ )?([A-Za-z0-9_.$]+)(?:\\+0x|\\(\\)|,|$)"));
-        QString fn = rx.match(w).captured(1);
+        QString fn = kAt.match(w).captured(1);
         QStringList seq = s.seq;
         if (!fn.isEmpty()) {
             seq.prepend(fn);
@@ -462,8 +470,9 @@ QString titleOf(EventKind kind, const Scan &s)
     }
     case EventKind::Panic: {
         const QString reason = h.section(QLatin1String("not syncing:"), 1).trimmed();
-        const QString corrupted = cap("stack-protector: Kernel stack is corrupted in: "
-                                      "([A-Za-z0-9_.$]+)");
+        static const QRegularExpression kCorrupted(
+            QStringLiteral("stack-protector: Kernel stack is corrupted in: ([A-Za-z0-9_.$]+)"));
+        const QString corrupted = cap(kCorrupted);
         if (!corrupted.isEmpty()) {
             return QStringLiteral("stack-protector: Kernel stack is corrupted in ") +
                    baseName(corrupted);
@@ -517,9 +526,16 @@ QString titleOf(EventKind kind, const Scan &s)
         {"^BUG: workqueue lockup", "BUG: workqueue lockup"},
         {"^VFS: Busy inodes after unmount", "VFS: Busy inodes after unmount"},
     }};
-    for (const Form &f : kForms) {
-        const QRegularExpression rx{QString::fromLatin1(f.re)};
-        const QRegularExpressionMatch m = rx.match(h);
+    static const std::vector<QRegularExpression> kFormPatterns = [] {
+        std::vector<QRegularExpression> patterns;
+        for (const Form &f : kForms) {
+            patterns.emplace_back(QString::fromLatin1(f.re));
+        }
+        return patterns;
+    }();
+    for (std::size_t i = 0; i < kForms.size(); ++i) {
+        const Form &f = kForms[i];
+        const QRegularExpressionMatch m = kFormPatterns[i].match(h);
         if (!m.hasMatch()) {
             continue;
         }
@@ -537,9 +553,9 @@ QString titleOf(EventKind kind, const Scan &s)
         return withFunction(stripVolatile(stem), fn);
     }
     // Other BUG: lines (bad page state, rss-counter, ...): the text up to its details.
+    static const QRegularExpression kDetails(QStringLiteral(" in process | mm:|: [0-9a-f]"));
     QString t = h;
-    const qsizetype cut =
-        t.indexOf(QRegularExpression(QStringLiteral(" in process | mm:|: [0-9a-f]")));
+    const qsizetype cut = t.indexOf(kDetails);
     if (cut > 0) {
         t.truncate(cut);
     }
