@@ -115,10 +115,6 @@ void applyRecordingHeader(std::string_view json, RunMeta &m)
     }
     m.host = o.value(QStringLiteral("host")).toString();
     m.startUtc = o.value(QStringLiteral("start_utc")).toString();
-    const QString src = o.value(QStringLiteral("source")).toString();
-    if (!src.isEmpty()) {
-        m.extra.insert(QStringLiteral("capture_source"), src);
-    }
     if (m.baud == 0) {
         m.baud = o.value(QStringLiteral("baud")).toInt();
     }

@@ -1,6 +1,7 @@
 #include "liverun.h"
 
-#include <QJsonDocument>
+#include "recordingblocks.h"
+
 #include <QJsonObject>
 
 namespace tty {
@@ -106,19 +107,16 @@ std::size_t LiveRun::stableEvents() const
 
 void LiveRun::header(const std::string &json)
 {
-    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+    // Read as a loaded recording's header is; but a live run has no file behind it, so its
+    // source is the capture's (the header's "source"), its label that source unless the
+    // header names one, and its baud the header's.
     RunMeta &m = m_run.meta;
-    m.extra = o;
-    m.tool = o.value(QStringLiteral("tool")).toString() + QLatin1Char(' ') +
-             o.value(QStringLiteral("version")).toString();
-    m.source = o.value(QStringLiteral("source")).toString();
-    m.label = o.value(QStringLiteral("label")).toString();
+    m.baud = 0;
+    applyRecordingHeader(json, m);
+    m.source = m.extra.value(QStringLiteral("source")).toString();
     if (m.label.isEmpty()) {
         m.label = m.source;
     }
-    m.host = o.value(QStringLiteral("host")).toString();
-    m.startUtc = o.value(QStringLiteral("start_utc")).toString();
-    m.baud = o.value(QStringLiteral("baud")).toInt();
 }
 
 } // namespace tty

@@ -95,6 +95,18 @@ private slots:
         QCOMPARE(loaded->meta.extra.value(QStringLiteral("source")).toString(), pty.name);
         QCOMPARE(loaded->meta.extra.value(QStringLiteral("version")).toString(),
                  QStringLiteral(TTYSCOPE_VERSION));
+        // The live run read the same header: the loaded file's metadata but for the source,
+        // which is the capture's port (the loaded run's is the file).
+        QCOMPARE(r.meta.label, QStringLiteral("test"));
+        QCOMPARE(r.meta.baud, 115200);
+        QCOMPARE(r.meta.source, pty.name);
+        QCOMPARE(loaded->meta.source, path);
+        QCOMPARE(r.meta.tool, QStringLiteral("ttyscope ") + QStringLiteral(TTYSCOPE_VERSION));
+        QCOMPARE(r.meta.tool, loaded->meta.tool);
+        QCOMPARE(r.meta.host, loaded->meta.host);
+        QVERIFY(!r.meta.startUtc.isEmpty());
+        QCOMPARE(r.meta.startUtc, loaded->meta.startUtc);
+        QCOMPARE(r.meta.extra, loaded->meta.extra);
     }
 
     void idlePartialLineShownThenCompleted()
