@@ -208,9 +208,10 @@ void EventModel::reorder(const std::function<void()> &change,
         refs.push_back(eventAt(i.row()));
     }
     change();
+    const std::vector<int> rows = rowsOf(refs);
     QModelIndexList after;
     for (int k = 0; k < before.size(); ++k) {
-        const int row = rowOf(refs[std::size_t(k)].first, refs[std::size_t(k)].second);
+        const int row = rows[std::size_t(k)];
         after.append(row < 0 ? QModelIndex() : index(row, before[k].column()));
     }
     changePersistentIndexList(before, after);
@@ -239,6 +240,43 @@ int EventModel::rowOf(int run, int event) const
     }
     const auto it = std::find(m_rows.begin(), m_rows.end(), EventRef(run, event));
     return it == m_rows.end() ? -1 : int(it - m_rows.begin());
+}
+
+std::vector<int> EventModel::rowsOf(const std::vector<EventRef> &events) const
+{
+    std::vector<int> rows(events.size(), -1);
+    // A selection keeps a persistent index per selected row through a new layout: 10^5 of
+    // them, each searched for in 10^6 rows, would hold the GUI thread for minutes.
+    constexpr std::size_t kSearchedOneByOne = 16;
+    if (!m_listed || events.size() <= kSearchedOneByOne) {
+        for (std::size_t k = 0; k < events.size(); ++k) {
+            rows[k] = rowOf(events[k].first, events[k].second);
+        }
+        return rows;
+    }
+    std::vector<std::vector<int>> rowOfEvent(std::size_t(m_runs.size()));
+    for (std::size_t run = 0; run < rowOfEvent.size(); ++run) {
+        rowOfEvent[run].assign(m_runs[qsizetype(run)].run->events.size(), -1);
+    }
+    auto slot = [&](const EventRef &e) -> int * {
+        const auto [run, event] = e;
+        if (run < 0 || std::size_t(run) >= rowOfEvent.size() || event < 0 ||
+            std::size_t(event) >= rowOfEvent[std::size_t(run)].size()) {
+            return nullptr;
+        }
+        return &rowOfEvent[std::size_t(run)][std::size_t(event)];
+    };
+    for (std::size_t row = 0; row < m_rows.size(); ++row) {
+        if (int *s = slot(m_rows[row])) {
+            *s = int(row);
+        }
+    }
+    for (std::size_t k = 0; k < events.size(); ++k) {
+        if (const int *s = slot(events[k])) {
+            rows[k] = *s;
+        }
+    }
+    return rows;
 }
 
 QString EventModel::titleOf(int run, int event) const

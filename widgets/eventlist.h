@@ -71,6 +71,9 @@ signals:
 
 private:
     EventRef eventAt(int row) const;
+    // The rows showing these events (-1: filtered out), in one pass over the rows when
+    // there are many: rowOf searches them all for each.
+    std::vector<int> rowsOf(const std::vector<EventRef> &events) const;
     // The rows of the filter in the events' order, then sorted by the sort column: at once,
     // or (OnAWorker, a big list) by sortAgainIfAsked() on a worker.
     enum class Sorting { AtOnce, OnAWorker };

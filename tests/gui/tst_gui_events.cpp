@@ -24,6 +24,7 @@ class TstEvents : public QObject
 private slots:
     void textOrderIsThePrintedBytes();
     void bigListSortsOnAWorker();
+    void aBigSelectionFollowsItsEventsThroughASort();
     void aNewSortReplacesOneRunning();
     void aFilterDuringASortSortsTheNewRows();
     void aBigFilteredListIsSortedOnAWorker();
@@ -232,6 +233,52 @@ void TstEvents::bigListSortsOnAWorker()
     QCOMPARE(list.table()->currentIndex().data(EventModel::EventRole).toInt(), 123);
     // The largest kernel time first: "[   60.999000]" (event 59,999).
     QCOMPARE(m->index(0, 0).data(EventModel::EventRole).toInt(), drops - 1);
+}
+
+// 40,000 of 60,000 rows selected (Shift+click over a long stretch), then a sort on a worker:
+// the selection stays on the same events, the current row too. The view's selection keeps a
+// persistent index per selected row through the new layout, so each must find its event's
+// new row without a search of the whole list (40,000 searches of 60,000 rows froze the
+// window for a second here, minutes at 10 GiB; docs/benchmarks.md).
+void TstEvents::aBigSelectionFollowsItsEventsThroughASort()
+{
+    const int drops = 60000;
+    Listed l(bigLog(drops, 0));
+    QVERIFY(l.run);
+    EventList &list = l.list;
+    EventModel *m = list.model();
+    QCOMPARE(m->rowCount(), drops);
+    list.selectEvent(0, 20000);
+    QItemSelectionModel *selection = list.table()->selectionModel();
+    selection->select(
+        QItemSelection(m->index(10000, 0), m->index(49999, EventModel::ColumnCount - 1)),
+        QItemSelectionModel::ClearAndSelect);
+    auto selectedEvents = [&] {
+        std::vector<int> v;
+        for (const QModelIndex &i : selection->selectedRows()) {
+            v.push_back(i.data(EventModel::EventRole).toInt());
+        }
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    std::vector<int> chosen(40000);
+    std::iota(chosen.begin(), chosen.end(), 10000);
+    QCOMPARE(selectedEvents(), chosen);
+
+    list.table()->sortByColumn(EventModel::Text, Qt::DescendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(m->isSortedBy(EventModel::Text), 60000);
+    QCOMPARE(selectedEvents(), chosen);
+    QCOMPARE(list.table()->currentIndex().data(EventModel::EventRole).toInt(), 20000);
+    // The selected events are no longer one stretch of rows: the text order interleaves them.
+    const int firstSelectedRow = selection->selectedRows().front().row();
+    QVERIFY(firstSelectedRow > 0);
+    QCOMPARE(m->index(0, 0).data(EventModel::EventRole).toInt(), drops - 1);
+
+    // And back to the events' own order: the rows are again 10,000 to 49,999.
+    list.table()->sortByColumn(-1, Qt::AscendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(!m->isSorting(), 60000);
+    QCOMPARE(selectedEvents(), chosen);
+    QCOMPARE(selection->selectedRows().front().row(), 10000);
 }
 
 // A sort asked for while another runs on a worker: only the last one's order is taken.
