@@ -65,20 +65,24 @@ void BackgroundAnalysis::computeSources(const std::shared_ptr<const Report> &rep
     });
 }
 
+std::shared_ptr<const CrashTitles> crashTitlesOf(const Session &session, const Report &report)
+{
+    QVector<std::shared_ptr<const std::vector<Crash>>> crashes;
+    for (int s = 0; s < session.sides.size(); ++s) {
+        for (int t = 0; t < session.sides[s].trials.size(); ++t) {
+            const Metrics *tm = report.trialMetrics(s, t);
+            crashes.append(tm ? tm->crashes : nullptr);
+        }
+    }
+    return std::make_shared<const CrashTitles>(std::move(crashes));
+}
+
 void BackgroundAnalysis::computeMetrics(const Session &snapshot)
 {
     m_metrics.start([snapshot]() -> SessionMetrics {
         SessionMetrics m;
         m.report = std::make_shared<Report>(snapshot.report());
-        // Counting the titles is a pass over every report: here too, not on the GUI thread.
-        QVector<std::shared_ptr<const std::vector<Crash>>> crashes;
-        for (int s = 0; s < snapshot.sides.size(); ++s) {
-            for (int t = 0; t < snapshot.sides[s].trials.size(); ++t) {
-                const Metrics *tm = m.report->trialMetrics(s, t);
-                crashes.append(tm ? tm->crashes : nullptr);
-            }
-        }
-        m.crashTitles = std::make_shared<const CrashTitles>(std::move(crashes));
+        m.crashTitles = crashTitlesOf(snapshot, *m.report);
         return m;
     });
 }

@@ -31,6 +31,10 @@ struct SessionMetrics
     std::shared_ptr<const CrashTitles> crashTitles;
 };
 
+// The crash titles of a session's trials, from the crashes its report found: a pass over
+// every report, so on a worker but for a growing live run's.
+std::shared_ptr<const CrashTitles> crashTitlesOf(const Session &session, const Report &report);
+
 class BackgroundAnalysis : public QObject
 {
     Q_OBJECT

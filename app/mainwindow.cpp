@@ -201,7 +201,7 @@ LogPane *MainWindow::logPane(int side) const
 
 void MainWindow::open(const OpenRequest &request)
 {
-    stopCapture();
+    endCapture();
     m_liveBar->hide();
     if (m_job->isRunning()) {
         m_job->cancel();
@@ -443,10 +443,12 @@ void MainWindow::refreshMetrics()
     if (m_session.isEmpty()) {
         return;
     }
-    if (m_live) {
+    if (capturing()) {
         // A live run grows on this thread: its metrics are taken here, between updates.
+        // Once stopped it no longer grows, and its figures come from a worker as a file's.
         m_report = std::make_shared<const Report>(m_session.report());
         m_metrics->setReport(*m_report, runColors(int(m_session.sides.size())));
+        m_events->setCrashTitles(crashTitlesOf(m_session, *m_report));
         return;
     }
     // Metrics scan every line: off the GUI thread, so a big log never freezes the window.

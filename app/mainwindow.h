@@ -75,7 +75,10 @@ public:
     // message when the port cannot be opened.
     bool startCapture(const CaptureOptions &options, bool withReference, QString *error);
     void stopCapture();
+    // The capture shown (running or stopped), until something else is opened or captured.
     LiveController *live() const { return m_live; }
+    // A capture is running: its run grows on the GUI thread.
+    bool capturing() const;
     LiveBar *liveBar() const { return m_liveBar; }
 
     void setAlignment(const Alignment &a);
@@ -113,6 +116,8 @@ private:
     void alignOnCurrentLine();
     void captureDialog();
     void onLiveUpdated();
+    // Stops the capture and lets its controller go (what it showed stays, as a file would).
+    void endCapture();
     void onLiveAlert(EventKind kind, const QString &text);
     void dropMarker();
     void addPatternLane(const QString &regex);

@@ -22,7 +22,7 @@ namespace tty {
 
 void MainWindow::captureDialog()
 {
-    CaptureDialog dlg(!m_session.isEmpty() && !m_live, this);
+    CaptureDialog dlg(!m_session.isEmpty() && !capturing(), this);
     if (dlg.exec() != QDialog::Accepted) {
         return;
     }

@@ -21,7 +21,7 @@ namespace tty {
 
 bool MainWindow::startCapture(const CaptureOptions &options, bool withReference, QString *error)
 {
-    stopCapture();
+    endCapture();
     auto *live = new LiveController(options, this);
     if (!live->start(error)) {
         delete live;
@@ -55,7 +55,7 @@ bool MainWindow::startCapture(const CaptureOptions &options, bool withReference,
 
 void MainWindow::stopCapture()
 {
-    if (!m_live) {
+    if (!m_live || !m_live->running()) {
         return;
     }
     QString error;
@@ -72,6 +72,22 @@ void MainWindow::stopCapture()
     // The run stays on screen (the controller keeps it alive) until something else is opened.
     m_live->disconnect(this);
     onLiveUpdated();
+}
+
+bool MainWindow::capturing() const
+{
+    return m_live && m_live->running();
+}
+
+void MainWindow::endCapture()
+{
+    stopCapture();
+    if (m_live) {
+        // The session may still show its run: the run is shared with the controller, not
+        // owned by it. Without a controller the window treats what it shows as files.
+        m_live->deleteLater();
+        m_live = nullptr;
+    }
 }
 
 void MainWindow::dropMarker()

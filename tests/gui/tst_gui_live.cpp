@@ -1,6 +1,7 @@
 // The live view on a real pseudo-terminal: lines appear while they arrive, follow mode
 // tracks the newest data and pauses when the user zooms, a panic raises an alert, markers
 // and typed commands reach the timeline and the recording, and the recording loads.
+#include "eventlist.h"
 #include "guitest.h"
 #include "livebar.h"
 #include "livecontroller.h"
@@ -186,6 +187,60 @@ private slots:
         QCOMPARE(metric(w, QStringLiteral("lines")), QStringLiteral("41"));
         QVERIFY2(since.elapsed() <= 1500, qPrintable(QString::number(since.elapsed())));
         w.stopCapture();
+        pty.close();
+    }
+
+    // Once a capture stops, its run is a file like any other: its figures (and the crash
+    // titles of the event list, which only the background analysis gives) come from a
+    // worker. Opening a log then lets the capture go, so that log's metrics are not taken
+    // on the GUI thread, as a growing live run's are.
+    void aStoppedCaptureGivesWayToAFile()
+    {
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        QTemporaryDir dir;
+        CaptureOptions o;
+        o.port = pty.name;
+        o.output = dir.filePath(QStringLiteral("rec.ttyrec.zst"));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QString error;
+        QVERIFY2(w.startCapture(o, false, &error), qPrintable(error));
+        pty.releaseSlave();
+        put(pty.master, "[    3.000000] WARNING: CPU: 1 PID: 7 at drivers/a/b.c:12 "
+                        "widget_init+0x1/0x2\r\n"
+                        "[    3.000001] ---[ end trace 0000000000000000 ]---\r\n");
+        const Run &run = *w.live()->run();
+        QVERIFY(waitFor([&] { return run.lines.size() >= 2_lines; }));
+        // While it runs, the event list titles the crash too (with the metrics, each second).
+        const QVector<QPair<QString, int>> warning{{QStringLiteral("WARNING in widget_init"), 1}};
+        QVERIFY(waitFor([&] { return w.eventList()->model()->crashTitles() == warning; }, 3000));
+        w.stopCapture();
+        QVERIFY(w.live() && !w.live()->running());
+        QVERIFY(w.waitForLoaded());
+        QCOMPARE(w.eventList()->model()->crashTitles(), warning);
+
+        const QString log = dir.filePath(QStringLiteral("gpf.log"));
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[   80.000000] Oops: general protection fault, probably for non-canonical "
+                "address 0xdffffc0000000001: 0000 [#1] PREEMPT SMP KASAN NOPTI\n"
+                "[   80.000004] RIP: 0010:qux_free+0x1b/0x60 net/qux/qux.c:120\n"
+                "[   80.000007] Call Trace:\n"
+                "[   80.000008]  <TASK>\n"
+                "[   80.000013]  qux_release+0x44/0x90\n"
+                "[   80.000016]  </TASK>\n"
+                "[   80.000018] ---[ end trace 0000000000000000 ]---\n");
+        f.close();
+        w.openFiles({log});
+        QVERIFY(w.waitForLoaded());
+        QVERIFY(!w.live());
+        QVERIFY(!w.liveBar()->isVisible());
+        QCOMPARE(w.session().sides.front().trials.front().run->lines.size(), LineCount(7));
+        QCOMPARE(w.eventList()->model()->crashTitles(),
+                 (QVector<QPair<QString, int>>{
+                     {QStringLiteral("general protection fault in qux_free"), 1}}));
         pty.close();
     }
 
