@@ -28,6 +28,12 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
                                  .arg(t.source, alignment.spec());
             }
             tr.shift = anchor.value_or(RunSeconds(0)).count();
+            tr.firstLine = first;
+            tr.endLine = end;
+            if (end && first < *end) {
+                tr.spanFrom = t.run->timeOf(first);
+                tr.spanTo = t.run->timeOf(*end - 1_lines);
+            }
             out.append(tr);
         }
     }

@@ -9,7 +9,9 @@
 #include <QString>
 #include <QVector>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace tty {
@@ -25,6 +27,35 @@ struct TimelineRun
     RunSeconds timeAtX(double x) const { return RunSeconds(x + shift); }
     int group = 0; // the side (A = 0, B = 1): runs of one side share a colour and a legend entry
     QString groupLabel; // the legend entry of the side (label without the trial)
+    // The lines it stands for: a boot's when its trial is one (boots as trials), else all
+    // (no end: a live run's grow).
+    LineIndex firstLine{0};
+    std::optional<LineIndex> endLine;
+    // A boot's first and last arrival (run seconds): what the timeline draws of this run,
+    // since the rest of it is other boots, other trials. None: the whole run is drawn.
+    std::optional<RunSeconds> spanFrom, spanTo;
+    // [x0, x1] narrowed to the span's x; false when nothing of it is left.
+    bool clipX(double &x0, double &x1) const
+    {
+        if (spanFrom && spanTo) {
+            x0 = std::max(x0, xOf(*spanFrom));
+            x1 = std::min(x1, xOf(*spanTo));
+        }
+        return x0 <= x1;
+    }
+    // Its events: those of its lines, as [first, end) of run->events (ordered by line).
+    std::size_t firstEvent() const { return eventsBefore(firstLine); }
+    std::size_t endEvent() const { return endLine ? eventsBefore(*endLine) : run->events.size(); }
+
+private:
+    std::size_t eventsBefore(LineIndex line) const
+    {
+        const std::vector<Event> &events = run->events;
+        return std::size_t(
+            std::lower_bound(events.begin(), events.end(), line,
+                             [](const Event &e, LineIndex l) { return e.line < l; }) -
+            events.begin());
+    }
 };
 
 // Matches of a user's regex, for a lane of matches per second.

@@ -53,13 +53,19 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
 {
     bool sameRuns = runs.size() == m_runs.size();
     for (int r = 0; sameRuns && r < runs.size(); ++r) {
-        sameRuns = runs[r].run == m_runs[r].run;
+        sameRuns = runs[r].run == m_runs[r].run && runs[r].firstLine == m_runs[r].firstLine &&
+                   runs[r].endLine == m_runs[r].endLine;
     }
     auto takeRuns = [&] {
         m_runs = runs;
+        m_firstEvent.clear();
+        m_endEvent.clear();
         m_firstRow.assign(1, 0);
-        for (const TimelineRun &r : runs) {
-            m_firstRow.push_back(m_firstRow.back() + int(r.run->events.size()));
+        for (int r = 0; r < runs.size(); ++r) {
+            m_firstEvent.push_back(runs[r].firstEvent());
+            m_endEvent.push_back(runs[r].endLine ? std::optional(runs[r].endEvent())
+                                                 : std::nullopt);
+            m_firstRow.push_back(m_firstRow.back() + int(endEvent(r) - firstEvent(r)));
         }
     };
     if (!sameRuns) {
@@ -226,17 +232,23 @@ EventRef EventModel::eventAt(int row) const
     // The run whose rows hold `row`: the last with its first row at or before it.
     const auto it = std::upper_bound(m_firstRow.begin(), m_firstRow.end(), row);
     const int run = int(it - m_firstRow.begin()) - 1;
-    return {run, row - m_firstRow[std::size_t(run)]};
+    return {run, int(firstEvent(run)) + row - m_firstRow[std::size_t(run)]};
+}
+
+std::size_t EventModel::endEvent(int run) const
+{
+    const std::optional<std::size_t> &end = m_endEvent[std::size_t(run)];
+    return end ? *end : m_runs[run].run->events.size();
 }
 
 int EventModel::rowOf(int run, int event) const
 {
-    if (run < 0 || run >= m_runs.size() || event < 0 ||
-        event >= int(m_runs[run].run->events.size())) {
+    if (run < 0 || run >= m_runs.size() || event < int(firstEvent(run)) ||
+        event >= int(endEvent(run))) {
         return -1;
     }
     if (!m_listed) {
-        return m_firstRow[std::size_t(run)] + event;
+        return m_firstRow[std::size_t(run)] + event - int(firstEvent(run));
     }
     const auto it = std::find(m_rows.begin(), m_rows.end(), EventRef(run, event));
     return it == m_rows.end() ? -1 : int(it - m_rows.begin());
@@ -286,12 +298,14 @@ QString EventModel::titleOf(int run, int event) const
 
 std::vector<EventRef> EventModel::filteredRows(const std::vector<std::size_t> *from) const
 {
-    auto firstOf = [from](int run) { return from ? (*from)[std::size_t(run)] : std::size_t(0); };
+    auto firstOf = [&](int run) {
+        return std::max(firstEvent(run), from ? (*from)[std::size_t(run)] : std::size_t(0));
+    };
     std::vector<EventRef> rows;
     if (m_filter.startsWith(QLatin1String("title:"))) {
         if (m_titles) {
             for (const auto &[r, e] : m_titles->eventsOf(m_filter.mid(6))) {
-                if (r < m_runs.size() && std::size_t(e) < m_runs[r].run->events.size() &&
+                if (r < m_runs.size() && std::size_t(e) < endEvent(r) &&
                     std::size_t(e) >= firstOf(r)) {
                     rows.emplace_back(r, e);
                 }
@@ -308,7 +322,7 @@ std::vector<EventRef> EventModel::filteredRows(const std::vector<std::size_t> *f
     if (m_filter.isEmpty() || only) {
         for (int r = 0; r < m_runs.size(); ++r) {
             const std::vector<Event> &events = m_runs[r].run->events;
-            for (std::size_t e = firstOf(r); e < events.size(); ++e) {
+            for (std::size_t e = firstOf(r); e < endEvent(r); ++e) {
                 if (!only || events[e].kind == *only) {
                     rows.emplace_back(r, int(e));
                 }
@@ -376,9 +390,16 @@ void EventModel::listRows(Sorting sorting)
 QVector<int> EventModel::kindCounts() const
 {
     QVector<int> counts(kEventKindCount, 0);
-    for (const TimelineRun &r : m_runs) {
-        for (int k = 0; k < kEventKindCount; ++k) {
-            counts[k] += int(r.run->eventsByKind.count(EventKind(k)));
+    for (int r = 0; r < m_runs.size(); ++r) {
+        const Run &run = *m_runs[r].run;
+        if (firstEvent(r) == 0 && !m_endEvent[std::size_t(r)]) {
+            for (int k = 0; k < kEventKindCount; ++k) {
+                counts[k] += int(run.eventsByKind.count(EventKind(k)));
+            }
+            continue;
+        }
+        for (std::size_t e = firstEvent(r); e < endEvent(r); ++e) { // a boot's events
+            ++counts[int(run.events[e].kind)];
         }
     }
     return counts;

@@ -99,7 +99,13 @@ private:
     void sortAgainIfAsked();
     QString titleOf(int run, int event) const;
 
+    // Its events, [first, end) of run->events: a boot's when the run is a boot trial.
+    std::size_t firstEvent(int run) const { return m_firstEvent[std::size_t(run)]; }
+    std::size_t endEvent(int run) const;
+
     QVector<TimelineRun> m_runs;
+    std::vector<std::size_t> m_firstEvent;              // per run (see firstEvent)
+    std::vector<std::optional<std::size_t>> m_endEvent; // per run; none: all (a live run grows)
     std::vector<int> m_firstRow; // per run and one past: its first event's row when all show
     QString m_filter;
     int m_sortColumn = -1;

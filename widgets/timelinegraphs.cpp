@@ -19,6 +19,20 @@ bool laneNeedsArrival(TimelineView::Lane lane)
     return lane == TimelineView::Printed || lane == TimelineView::Wire || lane == TimelineView::Lag;
 }
 
+// Drops the points outside [from, to] (all of them unless `shown`); a point is its bin's
+// start, so the bin holding `from` (up to `bin` before it) stays.
+void keepWithin(QVector<QCPGraphData> &points, bool shown, double from, double to, double bin)
+{
+    if (!shown) {
+        points.clear();
+        return;
+    }
+    points.erase(
+        std::remove_if(points.begin(), points.end(),
+                       [&](const QCPGraphData &p) { return p.key < from - bin || p.key > to; }),
+        points.end());
+}
+
 } // namespace
 
 void TimelineView::buildGraphs()
@@ -221,17 +235,29 @@ void TimelineView::refreshData()
                 continue;
             }
             LaneSlice slice = laneSlice(s, ch, v, x0, x1, tr.shift, px);
-            laneMax[l] = std::max(laneMax[l], slice.maxValue);
+            // A boot trial: its run's other boots are other trials' (the bins as for the
+            // whole view, so that every trial's bins are alike).
+            double from = x0, to = x1;
+            const bool shown = tr.clipX(from, to);
+            if (tr.spanFrom) {
+                keepWithin(slice.points, shown, from, to, slice.binWidth);
+            }
+            double sliceMax = 0;
             for (const QCPGraphData &p : slice.points) {
+                sliceMax = std::max(sliceMax, p.value);
                 if (p.key >= x0 && p.key <= x1) {
                     laneValues[std::size_t(l)].push_back(p.value);
                 }
             }
+            laneMax[l] = std::max(laneMax[l], tr.spanFrom ? sliceMax : slice.maxValue);
             lane.graphs[ri]->data()->set(slice.points, true);
             lane.binWidth = slice.binWidth;
             if (l == Lag && lane.extra.value(ri)) {
                 LaneSlice mean =
                     laneSlice(s, Channel::LagSum, LaneValue::MeanLag, x0, x1, tr.shift, px);
+                if (tr.spanFrom) {
+                    keepWithin(mean.points, shown, from, to, mean.binWidth);
+                }
                 lane.extra[ri]->data()->set(mean.points, true);
             }
         }
@@ -337,8 +363,15 @@ void TimelineView::refreshMarkers(double x0, double x1)
         // costs tens of microseconds to draw).
         const double bucketPx = std::max(1.0, double(kindStyle(m.kind).size));
         const double step = (x1 - x0) / px * bucketPx;
-        const QVector<QCPGraphData> pts =
-            markerPoints(*m.all, m_runs[m.run].shift, m.y, x0, x1, step, &m.events);
+        double from = x0, to = x1; // a boot trial's own events only
+        if (!m_runs[m.run].clipX(from, to)) {
+            m.events.clear();
+            m.graph->data()->clear();
+            continue;
+        }
+        const TimelineRun &tr = m_runs[m.run];
+        const QVector<QCPGraphData> pts = markerPoints(*m.all, tr.shift, m.y, from, to, step,
+                                                       &m.events, tr.firstEvent(), tr.endEvent());
         m.graph->data()->set(pts, true);
     }
 }
@@ -356,7 +389,15 @@ void TimelineView::refreshPatterns(double x0, double x1, QVector<double> &laneMa
             const std::vector<double> &t = m_patterns[p].times[ri];
             const double shift = m_runs[ri].shift;
             double maxRate = 0;
-            const QVector<QCPGraphData> pts = patternRatePoints(t, shift, x0, x1, bins, &maxRate);
+            QVector<QCPGraphData> pts = patternRatePoints(t, shift, x0, x1, bins, &maxRate);
+            double from = x0, to = x1;
+            if (m_runs[ri].spanFrom) { // a boot trial: the matches of its boot only
+                keepWithin(pts, m_runs[ri].clipX(from, to), from, to, (x1 - x0) / bins);
+                maxRate = 0;
+                for (const QCPGraphData &d : pts) {
+                    maxRate = std::max(maxRate, d.value);
+                }
+            }
             laneMax[l] = std::max(laneMax[l], maxRate);
             lane.graphs[ri]->data()->set(pts, true);
         }

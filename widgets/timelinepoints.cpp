@@ -8,7 +8,8 @@
 namespace tty {
 
 QVector<QCPGraphData> markerPoints(const EventKindIndex::Kind &kind, double shift, double y,
-                                   double x0, double x1, double step, QVector<int> *events)
+                                   double x0, double x1, double step, QVector<int> *events,
+                                   std::size_t firstEvent, std::size_t endEvent)
 {
     QVector<QCPGraphData> pts;
     events->clear();
@@ -19,13 +20,14 @@ QVector<QCPGraphData> markerPoints(const EventKindIndex::Kind &kind, double shif
     while (it != end) {
         const double x = *it - shift;
         const double col = std::floor((x - x0) / step);
-        if (col == lastCol) {
-            ++it; // rounding put it on the column before the search's bound
+        const std::size_t event = std::size_t(kind.events[std::size_t(it - seconds.begin())]);
+        if (col == lastCol || event < firstEvent || event >= endEvent) {
+            ++it; // rounding put it on the column before the search's bound, or not ours
             continue;
         }
         lastCol = col;
         pts.append(QCPGraphData(x, y));
-        events->append(kind.events[std::size_t(it - seconds.begin())]);
+        events->append(int(event));
         // The first event of a later column: a binary search, so that a full view of a
         // million events costs one step per column, not one per event.
         it = std::lower_bound(it + 1, end, x0 + (col + 1) * step + shift);

@@ -13,9 +13,13 @@ namespace tty {
 
 // One marker at height y per bucket of `step` in x within [x0, x1] (plus a margin), for
 // one kind's events (Run::eventsByKind) drawn at x = run seconds - shift; `events`
-// receives the event index of each point.
+// receives the event index of each point. Only events with an index in [firstEvent,
+// endEvent) are drawn: a boot trial's own (its run's other boots may have the same times
+// when the run has only kernel times, which start again at each boot).
 QVector<QCPGraphData> markerPoints(const EventKindIndex::Kind &kind, double shift, double y,
-                                   double x0, double x1, double step, QVector<int> *events);
+                                   double x0, double x1, double step, QVector<int> *events,
+                                   std::size_t firstEvent = 0,
+                                   std::size_t endEvent = std::size_t(-1));
 
 // Matches per second in `bins` equal bins over [x0, x1] from sorted run seconds `times`;
 // `*maxRate` is raised to the highest rate (callers start it at 0).

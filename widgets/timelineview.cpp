@@ -192,9 +192,12 @@ QPair<double, double> TimelineView::fullRange() const
         if (r.lines.empty()) {
             continue;
         }
-        const double a = runX(ri, std::min(0.0, r.series.start()));
+        double a = runX(ri, std::min(0.0, r.series.start()));
         const std::optional<RunSeconds> last = r.timeOf(r.lines.endIndex() - 1_lines);
-        const double b = runX(ri, last ? std::max(last->count(), r.series.end()) : r.series.end());
+        double b = runX(ri, last ? std::max(last->count(), r.series.end()) : r.series.end());
+        if (!m_runs[ri].clipX(a, b)) {
+            continue; // a boot trial shows its boot only
+        }
         lo = first ? a : std::min(lo, a);
         hi = first ? b : std::max(hi, b);
         first = false;

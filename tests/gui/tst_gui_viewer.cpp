@@ -28,6 +28,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <numeric>
 #include <sys/stat.h>
 #include <thread>
 
@@ -194,19 +195,29 @@ private slots:
     {
         // The first event of each column of `step` seconds, as a walk over every event
         // finds it, against markerPoints' search from column to column: the 319 drops at
-        // a full view, a zoomed one and one where each drop has a column of its own.
+        // a full view, a zoomed one and one where each drop has a column of its own; and
+        // the same for the events of a part of the run only (a boot trial's).
         const EventKindIndex::Kind &drops = run()->eventsByKind.of(EventKind::Drop);
         QCOMPARE(drops.seconds.size(), std::size_t(319));
         const double shift = 3.5;
-        for (const auto &[x0, x1, step] :
-             {std::tuple{-10.0, 60.0, 0.1}, std::tuple{20.0, 21.0, 0.002},
-              std::tuple{0.0, 50.0, 1e-6}, std::tuple{0.0, 50.0, 5.0}}) {
+        const std::size_t mid = std::size_t(drops.events[100]),
+                          late = std::size_t(drops.events[200]);
+        const double zoom = std::floor(drops.seconds[150] - shift); // a second with drops
+        for (const auto &[x0, x1, step, first, end] :
+             {std::tuple{-10.0, 60.0, 0.1, std::size_t(0), std::size_t(-1)},
+              std::tuple{zoom, zoom + 1.0, 0.002, std::size_t(0), std::size_t(-1)},
+              std::tuple{0.0, 50.0, 1e-6, std::size_t(0), std::size_t(-1)},
+              std::tuple{0.0, 50.0, 5.0, std::size_t(0), std::size_t(-1)},
+              std::tuple{-10.0, 60.0, 0.1, mid, late}, std::tuple{0.0, 50.0, 1e-6, mid, late},
+              std::tuple{0.0, 50.0, 5.0, mid, late},
+              std::tuple{zoom, zoom + 1.0, 0.002, mid, late}}) {
             QVector<double> keys;
             QVector<int> events;
             double lastCol = -1e300;
             for (std::size_t i = 0; i < drops.seconds.size(); ++i) {
                 const double x = drops.seconds[i] - shift;
-                if (x < x0 - 10 * step || x > x1 + 10 * step) {
+                const std::size_t e = std::size_t(drops.events[i]);
+                if (x < x0 - 10 * step || x > x1 + 10 * step || e < first || e >= end) {
                     continue;
                 }
                 const double col = std::floor((x - x0) / step);
@@ -217,8 +228,11 @@ private slots:
                 }
             }
             QVector<int> got;
-            const QVector<QCPGraphData> pts = markerPoints(drops, shift, 1.0, x0, x1, step, &got);
+            const QVector<QCPGraphData> pts =
+                markerPoints(drops, shift, 1.0, x0, x1, step, &got, first, end);
             QCOMPARE(got, events);
+            QVERIFY2(!events.isEmpty(),
+                     qPrintable(QStringLiteral("%1 %2 %3").arg(x0).arg(x1).arg(first)));
             QCOMPARE(pts.size(), keys.size());
             for (int i = 0; i < pts.size(); ++i) {
                 QCOMPARE(pts[i].key, keys[i]);
@@ -656,6 +670,37 @@ private slots:
                  std::vector<std::optional<double>>{370}); // panic_noroot truth
         QCOMPARE(r.rows().front().values[1],
                  std::vector<std::optional<double>>{371}); // boot_login truth
+        // The event list shows each event once, under the side whose boot has it, at its
+        // time from that boot's start (it listed the whole capture once per side, with
+        // the other boot's events at times hundreds of seconds before or after).
+        {
+            const Run &run = *w2.session().sides[0].trials[0].run;
+            const LineIndex second = run.boots[1].first;
+            const auto inFirst = std::count_if(run.events.begin(), run.events.end(),
+                                               [&](const Event &e) { return e.line < second; });
+            QVERIFY(inFirst > 0 && std::size_t(inFirst) < run.events.size());
+            EventModel *events = w2.eventList()->model();
+            QCOMPARE(events->rowCount(), int(run.events.size()));
+            std::vector<int> perSide(2, 0);
+            for (int row = 0; row < events->rowCount(); ++row) {
+                const int side = events->index(row, 0).data(EventModel::RunRole).toInt();
+                const int e = events->index(row, 0).data(EventModel::EventRole).toInt();
+                ++perSide[std::size_t(side)];
+                QCOMPARE(run.events[std::size_t(e)].line < second, side == 0);
+                QCOMPARE(events->rowOf(side, e), row);
+                QCOMPARE(events->rowOf(1 - side, e), -1);
+            }
+            QCOMPARE(perSide, (std::vector<int>{int(inFirst), int(run.events.size() - inFirst)}));
+            const QVector<int> kinds = events->kindCounts();
+            QCOMPARE(std::accumulate(kinds.begin(), kinds.end(), 0), int(run.events.size()));
+            // The timeline too draws each side's own boot: the panic only on side A's, and
+            // the range is the longer boot, not the capture seen from each boot's start.
+            TimelineView *t = w2.timeline();
+            QCOMPARE(t->markerGraph(0, EventKind::Panic)->dataCount(), 1);
+            QCOMPARE(t->markerGraph(1, EventKind::Panic)->dataCount(), 0);
+            QCOMPARE(t->markerGraph(0, EventKind::Boot)->dataCount(), 1);
+            QCOMPARE(t->markerGraph(1, EventKind::Boot)->dataCount(), 1);
+        }
         // Still offered: the capture is the same one.
         QVERIFY(panel->bootsA()->isVisibleTo(&w2));
         if (qEnvironmentVariableIsSet("TTYSCOPE_SHOTS")) {
