@@ -241,11 +241,15 @@ void TstCrashes::slicedAsSequential()
         QCOMPARE(four[i].event, one[i].event);
         QCOMPARE(one[i].title, one[i % perGroup].title); // each copy reads the same
     }
-    // From a first line on: the heads before it are skipped in every slice.
+    // From a first line on: the heads before it are not even gathered (a tooltip asks for
+    // one report of 10^6), so the three groups after it make three slices, which read the
+    // reports as the whole run's do.
     const LineIndex from = one[perGroup + 1].line;
-    QCOMPARE(describe(findCrashes(*apart, from, std::nullopt, 4, &sliced)),
-             describe(findCrashes(*apart, from, std::nullopt, 1)));
-    QCOMPARE(sliced, 4);
+    const std::vector<Crash> later = findCrashes(*apart, from, std::nullopt, 4, &sliced);
+    QCOMPARE(sliced, 3);
+    QCOMPARE(describe(later), describe(findCrashes(*apart, from, std::nullopt, 1)));
+    QCOMPARE(describe(later),
+             describe(std::vector<Crash>(one.begin() + long(perGroup) + 1, one.end())));
 
     const auto close = loadBytes(spread(1000));
     QVERIFY(close);
