@@ -419,9 +419,7 @@ std::vector<Crash> findCrashes(const Run &run, LineIndex first, std::optional<Li
     // The events of [first, end) only (they are in line order): the reports open at or after
     // `first`, and what bounds them comes after their heads. A tooltip asks for one report
     // of a run of 10^6 events, and a boot trial's metrics for one boot's.
-    const auto from = std::lower_bound(run.events.begin(), run.events.end(), first,
-                                       [](const Event &ev, LineIndex l) { return ev.line < l; });
-    for (std::size_t e = std::size_t(from - run.events.begin()); e < run.events.size(); ++e) {
+    for (std::size_t e = run.eventsBefore(first); e < run.events.size(); ++e) {
         const Event &ev = run.events[e];
         if (ev.line >= end) {
             break;

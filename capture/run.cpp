@@ -113,6 +113,13 @@ int Run::bootOf(LineIndex i) const
     return it == boots.begin() ? 0 : int(it - boots.begin()) - 1;
 }
 
+std::size_t Run::eventsBefore(LineIndex line) const
+{
+    return std::size_t(std::lower_bound(events.begin(), events.end(), line,
+                                        [](const Event &e, LineIndex l) { return e.line < l; }) -
+                       events.begin());
+}
+
 LineText Run::eventText(const Event &e) const
 {
     if (e.note && *e.note >= 0 && std::size_t(*e.note) < notes.size()) {

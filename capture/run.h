@@ -105,6 +105,9 @@ public:
     // Console lag (arrival - production); none where either is unknown.
     std::optional<Seconds> lagOf(LineIndex i) const;
     int bootOf(LineIndex i) const;
+    // The index in `events` of the first event of `line` or after (they are in line order):
+    // the events of lines [a, b) are [eventsBefore(a), eventsBefore(b)).
+    std::size_t eventsBefore(LineIndex line) const;
     // Text of an event: its note, else its line.
     LineText eventText(const Event &e) const;
     // Arrival of an event (recorded markers have their own), else its line's, if any.

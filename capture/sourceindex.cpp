@@ -76,8 +76,7 @@ SourceIndex SourceIndex::build(const Run &run, const std::atomic<bool> *cancel)
     std::vector<std::vector<LineIndex>> notices(static_cast<std::size_t>(slices));
     forEachSlice(LineIndex(0), end, slices, [&](int s, LineIndex from, LineIndex to) {
         StringDictionary &d = dicts[std::size_t(s)];
-        auto event = std::lower_bound(run.events.begin(), run.events.end(), from,
-                                      [](const Event &e, LineIndex l) { return e.line < l; });
+        auto event = run.events.begin() + std::ptrdiff_t(run.eventsBefore(from));
         char key[kTemplateMax + 1];
         // A flood repeats one template line after line. The message of the line before is
         // compared first (sameTemplate), which saves the masking; then the key of the line

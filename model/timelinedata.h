@@ -44,17 +44,10 @@ struct TimelineRun
         return x0 <= x1;
     }
     // Its events: those of its lines, as [first, end) of run->events (ordered by line).
-    std::size_t firstEvent() const { return eventsBefore(firstLine); }
-    std::size_t endEvent() const { return endLine ? eventsBefore(*endLine) : run->events.size(); }
-
-private:
-    std::size_t eventsBefore(LineIndex line) const
+    std::size_t firstEvent() const { return run->eventsBefore(firstLine); }
+    std::size_t endEvent() const
     {
-        const std::vector<Event> &events = run->events;
-        return std::size_t(
-            std::lower_bound(events.begin(), events.end(), line,
-                             [](const Event &e, LineIndex l) { return e.line < l; }) -
-            events.begin());
+        return endLine ? run->eventsBefore(*endLine) : run->events.size();
     }
 };
 

@@ -337,10 +337,7 @@ std::vector<std::size_t> EventModel::stableEvents() const
     std::vector<std::size_t> stable;
     for (const TimelineRun &tr : m_runs) {
         const Run &run = *tr.run;
-        const LineIndex last = run.lines.endIndex() - 1_lines;
-        const auto end = std::lower_bound(run.events.begin(), run.events.end(), last,
-                                          [](const Event &e, LineIndex l) { return e.line < l; });
-        stable.push_back(std::size_t(end - run.events.begin()));
+        stable.push_back(run.eventsBefore(run.lines.endIndex() - 1_lines));
     }
     return stable;
 }
