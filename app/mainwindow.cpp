@@ -109,7 +109,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_events, &EventList::eventActivated, this, [this](int run, int ev) {
         showEventAt(run, ev);
-        const Run &r = *m_session.timelineRuns()[run].run;
+        // The runs the timeline shows (Session::timelineRuns would align every run again).
+        const Run &r = *m_timeline->runs()[run].run;
         const std::optional<RunSeconds> t = r.eventTime(r.events[std::size_t(ev)]);
         if (!t) {
             return;

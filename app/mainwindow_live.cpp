@@ -109,7 +109,7 @@ void MainWindow::onLiveUpdated()
     if (m_session.isEmpty()) {
         return;
     }
-    const QVector<TimelineRun> runs = m_session.timelineRuns();
+    const QVector<TimelineRun> runs = m_session.timelineRuns(nullptr, &m_timeline->runs());
     m_timeline->updateRuns(runs);
     if (m_liveBar->following()) {
         // Keep the newest data in view with the current zoom (at least a minute).

@@ -4,7 +4,8 @@
 
 namespace tty {
 
-QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
+QVector<TimelineRun> Session::timelineRuns(QStringList *warnings,
+                                           const QVector<TimelineRun> *previous) const
 {
     QVector<TimelineRun> out;
     for (int s = 0; s < sides.size(); ++s) {
@@ -22,12 +23,20 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings) const
                 first = b->first;
                 end = b->end;
             }
-            const std::optional<RunSeconds> anchor = alignmentTime(*t.run, alignment, first, end);
-            if (!anchor && warnings && alignment.kind != Alignment::Kind::Start) {
-                *warnings << QStringLiteral("%1: no '%2' to align on; shown from its start")
-                                 .arg(t.source, alignment.spec());
+            const TimelineRun *before =
+                previous && out.size() < previous->size() ? &(*previous)[out.size()] : nullptr;
+            if (before && before->run == t.run && !t.run->growLock && before->firstLine == first &&
+                before->endLine == end) {
+                tr.shift = before->shift; // a loaded run: the same anchor as before
+            } else {
+                const std::optional<RunSeconds> anchor =
+                    alignmentTime(*t.run, alignment, first, end);
+                if (!anchor && warnings && alignment.kind != Alignment::Kind::Start) {
+                    *warnings << QStringLiteral("%1: no '%2' to align on; shown from its start")
+                                     .arg(t.source, alignment.spec());
+                }
+                tr.shift = anchor.value_or(RunSeconds(0)).count();
             }
-            tr.shift = anchor.value_or(RunSeconds(0)).count();
             tr.firstLine = first;
             tr.endLine = end;
             if (end && first < *end) {

@@ -50,7 +50,11 @@ public:
     bool comparing() const { return sides.size() > 1; }
     // The runs for the timeline, shifted by the alignment. Warnings name runs whose anchor
     // was not found (they stay at their start).
-    QVector<TimelineRun> timelineRuns(QStringList *warnings = nullptr) const;
+    // With `previous` (the runs of the same session before), a loaded run's alignment is
+    // taken from there: it cannot have changed, and finding a regex anchor scans the run
+    // (a live capture's reference, again on each update).
+    QVector<TimelineRun> timelineRuns(QStringList *warnings = nullptr,
+                                      const QVector<TimelineRun> *previous = nullptr) const;
     // The metrics of every trial, computed here (once per call: keep the result).
     Report report() const;
     // Match times of each pattern in each timeline run, found with the bulk search of
