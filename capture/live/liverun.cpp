@@ -97,8 +97,10 @@ std::size_t LiveRun::stableEvents() const
     if (!m_shown) {
         return m_run.events.size();
     }
+    // The first event of the open line (not a note placed before it). Those before it are
+    // of earlier lines: a binary search, since this runs on each turn while a prompt shows.
     const LineIndex open = m_run.lines.endIndex() - 1_lines;
-    std::size_t n = 0;
+    std::size_t n = m_run.eventsBefore(open);
     while (n < m_run.events.size() && !(m_run.events[n].line == open && !m_run.events[n].note)) {
         ++n;
     }
