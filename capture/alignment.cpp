@@ -89,8 +89,12 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
         }
         break;
     case Alignment::Kind::FirstEvent:
-        for (const Event &e : run.events) {
-            if (e.kind == a.event && e.line >= first && e.line < end) {
+        for (std::size_t i = run.eventsBefore(first); i < run.events.size(); ++i) {
+            const Event &e = run.events[i];
+            if (e.line >= end) {
+                break;
+            }
+            if (e.kind == a.event) {
                 if (const std::optional<RunSeconds> t = run.eventTime(e)) {
                     return t;
                 }

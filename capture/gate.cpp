@@ -116,8 +116,12 @@ QString number(double v, const ReportRow *row)
 // The first event of a kind in the lines a Metrics covers.
 std::optional<LineIndex> firstEvent(const Run &run, const Metrics &m, EventKind kind)
 {
-    for (const Event &e : run.events) {
-        if (e.kind == kind && e.line >= m.first && e.line < m.end) {
+    for (std::size_t i = run.eventsBefore(m.first); i < run.events.size(); ++i) {
+        const Event &e = run.events[i];
+        if (e.line >= m.end) {
+            break;
+        }
+        if (e.kind == kind) {
             return e.line;
         }
     }

@@ -134,9 +134,11 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("event_counts")] = counts;
     QJsonArray events;
     qint64 omitted = 0;
-    for (const Event &e : run.events) {
-        if (e.line < m.first || (e.line >= m.end && m.end < run.lines.endIndex())) {
-            continue;
+    // From the first event of the trial's lines (a boot trial: one of 10^4 boots).
+    for (std::size_t i = run.eventsBefore(m.first); i < run.events.size(); ++i) {
+        const Event &e = run.events[i];
+        if (e.line >= m.end && m.end < run.lines.endIndex()) {
+            break;
         }
         const bool wanted = eo.which == EventOutput::Which::All ||
                             (eo.which == EventOutput::Which::Crash && isCrashKind(e.kind));

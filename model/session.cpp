@@ -35,7 +35,10 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings,
                     *warnings << QStringLiteral("%1: no '%2' to align on; shown from its start")
                                      .arg(t.source, alignment.spec());
                 }
-                tr.shift = anchor.value_or(RunSeconds(0)).count();
+                // Without one, from its start: a boot trial's is its boot's first line.
+                const std::optional<RunSeconds> start =
+                    end ? alignmentTime(*t.run, Alignment{}, first, end) : std::nullopt;
+                tr.shift = anchor.value_or(start.value_or(RunSeconds(0))).count();
             }
             tr.firstLine = first;
             tr.endLine = end;

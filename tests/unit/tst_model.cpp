@@ -138,6 +138,41 @@ void TstModel::sessionOfBoots()
     QCOMPARE(runs[1].label, QStringLiteral("boots [cs.log (boot 2)]"));
     QCOMPARE(runs[2].label, QStringLiteral("quiet"));
     QCOMPARE(runs[1].groupLabel, QStringLiteral("boots"));
+    // Each boot trial stands for its boot's lines and events, the other side for all.
+    const Boot &first = run->boots[0], &second = run->boots[1];
+    QCOMPARE(runs[0].firstLine, first.first);
+    QCOMPARE(runs[0].endLine, std::optional<LineIndex>(first.end));
+    QCOMPARE(runs[1].firstLine, second.first);
+    QCOMPARE(runs[0].firstEvent(), std::size_t(0));
+    QCOMPARE(runs[0].endEvent(), runs[1].firstEvent());
+    QVERIFY(runs[1].firstEvent() > 0);
+    QCOMPARE(runs[1].endEvent(), run->events.size());
+    QVERIFY(run->events[runs[1].firstEvent()].line >= second.first);
+    QVERIFY(run->events[runs[1].firstEvent() - 1].line < second.first);
+    QVERIFY(!runs[2].endLine);
+    QCOMPARE(runs[2].endEvent(), runs[2].run->events.size());
+    QCOMPARE(runs[1].spanFrom, run->timeOf(second.first));
+    QCOMPARE(runs[1].spanTo, run->timeOf(second.end - 1_lines));
+    QVERIFY(!runs[2].spanFrom);
+    // Aligned on the first panic: the boot without one is shown from its own start (its
+    // first line), not from the start of the capture it was cut from.
+    s.alignment.kind = Alignment::Kind::FirstEvent;
+    s.alignment.event = EventKind::Panic;
+    QStringList warnings;
+    const QVector<TimelineRun> aligned = s.timelineRuns(&warnings);
+    const auto panic = std::find_if(run->events.begin(), run->events.end(),
+                                    [](const Event &e) { return e.kind == EventKind::Panic; });
+    QVERIFY(panic != run->events.end() && panic->line < second.first);
+    QCOMPARE(aligned[0].shift, run->eventTime(*panic)->count());
+    QVERIFY(run->timeOf(second.first)->count() > 1);
+    QCOMPARE(aligned[1].shift, run->timeOf(second.first)->count());
+    QCOMPARE(
+        warnings,
+        (QStringList{QStringLiteral("cs.log (boot 2): no 'event:panic' to align on; shown from its "
+                                    "start"),
+                     QStringLiteral("q: no 'event:panic' to align on; shown from its start")}));
+    QCOMPARE(aligned[2].shift, 0.0);
+    s.alignment = Alignment{};
 
     // The report: one column per side, each boot's metrics those of its lines alone.
     const Report report = s.report();
@@ -146,7 +181,6 @@ void TstModel::sessionOfBoots()
     QCOMPARE(col.boots, (std::vector<std::optional<int>>{0, 1}));
     QCOMPARE(col.sources,
              (QStringList{QStringLiteral("cs.log (boot 1)"), QStringLiteral("cs.log (boot 2)")}));
-    const Boot &second = run->boots[1];
     QCOMPARE(col.metrics[1].lines, computeMetrics(*run, s.metrics, second.first, second.end).lines);
     QCOMPARE(col.metrics[0].lines + col.metrics[1].lines, computeMetrics(*run, s.metrics).lines);
 
