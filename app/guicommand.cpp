@@ -1,3 +1,4 @@
+#include "bootselect.h"
 #include "cliruns.h"
 #include "commands.h"
 #include "live/capturesession.h"
@@ -109,6 +110,14 @@ int runGui(const QStringList &args)
         r.load.baud = p.value(QStringLiteral("baud")).toInt();
         r.labels = p.values(QStringLiteral("label"));
         r.bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
+        r.boots = p.values(QStringLiteral("boots"));
+        for (const QString &selector : r.boots) {
+            BootSelector check;
+            if (!BootSelector::parse(selector, &check, &error)) {
+                std::fprintf(stderr, "ttyscope: --boots: %s\n", qPrintable(error));
+                return 2;
+            }
+        }
         for (const QString &f : files.mid(0, 2)) {
             r.sides.append(f.split(QLatin1Char(','), Qt::SkipEmptyParts));
         }

@@ -173,25 +173,14 @@ void MainWindow::buildDocks()
     });
     connect(m_metrics, &MetricsPanel::bootsCompared, this, &MainWindow::compareBoots);
     connect(m_metrics, &MetricsPanel::bootSelected, this, [this](std::optional<int> boot) {
-        // Per-boot metrics for a single capture; the timeline zooms to the boot.
+        // A boot of a single capture: its metrics, and the timeline and the event list of
+        // its lines alone (zoomed to it), as for a boot trial; none: the whole capture.
         if (m_session.sides.size() != 1 || m_session.sides[0].trials.size() != 1) {
             return;
         }
         m_session.sides[0].trials[0].boot = boot;
         refreshMetrics();
-        const Trial &trial = m_session.sides[0].trials[0];
-        const Run &r = *trial.run;
-        if (const Boot *b = trial.bootOfRun()) {
-            const std::optional<RunSeconds> from = r.timeOf(b->first);
-            const std::optional<RunSeconds> to = r.timeOf(std::max(b->first, b->end - 1_lines));
-            // A boot without arrival times leaves the range as it is.
-            if (from && to && !m_timeline->runs().isEmpty()) {
-                const TimelineRun &tr = m_timeline->runs().front();
-                m_timeline->setXRange(tr.xOf(*from), tr.xOf(*to));
-            }
-        } else {
-            m_timeline->resetZoom();
-        }
+        refreshTimelineRuns();
     });
 }
 

@@ -19,6 +19,18 @@ OpenedSession SessionBuilder::fromLoad(const LoadResult &result, const OpenReque
     s.sample = request.sample;
     for (int si = 0; si < result.sides.size(); ++si) {
         Side side;
+        // Whole runs, unless the side's boots are chosen (or every boot is a trial).
+        BootChoice choice;
+        QString selectorError;
+        if (si < request.boots.size()) {
+            choice.mode = BootChoice::Mode::Selected;
+            if (!BootSelector::parse(request.boots[si], &choice.selector, &selectorError)) {
+                problems << QStringLiteral("--boots: %1").arg(selectorError).toHtmlEscaped();
+                continue;
+            }
+        } else if (request.bootsAsTrials) {
+            choice.mode = BootChoice::Mode::EveryBoot;
+        }
         for (const LoadedFile &f : result.sides[si]) {
             if (!f.run) {
                 problems << f.error.toHtmlEscaped();
@@ -35,11 +47,14 @@ OpenedSession SessionBuilder::fromLoad(const LoadResult &result, const OpenReque
                                 .arg(QFileInfo(f.path).fileName(), f.run->load.message)
                                 .toHtmlEscaped();
             }
-            BootChoice choice;
-            if (request.bootsAsTrials) {
-                choice.mode = BootChoice::Mode::EveryBoot;
+            const QVector<Trial> trials = trialsOf(f.run, QFileInfo(f.path).fileName(), choice);
+            if (trials.isEmpty()) {
+                problems << QStringLiteral("%1: --boots %2 chooses none of its %3 boots")
+                                .arg(QFileInfo(f.path).fileName(), request.boots.value(si))
+                                .arg(f.run->boots.size())
+                                .toHtmlEscaped();
             }
-            side.trials += trialsOf(f.run, QFileInfo(f.path).fileName(), choice);
+            side.trials += trials;
         }
         if (side.trials.isEmpty()) {
             continue;

@@ -21,6 +21,7 @@ struct OpenRequest
     Alignment alignment;
     MetricOptions metrics;
     bool bootsAsTrials = false;
+    QStringList boots; // per side: the boots taken as its trials (as `report --boots`)
     bool sample = false;
 };
 

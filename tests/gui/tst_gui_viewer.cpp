@@ -653,6 +653,57 @@ private slots:
         QCOMPARE(int(w2.session().sides[0].trials[0].run->boots.size()), 2);
         MetricsPanel *panel = w2.metricsPanel();
         QVERIFY(panel->bootsA()->isVisibleTo(&w2));
+        {
+            // `ttyscope --boots 2 lab.log`: the window opens that boot as the trial, as
+            // `report --boots 2` reports it (the option was accepted and ignored before).
+            MainWindow w3;
+            OpenRequest r;
+            r.sides = {{path}};
+            r.boots = {QStringLiteral("2")};
+            w3.open(r);
+            QVERIFY(w3.waitForLoaded());
+            QCOMPARE(w3.session().sides.size(), 1);
+            QCOMPARE(w3.session().sides[0].trials.size(), 1);
+            QCOMPARE(w3.session().sides[0].trials[0].boot, std::optional<int>(1));
+            QCOMPARE(w3.session().report().rows().front().values[0],
+                     std::vector<std::optional<double>>{371}); // boot_login truth
+            r.boots = {QStringLiteral("/no such line/")};
+            w3.open(r);
+            QVERIFY(w3.waitForLoaded());
+            QVERIFY2(w3.notices()->text().contains(QStringLiteral(
+                         "lab.log: --boots /no such line/ chooses none of its 2 boots")),
+                     qPrintable(w3.notices()->text()));
+            QProcess bad;
+            bad.start(QStringLiteral(TTYSCOPE_BIN),
+                      {QStringLiteral("--boots"), QStringLiteral("2-"),
+                       QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("x.png")),
+                       path});
+            QVERIFY(bad.waitForFinished(30000));
+            QCOMPARE(bad.exitCode(), 2);
+            QVERIFY2(bad.readAllStandardError().contains("ttyscope: --boots: "),
+                     "a malformed selector is refused, not ignored");
+            QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+        }
+        {
+            // One boot chosen in the metrics dock: the event list and the timeline show its
+            // events alone (as for a boot trial), and the whole capture again after.
+            const Run &run = *w2.session().sides[0].trials[0].run;
+            const std::size_t inSecond = run.events.size() - run.eventsBefore(run.boots[1].first);
+            QVERIFY(inSecond > 0 && inSecond < run.events.size());
+            emit panel->bootSelected(1);
+            QCOMPARE(w2.eventList()->model()->rowCount(), int(inSecond));
+            QCOMPARE(w2.timeline()->markerGraph(0, EventKind::Panic)->dataCount(), 0);
+            QVERIFY(w2.timeline()->xUpper() < run.timeOf(run.boots[1].end - 1_lines)->count());
+            // Aligned on something else meanwhile, then back to the whole capture.
+            Alignment a;
+            a.kind = Alignment::Kind::FirstKernelLine;
+            w2.setAlignment(a);
+            QCOMPARE(w2.eventList()->model()->rowCount(), int(inSecond));
+            emit panel->bootSelected(std::nullopt);
+            QCOMPARE(w2.eventList()->model()->rowCount(), int(run.events.size()));
+            QCOMPARE(w2.timeline()->markerGraph(0, EventKind::Panic)->dataCount(), 1);
+            w2.setAlignment(Alignment{});
+        }
         auto compare = [&](const QString &a, const QString &b) {
             panel->bootsA()->setText(a);
             panel->bootsB()->setText(b);
