@@ -28,7 +28,7 @@ LogPane::LogPane(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_view, 1);
     connect(m_trials, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0 && i < m_side.trials.size()) {
-            m_view->setRun(m_side.trials[i].run);
+            showTrial(m_side.trials[i]);
             emit trialChanged(i);
         }
     });
@@ -47,7 +47,19 @@ void LogPane::setSide(const Side &side, int sideIndex, int firstTimelineRun)
     }
     m_trials->blockSignals(false);
     m_trials->setVisible(side.trials.size() > 1);
-    m_view->setRun(side.trials.isEmpty() ? nullptr : side.trials.front().run);
+    if (side.trials.isEmpty()) {
+        m_view->setRun(nullptr);
+    } else {
+        showTrial(side.trials.front());
+    }
+}
+
+void LogPane::showTrial(const Trial &trial)
+{
+    m_view->setRun(trial.run);
+    if (const Boot *b = trial.bootOfRun()) {
+        m_view->showLine(b->first); // a boot trial opens at its boot, not its capture's start
+    }
 }
 
 int LogPane::trial() const

@@ -29,6 +29,7 @@ signals:
     void trialChanged(int trial);
 
 private:
+    void showTrial(const Trial &trial);
     QLabel *m_header;
     QComboBox *m_trials;
     LogView *m_view;

@@ -367,7 +367,9 @@ void MainWindow::setSession(Session session)
     }
     m_metrics->setOptions(m_session.metrics);
     QStringList boots;
+    std::optional<int> chosenBoot; // `--boots 2`: the trial is that boot
     if (m_session.sides.size() == 1 && m_session.sides[0].trials.size() == 1) {
+        chosenBoot = m_session.sides[0].trials[0].boot;
         const Run &r = *m_session.sides[0].trials[0].run;
         for (std::size_t b = 0; b < r.boots.size(); ++b) {
             boots << tr("boot %1 (lines %2–%3)%4")
@@ -379,7 +381,7 @@ void MainWindow::setSession(Session session)
                                   : QStringLiteral(", ") + r.boots[b].version);
         }
     }
-    m_metrics->setBoots(boots);
+    m_metrics->setBoots(boots, chosenBoot);
     const QString spec = m_session.alignment.spec();
     const int ai = m_align->findData(
         m_session.alignment.kind == Alignment::Kind::Regex ? QStringLiteral("regex") : spec);

@@ -132,12 +132,15 @@ MetricOptions MetricsPanel::options() const
     return o;
 }
 
-void MetricsPanel::setBoots(const QStringList &boots)
+void MetricsPanel::setBoots(const QStringList &boots, std::optional<int> selected)
 {
     m_boot->blockSignals(true);
     m_boot->clear();
     m_boot->addItem(tr("whole capture"));
     m_boot->addItems(boots);
+    if (selected && *selected >= 0 && *selected < boots.size()) {
+        m_boot->setCurrentIndex(*selected + 1);
+    }
     m_boot->blockSignals(false);
     m_boot->setVisible(boots.size() > 1);
     m_bootLabel->setVisible(boots.size() > 1);

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
 class QLineEdit;
 class QDoubleSpinBox;
@@ -22,8 +24,9 @@ public:
     MetricsTable *table() const { return m_table; }
     void setOptions(const MetricOptions &o);
     MetricOptions options() const;
-    // Boots of a single run ("whole run" + one entry per boot); 0 or 1 hides the selector.
-    void setBoots(const QStringList &boots);
+    // Boots of a single run ("whole run" + one entry per boot), `selected` shown as chosen
+    // (none: the whole run); 0 or 1 hides the selector.
+    void setBoots(const QStringList &boots, std::optional<int> selected = std::nullopt);
     int selectedBoot() const; // -1 = whole run
     // The row that compares two selections of boots of a multi-boot capture as A and B
     // (selectors as in `report --boots`: 1-3,7  /REGEX/  !/REGEX/).

@@ -667,6 +667,11 @@ private slots:
             QCOMPARE(w3.session().sides[0].trials[0].boot, std::optional<int>(1));
             QCOMPARE(w3.session().report().rows().front().values[0],
                      std::vector<std::optional<double>>{371}); // boot_login truth
+            // The dock names the boot shown, and the log opens at its first line.
+            QCOMPARE(w3.metricsPanel()->selectedBoot(), 1);
+            const Run &lab = *w3.session().sides[0].trials[0].run;
+            QCOMPARE(w3.logPane(0)->view()->currentLine(),
+                     std::optional<LineIndex>(lab.boots[1].first));
             r.boots = {QStringLiteral("/no such line/")};
             w3.open(r);
             QVERIFY(w3.waitForLoaded());
