@@ -29,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace tty {
 
@@ -175,10 +176,19 @@ void MainWindow::buildDocks()
     connect(m_metrics, &MetricsPanel::bootSelected, this, [this](std::optional<int> boot) {
         // A boot of a single capture: its metrics, and the timeline and the event list of
         // its lines alone (zoomed to it), as for a boot trial; none: the whole capture.
-        if (m_session.sides.size() != 1 || m_session.sides[0].trials.size() != 1) {
+        const Session &shown = m_session;
+        if (shown.sides.size() != 1 || shown.sides[0].trials.size() != 1) {
             return;
         }
-        m_session.sides[0].trials[0].boot = boot;
+        // New lists, not a write into the shown ones: a metrics task may just have let go
+        // of its snapshot, which shares them, on a worker, and QList's test for sharing is a
+        // relaxed load (TSan: a race with that worker's reads).
+        Trial trial = shown.sides[0].trials[0];
+        trial.boot = boot;
+        Side side;
+        side.label = shown.sides[0].label;
+        side.trials = {trial};
+        m_session.sides = {side};
         refreshMetrics();
         refreshTimelineRuns();
     });
@@ -369,8 +379,8 @@ void MainWindow::setSession(Session session)
     QStringList boots;
     std::optional<int> chosenBoot; // `--boots 2`: the trial is that boot
     if (m_session.sides.size() == 1 && m_session.sides[0].trials.size() == 1) {
-        chosenBoot = m_session.sides[0].trials[0].boot;
-        const Run &r = *m_session.sides[0].trials[0].run;
+        chosenBoot = std::as_const(m_session).sides[0].trials[0].boot;
+        const Run &r = *std::as_const(m_session).sides[0].trials[0].run;
         for (std::size_t b = 0; b < r.boots.size(); ++b) {
             boots << tr("boot %1 (lines %2–%3)%4")
                          .arg(b + 1)
