@@ -266,17 +266,19 @@ std::vector<int> EventModel::rowsOf(const std::vector<EventRef> &events) const
         }
         return rows;
     }
+    // Per run, the row of each of its events (a boot trial's only: 10^3 boot trials of
+    // one run must not each take a table of all its events).
     std::vector<std::vector<int>> rowOfEvent(std::size_t(m_runs.size()));
-    for (std::size_t run = 0; run < rowOfEvent.size(); ++run) {
-        rowOfEvent[run].assign(m_runs[qsizetype(run)].run->events.size(), -1);
+    for (int run = 0; run < m_runs.size(); ++run) {
+        rowOfEvent[std::size_t(run)].assign(endEvent(run) - firstEvent(run), -1);
     }
     auto slot = [&](const EventRef &e) -> int * {
         const auto [run, event] = e;
-        if (run < 0 || std::size_t(run) >= rowOfEvent.size() || event < 0 ||
-            std::size_t(event) >= rowOfEvent[std::size_t(run)].size()) {
+        if (run < 0 || std::size_t(run) >= rowOfEvent.size() || event < int(firstEvent(run)) ||
+            std::size_t(event) - firstEvent(run) >= rowOfEvent[std::size_t(run)].size()) {
             return nullptr;
         }
-        return &rowOfEvent[std::size_t(run)][std::size_t(event)];
+        return &rowOfEvent[std::size_t(run)][std::size_t(event) - firstEvent(run)];
     };
     for (std::size_t row = 0; row < m_rows.size(); ++row) {
         if (int *s = slot(m_rows[row])) {

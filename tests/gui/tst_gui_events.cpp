@@ -25,6 +25,7 @@ private slots:
     void textOrderIsThePrintedBytes();
     void bigListSortsOnAWorker();
     void aBigSelectionFollowsItsEventsThroughASort();
+    void bootTrialsListTheirOwnEvents();
     void aNewSortReplacesOneRunning();
     void aFilterDuringASortSortsTheNewRows();
     void aBigFilteredListIsSortedOnAWorker();
@@ -279,6 +280,61 @@ void TstEvents::aBigSelectionFollowsItsEventsThroughASort()
     QTRY_VERIFY_WITH_TIMEOUT(!m->isSorting(), 60000);
     QCOMPARE(selectedEvents(), chosen);
     QCOMPARE(selection->selectedRows().front().row(), 10000);
+}
+
+// Two boots of one capture as two trials (boots as trials): each lists its boot's events;
+// a selection of many of the second's rows follows its events through a sort too.
+void TstEvents::bootTrialsListTheirOwnEvents()
+{
+    QByteArray log;
+    for (int boot = 0; boot < 2; ++boot) {
+        log += "[    0.000000] Linux version 6.1.0 (test)\n" + bigLog(3000, 0);
+    }
+    const std::shared_ptr<const Run> run = runOf(log);
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(2));
+    QVector<TimelineRun> trials;
+    for (const Boot &b : run->boots) {
+        TimelineRun tr;
+        tr.run = run;
+        tr.firstLine = b.first;
+        tr.endLine = b.end;
+        trials.append(tr);
+    }
+    const std::size_t split = run->eventsBefore(run->boots[1].first);
+    QVERIFY(split > 3000 && split < run->events.size());
+    EventList list;
+    list.setRuns(trials);
+    EventModel *m = list.model();
+    QCOMPARE(m->rowCount(), int(run->events.size()));
+    QCOMPARE(m->index(0, 0).data(EventModel::RunRole).toInt(), 0);
+    QCOMPARE(m->index(int(split), 0).data(EventModel::RunRole).toInt(), 1);
+    QCOMPARE(m->index(int(split), 0).data(EventModel::EventRole).toInt(), int(split));
+    QCOMPARE(m->rowOf(1, int(split) - 1), -1); // boot 1's last event is not trial 2's
+    QCOMPARE(m->rowOf(0, int(split) - 1), int(split) - 1);
+
+    QItemSelectionModel *selection = list.table()->selectionModel();
+    const int from = int(split) + 100, to = int(split) + 2099;
+    selection->select(QItemSelection(m->index(from, 0), m->index(to, EventModel::ColumnCount - 1)),
+                      QItemSelectionModel::ClearAndSelect);
+    auto selected = [&] {
+        std::vector<std::pair<int, int>> v;
+        for (const QModelIndex &i : selection->selectedRows()) {
+            v.emplace_back(i.data(EventModel::RunRole).toInt(),
+                           i.data(EventModel::EventRole).toInt());
+        }
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    std::vector<std::pair<int, int>> chosen;
+    for (int e = from; e <= to; ++e) {
+        chosen.emplace_back(1, e);
+    }
+    QCOMPARE(selected(), chosen);
+    list.table()->sortByColumn(EventModel::Text, Qt::AscendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(m->isSortedBy(EventModel::Text), 60000);
+    QCOMPARE(m->rowCount(), int(run->events.size()));
+    QCOMPARE(selected(), chosen);
 }
 
 // A sort asked for while another runs on a worker: only the last one's order is taken.
