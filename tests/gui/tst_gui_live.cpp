@@ -19,6 +19,33 @@
 
 using namespace tty;
 
+// A window capturing a real pseudo-terminal into a temporary recording.
+struct Capturing
+{
+    livetest::Pty pty;
+    QTemporaryDir dir;
+    CaptureOptions o;
+    MainWindow w;
+    // False with the reason in `error`.
+    bool start(QString *error, const QString &label = {})
+    {
+        if (!pty.open()) {
+            *error = QStringLiteral("no pseudo-terminal");
+            return false;
+        }
+        o.port = pty.name;
+        o.label = label;
+        o.output = dir.filePath(QStringLiteral("rec.ttyrec.zst"));
+        w.resize(1400, 900);
+        w.show();
+        if (!w.startCapture(o, false, error)) {
+            return false;
+        }
+        pty.releaseSlave();
+        return true;
+    }
+};
+
 class TestLive : public QObject
 {
     Q_OBJECT
@@ -51,19 +78,10 @@ private:
 private slots:
     void liveCapture()
     {
-        livetest::Pty pty;
-        QVERIFY(pty.open());
-        QTemporaryDir dir;
-        CaptureOptions o;
-        o.port = pty.name;
-        o.label = QStringLiteral("live test");
-        o.output = dir.filePath(QStringLiteral("rec.ttyrec.zst"));
-        MainWindow w;
-        w.resize(1400, 900);
-        w.show();
+        Capturing c;
         QString error;
-        QVERIFY2(w.startCapture(o, false, &error), qPrintable(error));
-        pty.releaseSlave();
+        QVERIFY2(c.start(&error, QStringLiteral("live test")), qPrintable(error));
+        auto &[pty, dir, o, w] = c;
         QVERIFY(w.liveBar()->isVisible());
         const Run &run = *w.live()->run();
 
@@ -156,18 +174,10 @@ private slots:
 
     void metricsFreshAfterDataStops()
     {
-        livetest::Pty pty;
-        QVERIFY(pty.open());
-        QTemporaryDir dir;
-        CaptureOptions o;
-        o.port = pty.name;
-        o.output = dir.filePath(QStringLiteral("rec.ttyrec.zst"));
-        MainWindow w;
-        w.resize(1400, 900);
-        w.show();
+        Capturing c;
         QString error;
-        QVERIFY2(w.startCapture(o, false, &error), qPrintable(error));
-        pty.releaseSlave();
+        QVERIFY2(c.start(&error), qPrintable(error));
+        auto &[pty, dir, o, w] = c;
         for (int i = 0; i < 40; ++i) {
             put(pty.master, "[    1." + std::to_string(100000 + i) + "] noise: line " +
                                 std::to_string(i) + "\r\n");
@@ -196,18 +206,10 @@ private slots:
     // on the GUI thread, as a growing live run's are.
     void aStoppedCaptureGivesWayToAFile()
     {
-        livetest::Pty pty;
-        QVERIFY(pty.open());
-        QTemporaryDir dir;
-        CaptureOptions o;
-        o.port = pty.name;
-        o.output = dir.filePath(QStringLiteral("rec.ttyrec.zst"));
-        MainWindow w;
-        w.resize(1400, 900);
-        w.show();
+        Capturing c;
         QString error;
-        QVERIFY2(w.startCapture(o, false, &error), qPrintable(error));
-        pty.releaseSlave();
+        QVERIFY2(c.start(&error), qPrintable(error));
+        auto &[pty, dir, o, w] = c;
         put(pty.master, "[    3.000000] WARNING: CPU: 1 PID: 7 at drivers/a/b.c:12 "
                         "widget_init+0x1/0x2\r\n"
                         "[    3.000001] ---[ end trace 0000000000000000 ]---\r\n");
