@@ -81,7 +81,8 @@ private slots:
         Capturing c;
         QString error;
         QVERIFY2(c.start(&error, QStringLiteral("live test")), qPrintable(error));
-        auto &[pty, dir, o, w] = c;
+        livetest::Pty &pty = c.pty;
+        MainWindow &w = c.w;
         QVERIFY(w.liveBar()->isVisible());
         const Run &run = *w.live()->run();
 
@@ -154,7 +155,7 @@ private slots:
         w.stopCapture();
         QVERIFY(!w.live()->running());
         QString lerr;
-        auto loaded = loadRun(o.output, LoadOptions(), &lerr);
+        auto loaded = loadRun(c.o.output, LoadOptions(), &lerr);
         QVERIFY2(loaded, qPrintable(lerr));
         QVERIFY2(!loaded->load.stoppedEarly(), qPrintable(loaded->load.message));
         QCOMPARE(loaded->lines.size(), run.lines.size());
@@ -177,7 +178,8 @@ private slots:
         Capturing c;
         QString error;
         QVERIFY2(c.start(&error), qPrintable(error));
-        auto &[pty, dir, o, w] = c;
+        livetest::Pty &pty = c.pty;
+        MainWindow &w = c.w;
         for (int i = 0; i < 40; ++i) {
             put(pty.master, "[    1." + std::to_string(100000 + i) + "] noise: line " +
                                 std::to_string(i) + "\r\n");
@@ -209,7 +211,8 @@ private slots:
         Capturing c;
         QString error;
         QVERIFY2(c.start(&error), qPrintable(error));
-        auto &[pty, dir, o, w] = c;
+        livetest::Pty &pty = c.pty;
+        MainWindow &w = c.w;
         put(pty.master, "[    3.000000] WARNING: CPU: 1 PID: 7 at drivers/a/b.c:12 "
                         "widget_init+0x1/0x2\r\n"
                         "[    3.000001] ---[ end trace 0000000000000000 ]---\r\n");
@@ -223,7 +226,7 @@ private slots:
         QVERIFY(w.waitForLoaded());
         QCOMPARE(w.eventList()->model()->crashTitles(), warning);
 
-        const QString log = dir.filePath(QStringLiteral("gpf.log"));
+        const QString log = c.dir.filePath(QStringLiteral("gpf.log"));
         QFile f(log);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("[   80.000000] Oops: general protection fault, probably for non-canonical "
