@@ -1,10 +1,48 @@
 #include "bootselect.h"
 
+#include "linematcher.h"
 #include "metrics.h"
+#include "parallel.h"
+#include "textreader.h"
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace tty {
+
+namespace {
+
+// Which boots print a line matching the regex, in one pass over the run: slices on every
+// core, each with a matcher of its own (a regex object must not be shared between
+// threads), compiled once per slice. A search per boot compiled it once per boot, which
+// on a console server's log of 10^5 boots was most of the time.
+std::vector<char> bootsPrinting(const Run &run, const QString &regex)
+{
+    const std::size_t boots = run.boots.size();
+    const LineIndex begin = boots ? run.boots.front().first : LineIndex(0);
+    const LineIndex end = boots ? run.boots.back().end : LineIndex(0);
+    const int slices = sharedSliceCount(end - begin);
+    std::vector<std::vector<char>> found(std::size_t(slices), std::vector<char>(boots, 0));
+    forEachSlice(begin, end, slices, [&](int s, LineIndex a, LineIndex b) {
+        const LineMatcher m(regex);
+        TextReader reader(run.lines);
+        std::vector<char> &mine = found[std::size_t(s)];
+        for (std::size_t k = std::size_t(run.bootOf(a)); k < boots && run.boots[k].first < b; ++k) {
+            const LineIndex from = std::max(a, run.boots[k].first);
+            const LineIndex to = std::min(b, run.boots[k].end);
+            mine[k] = findFirstWith(reader, m, from, to).has_value();
+        }
+    });
+    std::vector<char> any(boots, 0);
+    for (const std::vector<char> &f : found) {
+        std::transform(any.begin(), any.end(), f.begin(), any.begin(),
+                       [](char x, char y) { return char(x || y); });
+    }
+    return any;
+}
+
+} // namespace
 
 bool BootSelector::parse(const QString &spec, BootSelector *out, QString *error)
 {
@@ -51,8 +89,9 @@ bool BootSelector::parse(const QString &spec, BootSelector *out, QString *error)
 std::vector<int> BootSelector::select(const Run &run) const
 {
     std::vector<int> out;
+    const bool byRegex = kind == Kind::Matching || kind == Kind::NotMatching;
+    const std::vector<char> printing = byRegex ? bootsPrinting(run, regex) : std::vector<char>();
     for (int b = 0; b < int(run.boots.size()); ++b) {
-        const Boot &boot = run.boots[std::size_t(b)];
         bool take = true;
         switch (kind) {
         case Kind::All:
@@ -65,8 +104,7 @@ std::vector<int> BootSelector::select(const Run &run) const
             break;
         case Kind::Matching:
         case Kind::NotMatching:
-            take =
-                findFirst(run, regex, boot.first, boot.end).has_value() == (kind == Kind::Matching);
+            take = bool(printing[std::size_t(b)]) == (kind == Kind::Matching);
             break;
         }
         if (take) {

@@ -38,7 +38,7 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
     }
     s->lags.reserve(std::size_t((to - from).count()));
     // Boot by boot: no boot lookup per line.
-    for (const Boot &b : run.boots) {
+    for (const Boot &b : run.bootsOverlapping(from, to)) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
         const bool timed = run.hasArrival && b.kernelZero;
         const HostNs zero = b.kernelZero.value_or(HostNs(0));

@@ -11,12 +11,9 @@
 
 namespace tty {
 
-namespace {
-
-std::optional<LineIndex> findFirstIn(const Run &run, const LineMatcher &m, LineIndex from,
-                                     LineIndex end)
+std::optional<LineIndex> findFirstWith(TextReader &reader, const LineMatcher &m, LineIndex from,
+                                       LineIndex end)
 {
-    TextReader reader(run.lines);
     if (!m.literal().empty() && m.isValid()) {
         // Only lines holding the required literal can match: find those in bulk.
         for (LineIndex i = from; i < end; ++i) {
@@ -36,8 +33,6 @@ std::optional<LineIndex> findFirstIn(const Run &run, const LineMatcher &m, LineI
     return std::nullopt;
 }
 
-} // namespace
-
 // A pattern that is found late or not at all is searched for through the whole text: a
 // big run is searched by slices on every core, each with a matcher of its own (a regex
 // object must not be shared between threads). The slices are taken in order, and none is
@@ -53,7 +48,8 @@ std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineI
         if (s > firstHit.load(std::memory_order_relaxed)) {
             return;
         }
-        hits[std::size_t(s)] = findFirstIn(run, LineMatcher(pattern), a, b);
+        TextReader reader(run.lines);
+        hits[std::size_t(s)] = findFirstWith(reader, LineMatcher(pattern), a, b);
         if (hits[std::size_t(s)]) {
             int seen = firstHit.load(std::memory_order_relaxed);
             while (s < seen && !firstHit.compare_exchange_weak(seen, s)) {
@@ -107,7 +103,7 @@ std::optional<double> kernelDuration(const Run &run, LineIndex first, LineIndex 
 {
     double total = 0;
     bool any = false;
-    for (const Boot &b : run.boots) {
+    for (const Boot &b : run.bootsOverlapping(first, end)) {
         const LineIndex from = std::max(first, b.first), to = std::min(end, b.end);
         // lo > hi while no kernel time was seen (kernel times are never negative).
         KernelUs lo(std::numeric_limits<std::int64_t>::max()), hi(-1);
@@ -374,9 +370,8 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         }
     }
     m.kernelDuration = kernelDuration(run, first, end);
-    for (const Boot &b : run.boots) {
-        m.boots += (b.first < end && b.end > first) ? 1 : 0;
-    }
+    const Run::BootRange overlapping = run.bootsOverlapping(first, end);
+    m.boots = int(overlapping.end() - overlapping.begin());
     if (run.hasArrival && lags.count > 0) {
         m.lagMax = lags.max;
         m.lagP50 = lags.p50;

@@ -17,6 +17,9 @@
 
 namespace tty {
 
+class LineMatcher;
+class TextReader;
+
 struct MetricOptions
 {
     QString windowStart; // regex; empty: the window starts at the first line
@@ -133,6 +136,11 @@ std::shared_ptr<const std::vector<Crash>> crashesOf(const Run &run, const Metric
 // slices at once, the regex only run on lines holding its required literal).
 std::optional<LineIndex> findFirst(const Run &run, const QString &pattern, LineIndex from,
                                    LineIndex end);
+
+// The same on this thread, with a matcher and reader the caller keeps for many searches
+// (a search per boot of a log of many boots compiles once and decodes each piece once).
+std::optional<LineIndex> findFirstWith(TextReader &reader, const LineMatcher &m, LineIndex from,
+                                       LineIndex end);
 
 // p in [0, 1] of a sample (sorted in place); none for an empty one.
 std::optional<double> quantile(std::vector<double> &v, double p);

@@ -113,6 +113,17 @@ int Run::bootOf(LineIndex i) const
     return it == boots.begin() ? 0 : int(it - boots.begin()) - 1;
 }
 
+Run::BootRange Run::bootsOverlapping(LineIndex first, LineIndex end) const
+{
+    // Boots are in line order and do not overlap: both their firsts and ends increase.
+    const auto lo = std::partition_point(boots.begin(), boots.end(),
+                                         [&](const Boot &b) { return b.end <= first; });
+    const auto hi = first < end ? std::partition_point(lo, boots.end(),
+                                                       [&](const Boot &b) { return b.first < end; })
+                                : lo;
+    return {boots.data() + (lo - boots.begin()), boots.data() + (hi - boots.begin())};
+}
+
 std::size_t Run::eventsBefore(LineIndex line) const
 {
     return std::size_t(std::lower_bound(events.begin(), events.end(), line,
@@ -406,7 +417,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
     };
     // Boot by boot so that a line's production time needs no boot lookup.
     const int ending = formatInfo(meta.format).lineEndingBytes;
-    for (const Boot &b : boots) {
+    for (const Boot &b : bootsOverlapping(from, to)) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
         const double base = bootBase(b).count(); // the series bins by plain seconds
         for (LineIndex i = first; i < end; ++i) {

@@ -105,6 +105,16 @@ public:
     // Console lag (arrival - production); none where either is unknown.
     std::optional<Seconds> lagOf(LineIndex i) const;
     int bootOf(LineIndex i) const;
+    // The boots holding lines of [first, end), by binary search: a pass over a range (a
+    // trial's metrics, a slice of the series) visits those, not every boot of a console
+    // server's log of 10^5 boots for each of its trials.
+    struct BootRange
+    {
+        const Boot *from, *to;
+        const Boot *begin() const { return from; }
+        const Boot *end() const { return to; }
+    };
+    BootRange bootsOverlapping(LineIndex first, LineIndex end) const;
     // The index in `events` of the first event of `line` or after (they are in line order):
     // the events of lines [a, b) are [eventsBefore(a), eventsBefore(b)).
     std::size_t eventsBefore(LineIndex line) const;

@@ -1,5 +1,8 @@
 // Boots and clocks: several boots in one capture, kernel time going back a little (SMP)
 // versus falling back to zero (a new boot), and the host clock stepping back.
+#include "bootselect.h"
+#include "metrics.h"
+#include "parallel.h"
 #include "runbuilder.h"
 #include "tst_helpers.h"
 
@@ -19,6 +22,7 @@ private slots:
     void kernelTimeBackwards();
     void hostClockStepsBack();
     void splitAsLinesCome();
+    void regexChoiceAcrossSlices();
 };
 
 // Two real captures one after the other, as a console server logs across a reboot.
@@ -180,6 +184,23 @@ void TstBoots::consoleServerLog()
         QCOMPARE(run->boots[b].first, starts[b]);
         QCOMPARE(run->boots[b].version.isEmpty(), !banners[b]);
     }
+    // The panic_noroot pieces (k % 7 == 4 or 6) print "Kernel panic"; the others do not.
+    BootSelector panics, others;
+    QString error;
+    QVERIFY(BootSelector::parse(QStringLiteral("/Kernel panic/"), &panics, &error));
+    QVERIFY(BootSelector::parse(QStringLiteral("!/Kernel panic/"), &others, &error));
+    QCOMPARE(panics.select(*run), (std::vector<int>{4, 6, 11, 13, 18, 20}));
+    QCOMPARE(others.select(*run),
+             (std::vector<int>{0, 1, 2, 3, 5, 7, 8, 9, 10, 12, 14, 15, 16, 17, 19, 21}));
+    // From the middle of boot 3 to the middle of boot 5 (0-based 2 to 4): three boots.
+    const LineIndex mid2 = starts[2] + LineCount(10), mid4 = starts[4] + LineCount(10);
+    const Run::BootRange range = run->bootsOverlapping(mid2, mid4);
+    QCOMPARE(range.begin() - run->boots.data(), std::ptrdiff_t(2));
+    QCOMPARE(range.end() - run->boots.data(), std::ptrdiff_t(5));
+    QCOMPARE(computeMetrics(*run, MetricOptions{}, mid2, mid4).boots, 3);
+    // A range ending where a boot starts holds none of it; an empty range holds no boot.
+    QCOMPARE(computeMetrics(*run, MetricOptions{}, starts[2], starts[4]).boots, 2);
+    QCOMPARE(run->bootsOverlapping(mid2, mid2).begin(), run->bootsOverlapping(mid2, mid2).end());
     // Each boot's lag comes from its own clock offset: the truth is at most 0.67 s.
     for (std::size_t b = 0; hostts && b < 22; ++b) {
         const Metrics m =
@@ -319,6 +340,34 @@ void TstBoots::splitAsLinesCome()
         QCOMPARE(live.boots[b].version, whole.boots[b].version);
     }
     QCOMPARE(live.kernelLines, whole.kernelLines);
+}
+
+// A log big enough to be searched in slices on every core (2^20 lines or more a slice), with
+// a boot running across the slices' boundary that prints the pattern only in its second
+// half: each slice starts at the boot holding its first line, not at the run's first boot.
+void TstBoots::regexChoiceAcrossSlices()
+{
+    const QByteArray banner = "[    0.000000] Linux version 6.1.0-1-amd64 (debian-kernel@"
+                              "lists.debian.org) #1 SMP PREEMPT_DYNAMIC Debian 6.1.4-1\n";
+    QByteArray log;
+    log += banner + "[    0.100000] needle in the first boot\n[    0.200000] a\n";
+    log += banner + QByteArray("[    0.100000] b\n").repeated(2'400'000);
+    log += "[    0.300000] needle at the end of the second boot\n";
+    log += banner + "[    0.100000] c\n";
+    log += banner + "[    0.100000] d\n";
+    const auto run = loadBytes(log, withFormat(QStringLiteral("raw")));
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(4));
+    QCOMPARE(sharedSliceCount(run->lines.endIndex() - LineIndex(0)), 2);
+    BootSelector with, without;
+    QString error;
+    QVERIFY(BootSelector::parse(QStringLiteral("/needle/"), &with, &error));
+    QVERIFY(BootSelector::parse(QStringLiteral("!/needle/"), &without, &error));
+    QCOMPARE(with.select(*run), (std::vector<int>{0, 1}));
+    QCOMPARE(without.select(*run), (std::vector<int>{2, 3}));
+    // A regex with no literal to look for first is run on every line.
+    QVERIFY(BootSelector::parse(QStringLiteral("/ne+dle|c$/"), &with, &error));
+    QCOMPARE(with.select(*run), (std::vector<int>{0, 1, 2}));
 }
 
 QTEST_GUILESS_MAIN(TstBoots)
