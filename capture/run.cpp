@@ -337,25 +337,53 @@ void Run::placeDrops()
     // Records are printed in the order they were logged, so the dropped ones lie between
     // the printed neighbours. A neighbour is looked for within its boot and a bounded
     // distance (a drop in a stretch of untimed lines has no bound on that side).
+    //
+    // Drops are in line order, and each search stops where the previous drop's search in
+    // the same boot already looked: the lines between two drops are read once from each
+    // side, not once per drop. A log without kernel times and 10^6 drop notices read 8,192
+    // lines per drop (about 25 s), for neighbours none of them had.
     constexpr LineCount kMaxLook{4096};
     drops.clear();
+    LineIndex previousLine; // where the last drop placed is, and its boot
+    int previousBoot = -1;
+    LineIndex previousLookEnd; // one past the last line its forward search read
     for (std::size_t e = 0; e < events.size(); ++e) {
         const Event &ev = events[e];
         if (ev.kind != EventKind::Drop) {
             continue;
         }
+        const DropSpan *previous = drops.empty() ? nullptr : &drops.back();
         DropSpan d;
         d.event = e;
         d.count = ev.count;
-        const Boot &b = boots[std::size_t(bootOf(std::min(ev.line, lines.endIndex() - 1_lines)))];
-        for (LineIndex i = ev.line - 1_lines; i >= std::max(b.first, ev.line - kMaxLook); --i) {
+        const int bi = bootOf(std::min(ev.line, lines.endIndex() - 1_lines));
+        const Boot &b = boots[std::size_t(bi)];
+        const LineIndex lowest = std::max(b.first, ev.line - kMaxLook);
+        const LineIndex limit = std::min(b.end, ev.line + kMaxLook);
+        // The previous drop's searches cover what lies behind it, as far back as ours.
+        const bool follows =
+            previous && previousBoot == bi && previousLine >= lowest && previousLine <= ev.line;
+        for (LineIndex i = ev.line - 1_lines; i >= (follows ? previousLine : lowest); --i) {
             if (lines.kernelTime(i)) {
                 d.before = i;
                 break;
             }
         }
+        if (!d.before && follows && previous->before && *previous->before >= lowest) {
+            d.before = previous->before;
+        }
         // A notice glued in front of a record (older kernels) came before that record.
-        for (LineIndex i = ev.line; i < std::min(b.end, ev.line + kMaxLook); ++i) {
+        LineIndex from = ev.line;
+        if (follows && previous->after && *previous->after >= ev.line) {
+            // The previous drop's neighbour after is ours: it is in our boot and nearer
+            // than the previous drop's own limit, which is not beyond ours.
+            from = limit;
+            d.after = previous->after;
+        } else if (follows && !previous->after) {
+            from = std::max(from, previousLookEnd); // read up to there: no kernel time
+        }
+        LineIndex i = from;
+        for (; i < limit; ++i) {
             if (lines.kernelTime(i)) {
                 d.after = i;
                 break;
@@ -374,6 +402,9 @@ void Run::placeDrops()
             d.to = d.from;
         }
         drops.push_back(d);
+        previousLine = ev.line;
+        previousBoot = bi;
+        previousLookEnd = i;
     }
 }
 

@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <random>
+
 using namespace tty;
 using namespace testutil;
 
@@ -35,6 +37,7 @@ private slots:
     void builtin();
     void everyRuleCovered();
     void dropsInARun();
+    void dropNeighbours();
     void userMarker();
     void builtinCompiledOnce();
     void customRulesFile();
@@ -375,6 +378,112 @@ void TstRules::dropsInARun()
     QCOMPARE(m.droppedMessages, qint64(14));
     QCOMPARE(m.eventCounts[std::size_t(EventKind::Console)], qint64(1));
     QCOMPARE(run->lines.kernelTime(LineIndex(2)), KernelUs(1100000));
+}
+
+namespace {
+
+// Where the dropped messages of each drop notice lie, found the plain way: the nearest
+// lines with a kernel time on each side, within the boot and 4,096 lines (Run::placeDrops
+// shares its searches between neighbouring drops; it must find the same).
+QString dropNeighboursDiffer(const Run &run)
+{
+    const LineCount look(4096);
+    std::size_t k = 0;
+    for (std::size_t e = 0; e < run.events.size(); ++e) {
+        const Event &ev = run.events[e];
+        if (ev.kind != EventKind::Drop) {
+            continue;
+        }
+        const Boot &b =
+            run.boots[std::size_t(run.bootOf(std::min(ev.line, run.lines.endIndex() - 1_lines)))];
+        std::optional<LineIndex> before, after;
+        for (LineIndex i = ev.line - 1_lines; i >= std::max(b.first, ev.line - look) && !before;
+             --i) {
+            before = run.lines.kernelTime(i) ? std::optional<LineIndex>(i) : std::nullopt;
+        }
+        for (LineIndex i = ev.line; i < std::min(b.end, ev.line + look) && !after; ++i) {
+            after = run.lines.kernelTime(i) ? std::optional<LineIndex>(i) : std::nullopt;
+        }
+        if (k >= run.drops.size() || run.drops[k].event != e || run.drops[k].before != before ||
+            run.drops[k].after != after) {
+            return QStringLiteral("drop %1 (line %2)").arg(k).arg(ev.line.value());
+        }
+        ++k;
+    }
+    return k == run.drops.size() ? QString() : QStringLiteral("%1 drops too many").arg(k);
+}
+
+} // namespace
+
+// The neighbours of drop notices: close together, far apart (more than the 4,096 lines
+// looked at), in stretches without kernel times and across boots.
+void TstRules::dropNeighbours()
+{
+    QByteArray in("[    1.000000] a\n"                // 0
+                  "** 1 printk messages dropped **\n" // 1: between 0 and 3
+                  "** 2 printk messages dropped **\n" // 2: the same
+                  "[    1.100000] b\n");              // 3
+    in += QByteArray("untimed\n").repeated(4100);     // 4..4103
+    in += "** 3 printk messages dropped **\n"         // 4104: 3 is out of reach
+          "** 4 printk messages dropped **\n"         // 4105: the same
+          "[    1.200000] c\n";                       // 4106
+    in += QByteArray("untimed\n").repeated(5000);     // 4107..9106
+    // The untimed lines after the last kernel line are the next boot's (firmware), so
+    // the notice at 9107 has nothing before it in its boot, and the banner after it.
+    in += "** 5 printk messages dropped **\n" // 9107
+          "[    0.000000] Linux version 6.1.0-1-amd64 (debian-kernel@lists.debian.org) #1\n"
+          "** 6 printk messages dropped ** [    0.100000] glued\n"; // 9109: its own line
+    const auto run = loadBytes(in);
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(2));
+    QCOMPARE(run->boots[1].first, LineIndex(4107));
+    QCOMPARE(run->drops.size(), std::size_t(6));
+    using L = std::optional<LineIndex>;
+    const std::vector<std::pair<L, L>> expected = {
+        {LineIndex(0), LineIndex(3)},    {LineIndex(0), LineIndex(3)},
+        {std::nullopt, LineIndex(4106)}, {std::nullopt, LineIndex(4106)},
+        {std::nullopt, LineIndex(9108)}, {LineIndex(9108), LineIndex(9109)}};
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        const auto line = [](L l) { return l ? int(l->value()) : -1; };
+        QVERIFY2(run->drops[k].before == expected[k].first &&
+                     run->drops[k].after == expected[k].second,
+                 qPrintable(QStringLiteral("drop %1: %2, %3")
+                                .arg(k)
+                                .arg(line(run->drops[k].before))
+                                .arg(line(run->drops[k].after))));
+    }
+    QCOMPARE(dropNeighboursDiffer(*run), QString());
+
+    // A real flood: 1,580 drop notices among 11,365 lines.
+    const auto flood = loadBytes(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.raw.zst")));
+    QVERIFY(flood);
+    QCOMPARE(flood->drops.size(), std::size_t(1580));
+    QCOMPARE(dropNeighboursDiffer(*flood), QString());
+
+    // Drops at random among timed and untimed lines, long stretches and boots.
+    std::mt19937 random(20261205);
+    QByteArray mixed;
+    for (int i = 0; i < 60000; ++i) {
+        const unsigned r = random() % 1000;
+        if (r < 200) {
+            mixed += "** 1 printk messages dropped **\n";
+        } else if (r < 300) {
+            mixed += "[    2.000000] ** 1 printk messages dropped **\n";
+        } else if (r < 310) {
+            mixed += QByteArray("untimed\n").repeated(int(random() % 6000));
+        } else if (r < 312) {
+            mixed += "[    0.000000] Linux version 6.1.0-1-amd64 (x@y) #1\n";
+        } else if (r < 700) {
+            mixed += "[    2.000000] timed\n";
+        } else {
+            mixed += "untimed\n";
+        }
+    }
+    const auto shuffled = loadBytes(mixed);
+    QVERIFY(shuffled);
+    QVERIFY(shuffled->drops.size() > 15000 && shuffled->boots.size() > 100);
+    QCOMPARE(dropNeighboursDiffer(*shuffled), QString());
 }
 
 void TstRules::userMarker()
