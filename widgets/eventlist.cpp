@@ -5,6 +5,7 @@
 #include "loglineview.h"
 #include "logmodel.h"
 #include "palette.h"
+#include "textreader.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <tuple>
 
 namespace tty {
 
@@ -421,6 +423,43 @@ int EventModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+QStringList EventModel::texts(const std::vector<int> &rows) const
+{
+    QStringList out(qsizetype(rows.size()));
+    struct Read
+    {
+        int run;
+        LineIndex line;
+        std::size_t at; // in rows
+    };
+    std::vector<Read> reads;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        if (rows[k] < 0 || rows[k] >= rowCount()) {
+            continue;
+        }
+        const auto [ri, ei] = eventAt(rows[k]);
+        const Run &run = *m_runs[ri].run;
+        const Event &e = run.events[std::size_t(ei)];
+        const bool note = e.note && *e.note >= 0 && std::size_t(*e.note) < run.notes.size();
+        if (note || e.line >= run.lines.endIndex()) {
+            const LineText text = run.eventText(e);
+            out[qsizetype(k)] = LogModel::displayText(text.view());
+        } else {
+            reads.push_back({ri, e.line, k});
+        }
+    }
+    std::sort(reads.begin(), reads.end(), [](const Read &a, const Read &b) {
+        return std::tie(a.run, a.line) < std::tie(b.run, b.line);
+    });
+    for (std::size_t k = 0; k < reads.size();) {
+        TextReader reader(m_runs[reads[k].run].run->lines);
+        for (const int run = reads[k].run; k < reads.size() && reads[k].run == run; ++k) {
+            out[qsizetype(reads[k].at)] = LogModel::displayText(reader.text(reads[k].line));
+        }
+    }
+    return out;
+}
+
 QVariant EventModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount()) {
@@ -516,6 +555,7 @@ EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(
     // A view that keeps nothing per row (a QTableView's vertical header, even hidden, held
     // and reset an entry per row: 60 ms for the million events of a 10 GiB log).
     m_table = new LogLineView(m_model, EventModel::Text, this);
+    m_table->setRowsText([this](const std::vector<int> &rows) { return m_model->texts(rows); });
     // Events come in time order already; no column is sorted until the user asks (sorting
     // a million rows takes a while).
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);

@@ -18,7 +18,6 @@ namespace tty {
 namespace {
 // Copying more lines than this at once is refused (a beep): the clipboard is not how a
 // log of millions of lines is exported (`ttyscope cat` is).
-constexpr int kMaxCopiedLines = 1000000;
 } // namespace
 
 LogLineView::LogLineView(QAbstractItemModel *model, int textColumn, QWidget *parent)
@@ -476,14 +475,21 @@ void LogLineView::copySelection() const
         QApplication::beep();
         return;
     }
-    QString text;
+    std::vector<int> rows;
+    rows.reserve(std::size_t(lines));
     int last = -1;
     for (const QItemSelectionRange &r : ranges) {
         for (int row = std::max(r.top(), last + 1); row <= r.bottom(); ++row) {
-            text += m_model->index(row, m_textColumn).data().toString();
-            text += QLatin1Char('\n');
+            rows.push_back(row);
             last = row;
         }
+    }
+    const QStringList texts = m_rowsText ? m_rowsText(rows) : QStringList();
+    QString text;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        text += m_rowsText ? texts.value(qsizetype(k))
+                           : m_model->index(rows[k], m_textColumn).data().toString();
+        text += QLatin1Char('\n');
     }
     QApplication::clipboard()->setText(text);
 }

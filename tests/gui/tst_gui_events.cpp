@@ -9,6 +9,7 @@
 
 #include <QtTest>
 
+#include <QClipboard>
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -26,6 +27,7 @@ private slots:
     void bigListSortsOnAWorker();
     void aBigSelectionFollowsItsEventsThroughASort();
     void bootTrialsListTheirOwnEvents();
+    void aCopyOfRowsOutOfLineOrder();
     void aNewSortReplacesOneRunning();
     void aFilterDuringASortSortsTheNewRows();
     void aBigFilteredListIsSortedOnAWorker();
@@ -338,6 +340,55 @@ void TstEvents::bootTrialsListTheirOwnEvents()
 }
 
 // A sort asked for while another runs on a worker: only the last one's order is taken.
+// Ctrl+C on rows sorted by text whose lines are far out of line order (no kernel times,
+// so the text order is not the time order), from two runs, some with escape sequences:
+// the clipboard holds each selected row's text as the list shows it, in row order. The
+// list reads them in line order (EventModel::texts); the view's plain path, a row at a
+// time, is the reference.
+void TstEvents::aCopyOfRowsOutOfLineOrder()
+{
+    QByteArray log;
+    for (int i = 0; i < 3000; ++i) {
+        log += QStringLiteral("WARNING: CPU: %1 PID: %2 at a.c:1 f+0x1/0x2%3\nuserspace\n")
+                   .arg(i % 7)
+                   .arg((i * 7919) % 10007)
+                   .arg(i % 100 == 0 ? QStringLiteral("\x1b[31m red\x1b[0m") : QString())
+                   .toLatin1();
+    }
+    const std::shared_ptr<const Run> a = runOf(log), b = runOf(log.left(log.size() / 3));
+    QVERIFY(a && b);
+    QCOMPARE(a->events.size(), std::size_t(3000));
+    QCOMPARE(b->events.size(), std::size_t(1000));
+    QVector<TimelineRun> runs = timeline(a) + timeline(b);
+    runs[1].label = QStringLiteral("b");
+    EventList list;
+    list.setRuns(runs);
+    EventModel *m = list.model();
+    QCOMPARE(m->rowCount(), 4000);
+    list.table()->sortByColumn(EventModel::Text, Qt::AscendingOrder);
+    QTRY_VERIFY_WITH_TIMEOUT(m->isSortedBy(EventModel::Text), 60000);
+    QItemSelectionModel *selection = list.table()->selectionModel();
+    selection->select(QItemSelection(m->index(500, 0), m->index(3499, EventModel::Text)),
+                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    selection->select(QItemSelection(m->index(3900, 0), m->index(3909, EventModel::Text)),
+                      QItemSelectionModel::Select | QItemSelectionModel::Rows);
+
+    QString expected;
+    int runsSeen = 0, backwards = 0;
+    for (int row = 500; row < 3910; row = row == 3499 ? 3900 : row + 1) {
+        expected += m->index(row, EventModel::Text).data().toString() + QLatin1Char('\n');
+        runsSeen |= 1 << m->index(row, 0).data(EventModel::RunRole).toInt();
+        backwards += m->index(row, 0).data(EventModel::EventRole).toInt() <
+                     m->index(row - 1, 0).data(EventModel::EventRole).toInt();
+    }
+    QCOMPARE(runsSeen, 3);                                         // rows of both runs
+    QVERIFY(backwards > 1000);                                     // and far from line order
+    QVERIFY(expected.contains(QStringLiteral("f+0x1/0x2 red\n"))); // escapes left out
+    QTest::keySequence(list.table(), QKeySequence::Copy);
+    QCOMPARE(QApplication::clipboard()->text().count(QLatin1Char('\n')), 3010);
+    QCOMPARE(QApplication::clipboard()->text(), expected);
+}
+
 void TstEvents::aNewSortReplacesOneRunning()
 {
     const int drops = 60000;
