@@ -1,10 +1,12 @@
 #include "alignment.h"
 
 #include "linematcher.h"
+#include "metrics.h"
 #include "textreader.h"
 
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tty {
@@ -70,52 +72,93 @@ QString Alignment::axisTitle() const
     return {};
 }
 
-std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, LineIndex first,
-                                        std::optional<LineIndex> last)
+namespace {
+
+// The anchor in lines [from, end): its line, or for an event its index.
+struct Anchor
 {
-    const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
-    std::optional<LineIndex> hit;
+    std::optional<LineIndex> line;
+    std::optional<std::size_t> event;
+};
+
+Anchor findAnchor(const Run &run, const Alignment &a, LineIndex from, LineIndex end)
+{
+    Anchor hit;
     switch (a.kind) {
     case Alignment::Kind::Start:
-        if (first < end) {
-            hit = first;
+        if (from < end) {
+            hit.line = from;
         }
         break;
     case Alignment::Kind::FirstKernelLine:
-        for (LineIndex i = first; i < end && !hit; ++i) {
+        for (LineIndex i = from; i < end && !hit.line; ++i) {
             if (run.lines.kernelTime(i)) {
-                hit = i;
+                hit.line = i;
             }
         }
         break;
     case Alignment::Kind::FirstEvent:
-        for (std::size_t i = run.eventsBefore(first); i < run.events.size(); ++i) {
+        for (std::size_t i = run.eventsBefore(from); i < run.events.size(); ++i) {
             const Event &e = run.events[i];
             if (e.line >= end) {
                 break;
             }
-            if (e.kind == a.event) {
-                if (const std::optional<RunSeconds> t = run.eventTime(e)) {
-                    return t;
-                }
-            }
-        }
-        return std::nullopt;
-    case Alignment::Kind::Regex: {
-        const LineMatcher m(a.regex);
-        TextReader reader(run.lines);
-        for (LineIndex i = first; i < end && !hit; ++i) {
-            if (m.matches(reader.text(i))) {
-                hit = i;
+            if (e.kind == a.event && run.eventTime(e)) {
+                hit.event = i;
+                break;
             }
         }
         break;
+    case Alignment::Kind::Regex: {
+        // Only lines holding the regex's required literal are matched (findFirstWith).
+        TextReader reader(run.lines);
+        hit.line = findFirstWith(reader, LineMatcher(a.regex), from, end);
+        break;
     }
     }
-    if (!hit) {
-        return std::nullopt;
+    return hit;
+}
+
+std::optional<RunSeconds> timeOf(const Run &run, const Anchor &hit)
+{
+    if (hit.event) {
+        return run.eventTime(run.events[*hit.event]);
     }
-    return run.timeOf(*hit); // none: the line has no arrival time to align on
+    // None: the line has no arrival time to align on.
+    return hit.line ? run.timeOf(*hit.line) : std::nullopt;
+}
+
+} // namespace
+
+std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, LineIndex first,
+                                        std::optional<LineIndex> last)
+{
+    const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
+    return timeOf(run, findAnchor(run, a, first, end));
+}
+
+std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, LineIndex first,
+                                        std::optional<LineIndex> last, AnchorSearch *search)
+{
+    const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
+    if (search->spec != a.spec() || search->first != first) {
+        *search = AnchorSearch{a.spec(), first, first, std::nullopt, std::nullopt};
+    }
+    if (search->line || search->event) {
+        return timeOf(run, Anchor{search->line, search->event});
+    }
+    const LineIndex from = std::clamp(search->from, first, std::max(first, end));
+    const Anchor hit = findAnchor(run, a, from, end);
+    // The last line may still grow (a live capture's line in progress, and the events
+    // found on it): it is searched again next time, and a hit on it is not kept.
+    const LineIndex growing = std::max(from, end - 1_lines);
+    const std::optional<LineIndex> at = hit.event ? run.events[*hit.event].line : hit.line;
+    if (at && *at < growing) {
+        search->line = hit.line;
+        search->event = hit.event;
+    }
+    search->from = growing;
+    return timeOf(run, hit);
 }
 
 } // namespace tty

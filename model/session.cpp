@@ -25,12 +25,19 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings,
             }
             const TimelineRun *before =
                 previous && out.size() < previous->size() ? &(*previous)[out.size()] : nullptr;
-            if (before && before->run == t.run && !t.run->growLock && before->firstLine == first &&
-                before->endLine == end) {
+            const bool same = before && before->run == t.run && before->firstLine == first &&
+                              before->endLine == end;
+            if (same && !t.run->growLock) {
                 tr.shift = before->shift; // a loaded run: the same anchor as before
             } else {
+                // A growing run resumes its search where it got to (the lines searched
+                // without a hit stay without one); another searches its lines.
+                if (same) {
+                    tr.anchorSearch = before->anchorSearch;
+                }
                 const std::optional<RunSeconds> anchor =
-                    alignmentTime(*t.run, alignment, first, end);
+                    t.run->growLock ? alignmentTime(*t.run, alignment, first, end, &tr.anchorSearch)
+                                    : alignmentTime(*t.run, alignment, first, end);
                 if (!anchor && warnings && alignment.kind != Alignment::Kind::Start) {
                     *warnings << QStringLiteral("%1: no '%2' to align on; shown from its start")
                                      .arg(t.source, alignment.spec());

@@ -3,6 +3,7 @@
 // the user's pattern lanes, and the wire time by source of the stacked lanes.
 #pragma once
 
+#include "alignment.h"
 #include "run.h"
 #include "sourceseries.h"
 
@@ -21,6 +22,8 @@ struct TimelineRun
     std::shared_ptr<const Run> run;
     QString label;
     double shift = 0; // run seconds shown at x = 0 (alignment)
+    // How far a growing run's search for its alignment anchor got (Session::timelineRuns).
+    AnchorSearch anchorSearch;
     // The view's x of a run time (seconds from the alignment anchor), and back: where the
     // typed run time becomes a plot coordinate.
     double xOf(RunSeconds t) const { return t.count() - shift; }

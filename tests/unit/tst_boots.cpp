@@ -1,5 +1,6 @@
 // Boots and clocks: several boots in one capture, kernel time going back a little (SMP)
 // versus falling back to zero (a new boot), and the host clock stepping back.
+#include "alignment.h"
 #include "bootselect.h"
 #include "metrics.h"
 #include "parallel.h"
@@ -23,6 +24,7 @@ private slots:
     void hostClockStepsBack();
     void splitAsLinesCome();
     void regexChoiceAcrossSlices();
+    void anchorSearchAsLinesCome();
 };
 
 // Two real captures one after the other, as a console server logs across a reboot.
@@ -368,6 +370,63 @@ void TstBoots::regexChoiceAcrossSlices()
     // A regex with no literal to look for first is run on every line.
     QVERIFY(BootSelector::parse(QStringLiteral("/ne+dle|c$/"), &with, &error));
     QCOMPARE(with.select(*run), (std::vector<int>{0, 1, 2}));
+}
+
+// A live run's alignment anchor, searched again only where it grew (AnchorSearch), is
+// the one a whole search finds at every step: also while the last line is half there,
+// and for anchors that come late (the panic, the second boot's login) or never.
+void TstBoots::anchorSearchAsLinesCome()
+{
+    const QByteArray log =
+        zstdDecompressFile(
+            QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst")) +
+        "\r\n" +
+        zstdDecompressFile(
+            QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"));
+    const QList<QByteArray> lines = log.split('\n');
+    std::vector<Alignment> alignments;
+    for (const char *spec : {"start", "boot", "panic", "event:reboot", "regex:login:",
+                             "regex:Kernel panic - not syncing: VFS", "regex:no such line"}) {
+        Alignment a;
+        QString error;
+        QVERIFY2(Alignment::parse(QString::fromLatin1(spec), &a, &error), qPrintable(error));
+        alignments.push_back(a);
+    }
+    std::vector<AnchorSearch> searches(alignments.size());
+    std::vector<bool> found(alignments.size(), false);
+    const RuleSet rules = RuleSet::builtin();
+    Run live;
+    live.hasArrival = true;
+    RunBuilder builder(live, rules);
+    auto check = [&](int step) {
+        for (std::size_t k = 0; k < alignments.size(); ++k) {
+            const std::optional<RunSeconds> resumed =
+                alignmentTime(live, alignments[k], LineIndex(0), std::nullopt, &searches[k]);
+            const std::optional<RunSeconds> whole = alignmentTime(live, alignments[k]);
+            QVERIFY2(
+                resumed == whole,
+                qPrintable(QStringLiteral("%1 at line %2").arg(alignments[k].spec()).arg(step)));
+            found[k] = found[k] || whole.has_value();
+        }
+    };
+    for (int i = 0; i < lines.size(); ++i) {
+        const QByteArray &l = lines[i];
+        const HostNs t =
+            HostNs(std::int64_t(1700000000) * 1000000000) + Nanoseconds(std::int64_t(i) * 10000000);
+        const QByteArray half = l.left(l.size() / 2);
+        builder.addLine(std::string_view(half.constData(), std::size_t(half.size())), t, NoNewline);
+        live.splitBootsSoFar(live.lines.endIndex() - 1_lines);
+        live.finalize();
+        check(i);
+        builder.replaceLastLine(std::string_view(l.constData(), std::size_t(l.size())), 0);
+        live.splitBootsSoFar(live.lines.endIndex() - 1_lines);
+        live.finalize();
+        check(i);
+    }
+    // All but "no such line" were found on the way; it was searched once a line.
+    QCOMPARE(found, (std::vector<bool>{true, true, true, true, true, true, false}));
+    QCOMPARE(searches.back().from, live.lines.endIndex() - 1_lines);
+    QVERIFY(!searches.back().line);
 }
 
 QTEST_GUILESS_MAIN(TstBoots)
