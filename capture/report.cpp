@@ -30,6 +30,68 @@ QString signedFmt(double v, int decimals, bool integer)
     const QString s = fmt(v, decimals, integer);
     return v > 0 ? QLatin1Char('+') + s : s;
 }
+
+// Boot numbers (1-based, increasing) as "1–3, 7"; a long list is cut in the middle, with
+// its count: the header of 10^5 boots as trials is one line, not a megabyte.
+QString bootNumbers(const std::vector<int> &numbers)
+{
+    QStringList items;
+    for (std::size_t k = 0; k < numbers.size();) {
+        std::size_t j = k;
+        while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) {
+            ++j;
+        }
+        if (j >= k + 2) {
+            items << QStringLiteral("%1–%2").arg(numbers[k]).arg(numbers[j]);
+        } else {
+            for (std::size_t i = k; i <= j; ++i) {
+                items << QString::number(numbers[i]);
+            }
+        }
+        k = j + 1;
+    }
+    constexpr qsizetype kShown = 12;
+    if (items.size() > kShown) {
+        const QString last = items.back();
+        items = items.mid(0, kShown - 2);
+        items << QStringLiteral("…") << last;
+        return QStringLiteral("%1: %2 boots")
+            .arg(items.join(QStringLiteral(", ")))
+            .arg(numbers.size());
+    }
+    return items.join(QStringLiteral(", "));
+}
+
+// What a column's trials came from, for the headers: a trial's source, and the boots of
+// one file that follow one another as "lab.log (boots 1–3, 7)".
+QString trialSources(const ReportColumn &c)
+{
+    QStringList out;
+    for (std::size_t k = 0; k < std::size_t(c.sources.size());) {
+        const QString &source = c.sources[qsizetype(k)];
+        const std::optional<int> boot = k < c.boots.size() ? c.boots[k] : std::nullopt;
+        const QString suffix = boot ? QStringLiteral(" (boot %1)").arg(*boot + 1) : QString();
+        if (!boot || !source.endsWith(suffix)) {
+            out << source;
+            ++k;
+            continue;
+        }
+        const QString file = source.chopped(suffix.size());
+        std::vector<int> numbers{*boot + 1};
+        for (++k;
+             k < std::size_t(c.sources.size()) && k < c.boots.size() && c.boots[k] &&
+             k < c.runs.size() && c.runs[k] == c.runs[k - 1] && *c.boots[k] + 1 > numbers.back() &&
+             c.sources[qsizetype(k)] ==
+                 QStringLiteral("%1 (boot %2)").arg(file).arg(*c.boots[k] + 1);
+             ++k) {
+            numbers.push_back(*c.boots[k] + 1);
+        }
+        out << (numbers.size() == 1
+                    ? source
+                    : QStringLiteral("%1 (boots %2)").arg(file, bootNumbers(numbers)));
+    }
+    return out.join(QStringLiteral(", "));
+}
 } // namespace
 
 Report::Report(std::vector<ReportColumn> columns, const MetricOptions &options)
@@ -397,8 +459,7 @@ QString Report::text() const
     }
     QString out;
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
-        out += QStringLiteral("%1: %2\n")
-                   .arg(m_columns[c].label, m_columns[c].sources.join(QStringLiteral(", ")));
+        out += QStringLiteral("%1: %2\n").arg(m_columns[c].label, trialSources(m_columns[c]));
     }
     out += QLatin1Char('\n');
     for (std::size_t r = 0; r < table.size(); ++r) {
@@ -456,7 +517,7 @@ QString Report::markdown() const
     }
     out += QLatin1Char('\n');
     for (const ReportColumn &c : m_columns) {
-        out += QStringLiteral("- %1: %2\n").arg(c.label, c.sources.join(QStringLiteral(", ")));
+        out += QStringLiteral("- %1: %2\n").arg(c.label, trialSources(c));
     }
     const QString crashes = crashTableText(m_columns, true);
     if (!crashes.isEmpty()) {

@@ -47,6 +47,7 @@ private slots:
     void groupsBetterOnlyWhenSignificant();
     void countsHaveNoDirection();
     void eventsInJson();
+    void trialSourcesInHeaders();
 };
 
 void TstReport::metrics()
@@ -312,6 +313,61 @@ ReportColumn trials(const Run &run, const QString &label, const std::vector<doub
     return c;
 }
 } // namespace
+
+// The headers name the boots of one file as ranges ("cs.log (boots 1–3, 7)"), and a long
+// list by its ends and count; the JSON keeps every trial's source.
+void TstReport::trialSourcesInHeaders()
+{
+    const auto run = loadBytes(syntheticLog(0));
+    const auto other = loadBytes(syntheticLog(0));
+    QVERIFY(run && other);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    auto add = [&](ReportColumn &c, const Run *r, std::optional<int> boot, const QString &src) {
+        c.runs.push_back(r);
+        c.boots.push_back(boot);
+        c.metrics.push_back(m);
+        c.sources << src;
+    };
+    ReportColumn a, b;
+    a.label = QStringLiteral("A");
+    b.label = QStringLiteral("B");
+    for (const int boot : {0, 1, 2, 6}) {
+        add(a, run.get(), boot, QStringLiteral("cs.log (boot %1)").arg(boot + 1));
+    }
+    add(a, other.get(), std::nullopt, QStringLiteral("other.log"));
+    add(a, run.get(), 8, QStringLiteral("cs.log (boot 9)"));
+    for (int boot = 1; boot < 60; boot += 2) {
+        add(b, run.get(), boot, QStringLiteral("cs.log (boot %1)").arg(boot + 1));
+    }
+    const Report rep({a, b}, MetricOptions{});
+    const QStringList text = rep.text().split(QLatin1Char('\n'));
+    QCOMPARE(text.value(0), QStringLiteral("A: cs.log (boots 1–3, 7), other.log, cs.log (boot 9)"));
+    QCOMPARE(
+        text.value(1),
+        QStringLiteral("B: cs.log (boots 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, …, 60: 30 boots)"));
+    const QStringList markdown = rep.markdown()
+                                     .split(QLatin1Char('\n'))
+                                     .filter(QRegularExpression(QStringLiteral("^- [AB]: ")));
+    QCOMPARE(markdown,
+             (QStringList{QStringLiteral("- A: cs.log (boots 1–3, 7), other.log, cs.log (boot 9)"),
+                          QStringLiteral("- B: cs.log (boots 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, "
+                                         "…, 60: 30 boots)")}));
+    const QJsonObject j = rep.json();
+    QCOMPARE(j.value(QLatin1String("runs")).toArray().size(), 36);
+    QCOMPARE(j.value(QLatin1String("runs"))
+                 .toArray()[35]
+                 .toObject()
+                 .value(QLatin1String("boot"))
+                 .toInt(),
+             60);
+    const QJsonArray sources = j.value(QLatin1String("groups"))
+                                   .toArray()[1]
+                                   .toObject()
+                                   .value(QLatin1String("sources"))
+                                   .toArray();
+    QCOMPARE(sources.size(), 30);
+    QCOMPARE(sources[29].toString(), QStringLiteral("cs.log (boot 60)"));
+}
 
 void TstReport::countsHaveNoDirection()
 {
