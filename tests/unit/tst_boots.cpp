@@ -296,18 +296,27 @@ void TstBoots::hostClockStepsBack()
     QVERIFY(m.duration.value() > 1.4 && m.duration.value() < 1.6);
 }
 
+namespace {
+
+// A capture of two real boots, a panic and then a login, as lines (CRLF left in).
+QList<QByteArray> panicThenLoginLines()
+{
+    return (zstdDecompressFile(
+                QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst")) +
+            "\r\n" +
+            zstdDecompressFile(
+                QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst")))
+        .split('\n');
+}
+
+} // namespace
+
 // Live capture splits boots over all lines but the last before each update, and finalizes
 // after it; its last line, a partial line, may then still be completed. The boots must be
 // those of a run split in one go.
 void TstBoots::splitAsLinesCome()
 {
-    const QByteArray log =
-        zstdDecompressFile(
-            QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst")) +
-        "\r\n" +
-        zstdDecompressFile(
-            QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"));
-    const QList<QByteArray> lines = log.split('\n');
+    const QList<QByteArray> lines = panicThenLoginLines();
     QVERIFY(lines.size() > 700);
     const RuleSet rules = RuleSet::builtin();
     Run live, whole;
@@ -377,13 +386,7 @@ void TstBoots::regexChoiceAcrossSlices()
 // and for anchors that come late (the panic, the second boot's login) or never.
 void TstBoots::anchorSearchAsLinesCome()
 {
-    const QByteArray log =
-        zstdDecompressFile(
-            QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst")) +
-        "\r\n" +
-        zstdDecompressFile(
-            QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"));
-    const QList<QByteArray> lines = log.split('\n');
+    const QList<QByteArray> lines = panicThenLoginLines();
     std::vector<Alignment> alignments;
     for (const char *spec : {"start", "boot", "panic", "event:reboot", "regex:login:",
                              "regex:Kernel panic - not syncing: VFS", "regex:no such line"}) {
