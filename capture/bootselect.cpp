@@ -28,10 +28,10 @@ std::vector<char> bootsPrinting(const Run &run, const QString &regex)
         const LineMatcher m(regex);
         TextReader reader(run.lines);
         std::vector<char> &mine = found[std::size_t(s)];
-        for (std::size_t k = std::size_t(run.bootOf(a)); k < boots && run.boots[k].first < b; ++k) {
-            const LineIndex from = std::max(a, run.boots[k].first);
-            const LineIndex to = std::min(b, run.boots[k].end);
-            mine[k] = findFirstWith(reader, m, from, to).has_value();
+        for (const Boot &boot : run.bootsOverlapping(a, b)) {
+            const LineIndex from = std::max(a, boot.first), to = std::min(b, boot.end);
+            mine[std::size_t(&boot - run.boots.data())] =
+                findFirstWith(reader, m, from, to).has_value();
         }
     });
     std::vector<char> any(boots, 0);
