@@ -43,7 +43,7 @@ void LogPane::setSide(const Side &side, int sideIndex, int firstTimelineRun)
     m_trials->blockSignals(true);
     m_trials->clear();
     for (const Trial &t : side.trials) {
-        m_trials->addItem(t.source);
+        m_trials->addItem(t.source());
     }
     m_trials->blockSignals(false);
     m_trials->setVisible(side.trials.size() > 1);

@@ -83,7 +83,7 @@ Session SessionBuilder::fromBoots(const Session &baseSession, const MetricOption
             continue;
         }
         Side sd;
-        sd.trials = trialsOf(base.run, base.source, choice);
+        sd.trials = trialsOf(base.run, base.file, choice);
         if (sd.trials.isEmpty()) {
             *problems
                 << tr("boots '%1': none of the %2 boots").arg(spec).arg(base.run->boots.size());

@@ -189,8 +189,8 @@ QString absentReason(const QString &key, const Metrics &m)
 
 QString trialName(const ReportColumn &column, std::size_t trial)
 {
-    const QString source = column.sources.value(qsizetype(trial));
-    return column.metrics.size() < 2 || source.isEmpty()
+    const QString source = column.source(trial);
+    return column.metrics.size() < 2 || column.files.value(qsizetype(trial)).isEmpty()
                ? column.label
                : QStringLiteral("%1 [%2]").arg(column.label, source);
 }

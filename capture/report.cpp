@@ -31,8 +31,21 @@ QString signedFmt(double v, int decimals, bool integer)
     return v > 0 ? QLatin1Char('+') + s : s;
 }
 
-// Boot numbers (1-based, increasing) as "1–3, 7"; a long list is cut in the middle, with
-// its count: the header of 10^5 boots as trials is one line, not a megabyte.
+// A header's list, cut in the middle when long, with its count: the header of 10^5 boots
+// as trials is one line, not a megabyte.
+QString cutList(QStringList items, std::size_t count, const QString &unit)
+{
+    constexpr qsizetype kShown = 12;
+    if (items.size() <= kShown) {
+        return items.join(QStringLiteral(", "));
+    }
+    const QString last = items.back();
+    items = items.mid(0, kShown - 2);
+    items << QStringLiteral("…") << last;
+    return QStringLiteral("%1: %2 %3").arg(items.join(QStringLiteral(", "))).arg(count).arg(unit);
+}
+
+// Boot numbers (1-based, increasing) as "1–3, 7".
 QString bootNumbers(const std::vector<int> &numbers)
 {
     QStringList items;
@@ -50,49 +63,51 @@ QString bootNumbers(const std::vector<int> &numbers)
         }
         k = j + 1;
     }
-    constexpr qsizetype kShown = 12;
-    if (items.size() > kShown) {
-        const QString last = items.back();
-        items = items.mid(0, kShown - 2);
-        items << QStringLiteral("…") << last;
-        return QStringLiteral("%1: %2 boots")
-            .arg(items.join(QStringLiteral(", ")))
-            .arg(numbers.size());
-    }
-    return items.join(QStringLiteral(", "));
+    return cutList(std::move(items), numbers.size(), QStringLiteral("boots"));
+}
+} // namespace
+
+QString trialSourceName(const QString &file, std::optional<int> boot)
+{
+    return boot && *boot >= 0 ? QStringLiteral("%1 (boot %2)").arg(file).arg(*boot + 1) : file;
 }
 
-// What a column's trials came from, for the headers: a trial's source, and the boots of
-// one file that follow one another as "lab.log (boots 1–3, 7)".
-QString trialSources(const ReportColumn &c)
+QString ReportColumn::source(std::size_t trial) const
 {
-    QStringList out;
-    for (std::size_t k = 0; k < std::size_t(c.sources.size());) {
-        const QString &source = c.sources[qsizetype(k)];
-        const std::optional<int> boot = k < c.boots.size() ? c.boots[k] : std::nullopt;
-        const QString suffix = boot ? QStringLiteral(" (boot %1)").arg(*boot + 1) : QString();
-        if (!boot || !source.endsWith(suffix)) {
-            out << source;
+    return trialSourceName(files.value(qsizetype(trial)),
+                           trial < boots.size() ? boots[trial] : std::nullopt);
+}
+
+QString ReportColumn::sourcesSummary() const
+{
+    const std::size_t n = std::size_t(files.size());
+    auto bootOf = [&](std::size_t k) {
+        return k < boots.size() && boots[k] && *boots[k] >= 0 ? boots[k] : std::nullopt;
+    };
+    auto runOf = [&](std::size_t k) { return k < runs.size() ? runs[k] : nullptr; };
+    QStringList items;
+    for (std::size_t k = 0; k < n;) {
+        const std::optional<int> boot = bootOf(k);
+        if (!boot) {
+            items << files[qsizetype(k)];
             ++k;
             continue;
         }
-        const QString file = source.chopped(suffix.size());
+        // The boots of one run, in increasing order, make one item.
         std::vector<int> numbers{*boot + 1};
-        for (++k;
-             k < std::size_t(c.sources.size()) && k < c.boots.size() && c.boots[k] &&
-             k < c.runs.size() && c.runs[k] == c.runs[k - 1] && *c.boots[k] + 1 > numbers.back() &&
-             c.sources[qsizetype(k)] ==
-                 QStringLiteral("%1 (boot %2)").arg(file).arg(*c.boots[k] + 1);
-             ++k) {
-            numbers.push_back(*c.boots[k] + 1);
+        std::size_t j = k + 1;
+        for (; j < n && bootOf(j) && runOf(j) == runOf(k) &&
+               files[qsizetype(j)] == files[qsizetype(k)] && *bootOf(j) + 1 > numbers.back();
+             ++j) {
+            numbers.push_back(*bootOf(j) + 1);
         }
-        out << (numbers.size() == 1
-                    ? source
-                    : QStringLiteral("%1 (boots %2)").arg(file, bootNumbers(numbers)));
+        items << (numbers.size() == 1 ? source(k)
+                                      : QStringLiteral("%1 (boots %2)")
+                                            .arg(files[qsizetype(k)], bootNumbers(numbers)));
+        k = j;
     }
-    return out.join(QStringLiteral(", "));
+    return cutList(std::move(items), n, QStringLiteral("trials"));
 }
-} // namespace
 
 Report::Report(std::vector<ReportColumn> columns, const MetricOptions &options)
     : m_columns(std::move(columns)), m_options(options)
@@ -459,7 +474,7 @@ QString Report::text() const
     }
     QString out;
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
-        out += QStringLiteral("%1: %2\n").arg(m_columns[c].label, trialSources(m_columns[c]));
+        out += QStringLiteral("%1: %2\n").arg(m_columns[c].label, m_columns[c].sourcesSummary());
     }
     out += QLatin1Char('\n');
     for (std::size_t r = 0; r < table.size(); ++r) {
@@ -517,7 +532,7 @@ QString Report::markdown() const
     }
     out += QLatin1Char('\n');
     for (const ReportColumn &c : m_columns) {
-        out += QStringLiteral("- %1: %2\n").arg(c.label, trialSources(c));
+        out += QStringLiteral("- %1: %2\n").arg(c.label, c.sourcesSummary());
     }
     const QString crashes = crashTableText(m_columns, true);
     if (!crashes.isEmpty()) {

@@ -14,6 +14,10 @@
 
 namespace tty {
 
+// What one trial came from, as the reports and the window name it: "lab.log (boot 3)" for
+// the third boot (0-based 2) of lab.log, "lab.log" for a whole run.
+QString trialSourceName(const QString &file, std::optional<int> boot);
+
 struct ReportColumn
 {
     QString label;
@@ -21,7 +25,13 @@ struct ReportColumn
     std::vector<const Run *> runs;
     std::vector<std::optional<int>> boots; // the boot (0-based) a trial is; none: a whole run
     std::vector<Metrics> metrics;
-    QStringList sources; // what each trial came from
+    QStringList files; // the file (or live port) each trial came from, without its boot
+
+    // What trial k came from: its file, and its boot if it is one ("lab.log (boot 3)").
+    QString source(std::size_t trial) const;
+    // What all the trials came from, for a header: the boots of one file that follow one
+    // another as "lab.log (boots 1–3, 7)"; a long list is cut in the middle, with its count.
+    QString sourcesSummary() const;
 };
 
 // One row of the table: a metric, how to read it from Metrics, and which way is better.

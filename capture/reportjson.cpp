@@ -209,9 +209,13 @@ QJsonObject Report::json() const
             }
             runs.append(o);
         }
+        QJsonArray sources;
+        for (std::size_t k = 0; k < std::size_t(c.files.size()); ++k) {
+            sources.append(c.source(k));
+        }
         QJsonObject g{{QStringLiteral("label"), c.label},
                       {QStringLiteral("n"), int(c.metrics.size())},
-                      {QStringLiteral("sources"), QJsonArray::fromStringList(c.sources)}};
+                      {QStringLiteral("sources"), sources}};
         QJsonObject stats;
         for (const ReportRow &row : m_rows) {
             const std::size_t ci = std::size_t(&c - m_columns.data());

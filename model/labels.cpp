@@ -36,9 +36,4 @@ QString defaultLabel(const QVector<Trial> &trials)
     return commonLabel(names);
 }
 
-QString trialSource(const QString &file, int boot)
-{
-    return boot >= 0 ? QStringLiteral("%1 (boot %2)").arg(file).arg(boot + 1) : file;
-}
-
 } // namespace tty

@@ -16,7 +16,5 @@ QString commonLabel(const QStringList &names);
 // when every trial comes from one run; else what the runs' labels have in common
 // ("k612-t*.log").
 QString defaultLabel(const QVector<Trial> &trials);
-// Where a trial came from: the file, or "FILE (boot N)" for one boot of it.
-QString trialSource(const QString &file, int boot);
 
 } // namespace tty

@@ -15,7 +15,7 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings,
             tr.group = s;
             tr.groupLabel = sides[s].label;
             tr.label = sides[s].trials.size() > 1
-                           ? QStringLiteral("%1 [%2]").arg(sides[s].label, t.source)
+                           ? QStringLiteral("%1 [%2]").arg(sides[s].label, t.source())
                            : sides[s].label;
             LineIndex first{0};
             std::optional<LineIndex> end; // none: the whole run
@@ -40,7 +40,7 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings,
                                     : alignmentTime(*t.run, alignment, first, end);
                 if (!anchor && warnings && alignment.kind != Alignment::Kind::Start) {
                     *warnings << QStringLiteral("%1: no '%2' to align on; shown from its start")
-                                     .arg(t.source, alignment.spec());
+                                     .arg(t.source(), alignment.spec());
                 }
                 // Without one, from its start: a boot trial's is its boot's first line.
                 const std::optional<RunSeconds> start =
@@ -99,7 +99,7 @@ Report Session::report() const
         for (const Trial &t : side.trials) {
             c.runs.push_back(t.run.get());
             c.boots.push_back(t.boot);
-            c.sources << t.source;
+            c.files << t.file;
             if (const Boot *b = t.bootOfRun()) {
                 c.metrics.push_back(computeMetrics(*t.run, metrics, b->first, b->end));
             } else {

@@ -20,7 +20,10 @@ struct Trial
 {
     std::shared_ptr<const Run> run;
     std::optional<int> boot; // a boot (0-based) of the run used as the trial; none: the whole run
-    QString source;
+    QString file;            // the file (or live port) the run came from
+
+    // What the trial came from, as the window and the reports name it: "lab.log (boot 3)".
+    QString source() const { return trialSourceName(file, boot); }
 
     // The boot this trial is, if it is one and the run has it.
     const Boot *bootOfRun() const

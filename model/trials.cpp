@@ -1,7 +1,5 @@
 #include "trials.h"
 
-#include "labels.h"
-
 namespace tty {
 
 QVector<Trial> trialsOf(const std::shared_ptr<const Run> &run, const QString &source,
@@ -15,7 +13,7 @@ QVector<Trial> trialsOf(const std::shared_ptr<const Run> &run, const QString &so
         return out;
     }
     for (const int b : choice.selector.select(*run)) {
-        out.append(Trial{run, b, trialSource(source, b)});
+        out.append(Trial{run, b, source});
     }
     return out;
 }

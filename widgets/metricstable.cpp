@@ -29,13 +29,31 @@ QString MetricsTable::trialsTooltip(const Report &report, const ReportRow &row, 
     if (v.size() < 2) {
         return {};
     }
-    QStringList lines;
-    for (std::size_t i = 0; i < v.size(); ++i) {
+    auto line = [&](std::size_t i) {
         const QString val = v[i] && std::isfinite(*v[i])
                                 ? QString::number(*v[i], 'f', row.integer ? 0 : row.decimals)
                                 : QStringLiteral("–");
-        lines << QStringLiteral("%1: %2").arg(
-            i < std::size_t(c.sources.size()) ? c.sources[int(i)] : QString::number(i + 1), val);
+        const QString source = c.source(i);
+        return QStringLiteral("%1: %2").arg(source.isEmpty() ? QString::number(i + 1) : source,
+                                            val);
+    };
+    // A tooltip taller than the screen shows nothing: the first and last trials of a long
+    // column, and how many are left out (the report and its JSON list them all). Built for
+    // every cell when the table is set, so it must also stay cheap at 10^4 trials.
+    constexpr std::size_t kEnds = 10;
+    QStringList lines;
+    if (v.size() <= 2 * kEnds + 1) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            lines << line(i);
+        }
+    } else {
+        for (std::size_t i = 0; i < kEnds; ++i) {
+            lines << line(i);
+        }
+        lines << tr("… %1 more trials …").arg(v.size() - 2 * kEnds);
+        for (std::size_t i = v.size() - kEnds; i < v.size(); ++i) {
+            lines << line(i);
+        }
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -58,7 +76,7 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
     for (int c = 0; c < int(cols.size()); ++c) {
         const ReportColumn &rc = cols[std::size_t(c)];
         QTableWidgetItem *h =
-            header(c + 1, rc.label, rc.label + QLatin1Char('\n') + rc.sources.join(u'\n'));
+            header(c + 1, rc.label, rc.label + QLatin1Char('\n') + rc.sourcesSummary());
         // The trial count stays readable however much of the label is elided.
         h->setData(Qt::UserRole, rc.metrics.size() > 1
                                      ? QStringLiteral(" (n=%1)").arg(rc.metrics.size())

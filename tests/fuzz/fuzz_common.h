@@ -57,9 +57,9 @@ inline void exercise(const tty::Run &run, std::size_t pick, const tty::MetricOpt
     tty::ReportColumn col;
     col.label = QStringLiteral("fuzz");
     col.runs.push_back(&run);
-    col.boots.push_back(-1);
+    col.boots.push_back(std::nullopt);
     col.metrics.push_back(m);
-    col.sources << QStringLiteral("fuzz");
+    col.files << QStringLiteral("fuzz");
     const tty::Report report({col}, metrics);
     sink = sink + double(report.text().size());
     (void)sink;

@@ -16,8 +16,10 @@
 #include "theme.h"
 
 #include <QHeaderView>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace tty;
@@ -216,7 +218,7 @@ class TestLayout : public QObject
 private:
     std::unique_ptr<MainWindow> w;
 
-    void open(const QStringList &sides, const QStringList &labels = {})
+    void open(const QStringList &sides, const QStringList &labels = {}, bool bootsAsTrials = false)
     {
         w = std::make_unique<MainWindow>();
         w->resize(1366, 768);
@@ -226,6 +228,7 @@ private:
             r.sides.append({s});
         }
         r.labels = labels;
+        r.bootsAsTrials = bootsAsTrials;
         r.rules = std::make_shared<RuleSet>(RuleSet::builtin());
         w->open(r);
         QVERIFY(w->waitForLoaded());
@@ -309,6 +312,52 @@ private slots:
             if (QTest::currentTestFailed()) {
                 return;
             }
+        }
+    }
+
+    // A side of many trials (25 boots of one file): each value's tooltip lists the first
+    // and last ten and how many are between (a tooltip taller than the screen shows
+    // nothing), and the header's names the boots as the report's header does.
+    void metricsTooltipsOfManyTrials()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile in(sample(kBootDefault));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray frame = in.readAll();
+        const QString path = dir.filePath(QStringLiteral("25boots.log.zst"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        for (int k = 0; k < 25; ++k) {
+            QCOMPARE(out.write(frame), frame.size()); // zstd frames concatenate
+        }
+        out.close();
+        open({path}, {QStringLiteral("k61")}, true);
+        const MetricsTable *t = w->metricsPanel()->table();
+        QCOMPARE(t->columnCount(), 2);
+        QCOMPARE(t->horizontalHeaderItem(1)->toolTip(),
+                 QStringLiteral("k61\n25boots.log.zst (boots 1–25)"));
+        QCOMPARE(t->horizontalHeaderItem(1)->data(Qt::UserRole).toString(),
+                 QStringLiteral(" (n=25)"));
+        int lines = -1;
+        for (int r = 0; r < t->rowCount(); ++r) {
+            if (t->item(r, 0)->data(Qt::UserRole).toString() == QLatin1String("lines")) {
+                lines = r;
+            }
+        }
+        QVERIFY(lines >= 0);
+        const QStringList tip = t->item(lines, 1)->toolTip().split(QLatin1Char('\n'));
+        QCOMPARE(tip.size(), 21);
+        const QRegularExpression row(
+            QStringLiteral("^25boots\\.log\\.zst \\(boot (\\d+)\\): \\d+$"));
+        for (int i = 0; i < 21; ++i) {
+            if (i == 10) {
+                QCOMPARE(tip[i], QStringLiteral("… 5 more trials …"));
+                continue;
+            }
+            const QRegularExpressionMatch m = row.match(tip[i]);
+            QVERIFY2(m.hasMatch(), qPrintable(tip[i]));
+            QCOMPARE(m.captured(1).toInt(), i < 10 ? i + 1 : i + 5);
         }
     }
 

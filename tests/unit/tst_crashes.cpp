@@ -164,10 +164,11 @@ void TstCrashes::comparison()
     const MetricOptions o;
     ReportColumn a{QStringLiteral("A"),
                    {a1.get(), a2.get()},
-                   {-1, -1},
+                   {std::nullopt, std::nullopt},
                    {computeMetrics(*a1, o), computeMetrics(*a2, o)},
                    {"a1", "a2"}};
-    ReportColumn b{QStringLiteral("B"), {b1.get()}, {-1}, {computeMetrics(*b1, o)}, {"b1"}};
+    ReportColumn b{
+        QStringLiteral("B"), {b1.get()}, {std::nullopt}, {computeMetrics(*b1, o)}, {"b1"}};
     const Report report({a, b}, o);
     const QJsonArray cmp = report.json().value(QStringLiteral("crash_comparison")).toArray();
     QCOMPARE(cmp.size(), 4);

@@ -54,8 +54,8 @@ void TstModel::commonLabels()
                           QStringLiteral("k612-t3.log.zst")}),
              QStringLiteral("k612-t*.log.zst"));
     QCOMPARE(commonLabel({QStringLiteral("only.log")}), QStringLiteral("only.log"));
-    QCOMPARE(trialSource(QStringLiteral("a.log"), -1), QStringLiteral("a.log"));
-    QCOMPARE(trialSource(QStringLiteral("a.log"), 1), QStringLiteral("a.log (boot 2)"));
+    QCOMPARE(trialSourceName(QStringLiteral("a.log"), std::nullopt), QStringLiteral("a.log"));
+    QCOMPARE(trialSourceName(QStringLiteral("a.log"), 1), QStringLiteral("a.log (boot 2)"));
 
     // A side of three trials labels itself by what their files have in common...
     QVector<Trial> trials;
@@ -85,7 +85,7 @@ void TstModel::trialsOfTwoBoots()
     const QVector<Trial> whole = trialsOf(run, QStringLiteral("cs.log"), BootChoice{});
     QCOMPARE(whole.size(), 1);
     QVERIFY(!whole[0].boot);
-    QCOMPARE(whole[0].source, QStringLiteral("cs.log"));
+    QCOMPARE(whole[0].source(), QStringLiteral("cs.log"));
 
     BootChoice every;
     every.mode = BootChoice::Mode::EveryBoot;
@@ -93,7 +93,7 @@ void TstModel::trialsOfTwoBoots()
     QCOMPARE(boots.size(), 2);
     QCOMPARE(boots[0].boot, std::optional<int>(0));
     QCOMPARE(boots[1].boot, std::optional<int>(1));
-    QCOMPARE(boots[1].source, QStringLiteral("cs.log (boot 2)"));
+    QCOMPARE(boots[1].source(), QStringLiteral("cs.log (boot 2)"));
 
     // A selector picks boots even of a one-boot capture; one that picks none gives none.
     BootChoice second;
@@ -179,8 +179,9 @@ void TstModel::sessionOfBoots()
     QCOMPARE(report.columns().size(), std::size_t(2));
     const ReportColumn &col = report.columns()[0];
     QCOMPARE(col.boots, (std::vector<std::optional<int>>{0, 1}));
-    QCOMPARE(col.sources,
-             (QStringList{QStringLiteral("cs.log (boot 1)"), QStringLiteral("cs.log (boot 2)")}));
+    QCOMPARE(col.files, (QStringList{QStringLiteral("cs.log"), QStringLiteral("cs.log")}));
+    QCOMPARE(col.source(1), QStringLiteral("cs.log (boot 2)"));
+    QCOMPARE(col.sourcesSummary(), QStringLiteral("cs.log (boots 1, 2)"));
     QCOMPARE(col.metrics[1].lines, computeMetrics(*run, s.metrics, second.first, second.end).lines);
     QCOMPARE(col.metrics[0].lines + col.metrics[1].lines, computeMetrics(*run, s.metrics).lines);
 

@@ -146,9 +146,9 @@ void TstReport::panicIncomplete()
     ReportColumn c;
     c.label = QStringLiteral("x");
     c.runs = {run.get()};
-    c.boots = {-1};
+    c.boots = {std::nullopt};
     c.metrics = {m};
-    c.sources = {QStringLiteral("x.log")};
+    c.files = {QStringLiteral("x.log")};
     const Report rep({c}, MetricOptions{});
     QVERIFY(rep.text().contains(QStringLiteral("no, missing %1").arg(missing.join(", "))));
 }
@@ -164,9 +164,9 @@ void TstReport::report()
         ReportColumn c;
         c.label = label;
         c.runs = {&r};
-        c.boots = {-1};
+        c.boots = {std::nullopt};
         c.metrics = {computeMetrics(r, o)};
-        c.sources = {label + QStringLiteral(".log")};
+        c.files = {label + QStringLiteral(".log")};
         return c;
     };
     const Report rep({column(*a, QStringLiteral("stock")), column(*b, QStringLiteral("new"))}, o);
@@ -306,9 +306,9 @@ ReportColumn trials(const Run &run, const QString &label, const std::vector<doub
         m.window.lines = std::int64_t(printed[i]);
         m.droppedMessages = std::int64_t(dropped[i]);
         c.runs.push_back(&run);
-        c.boots.push_back(-1);
+        c.boots.push_back(std::nullopt);
         c.metrics.push_back(m);
-        c.sources << QStringLiteral("%1-t%2.log").arg(label).arg(i + 1);
+        c.files << QStringLiteral("%1-t%2.log").arg(label).arg(i + 1);
     }
     return c;
 }
@@ -322,22 +322,23 @@ void TstReport::trialSourcesInHeaders()
     const auto other = loadBytes(syntheticLog(0));
     QVERIFY(run && other);
     const Metrics m = computeMetrics(*run, MetricOptions{});
-    auto add = [&](ReportColumn &c, const Run *r, std::optional<int> boot, const QString &src) {
+    auto add = [&](ReportColumn &c, const Run *r, std::optional<int> boot, const QString &file) {
         c.runs.push_back(r);
         c.boots.push_back(boot);
         c.metrics.push_back(m);
-        c.sources << src;
+        c.files << file;
     };
+    const QString cs = QStringLiteral("cs.log");
     ReportColumn a, b;
     a.label = QStringLiteral("A");
     b.label = QStringLiteral("B");
     for (const int boot : {0, 1, 2, 6}) {
-        add(a, run.get(), boot, QStringLiteral("cs.log (boot %1)").arg(boot + 1));
+        add(a, run.get(), boot, cs);
     }
     add(a, other.get(), std::nullopt, QStringLiteral("other.log"));
-    add(a, run.get(), 8, QStringLiteral("cs.log (boot 9)"));
+    add(a, run.get(), 8, cs);
     for (int boot = 1; boot < 60; boot += 2) {
-        add(b, run.get(), boot, QStringLiteral("cs.log (boot %1)").arg(boot + 1));
+        add(b, run.get(), boot, cs);
     }
     const Report rep({a, b}, MetricOptions{});
     const QStringList text = rep.text().split(QLatin1Char('\n'));
@@ -367,6 +368,31 @@ void TstReport::trialSourcesInHeaders()
                                    .toArray();
     QCOMPARE(sources.size(), 30);
     QCOMPARE(sources[29].toString(), QStringLiteral("cs.log (boot 60)"));
+
+    // Names are never parsed back: a file whose name reads like a boot is one file, and
+    // two files of the same name from different runs are two items.
+    ReportColumn odd;
+    odd.label = QStringLiteral("C");
+    const QString tricky = QStringLiteral("cs.log (boot 2)");
+    add(odd, run.get(), 0, tricky);
+    add(odd, run.get(), 1, tricky);
+    add(odd, other.get(), 2, tricky);
+    add(odd, run.get(), std::nullopt, tricky);
+    QCOMPARE(odd.source(0), QStringLiteral("cs.log (boot 2) (boot 1)"));
+    QCOMPARE(odd.source(3), tricky);
+    QCOMPARE(
+        odd.sourcesSummary(),
+        QStringLiteral("cs.log (boot 2) (boots 1, 2), cs.log (boot 2) (boot 3), cs.log (boot 2)"));
+
+    // A column of many files is cut like a long list of boots: 20 files, one line.
+    ReportColumn many;
+    many.label = QStringLiteral("D");
+    for (int k = 1; k <= 20; ++k) {
+        add(many, other.get(), std::nullopt, QStringLiteral("t%1.log").arg(k));
+    }
+    QCOMPARE(many.sourcesSummary(),
+             QStringLiteral("t1.log, t2.log, t3.log, t4.log, t5.log, t6.log, t7.log, t8.log, "
+                            "t9.log, t10.log, …, t20.log: 20 trials"));
 }
 
 void TstReport::countsHaveNoDirection()
