@@ -41,11 +41,26 @@ void TimelineView::buildGraphs()
     // The legend lists the runs (A, B, ...) side by side first, then what else is drawn.
     QVector<QCPGraph *> runEntries, kindEntries;
     QCPGraph *meanLagEntry = nullptr;
+    int runsShown = 0;
+    for (const int n : m_sideTrials) {
+        runsShown += std::min(n, kMaxTrialsDrawn);
+    }
+    int shownBefore = 0; // drawn runs before this one
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const TimelineRun &tr = m_runs[ri];
-        const bool grouped = std::count_if(m_runs.begin(), m_runs.end(), [&](const TimelineRun &o) {
-                                 return o.group == tr.group;
-                             }) > 1;
+        if (!isDrawn(ri)) {
+            // No graphs: the lanes' lists keep their places, indexed by run.
+            for (int l = 0; l < m_lanes.size(); ++l) {
+                if (LaneState &lane = m_lanes[l]; lane.rect && l != Events && !isSourceLane(l)) {
+                    lane.graphs.append(nullptr);
+                    lane.extra.append(nullptr);
+                    lane.clips.append(nullptr);
+                }
+            }
+            continue;
+        }
+        const int sideTrials = m_sideTrials.value(std::max(0, tr.group));
+        const bool grouped = sideTrials > 1;
         QColor c = runColor(tr.group);
         if (grouped) {
             c.setAlpha(150);
@@ -90,6 +105,12 @@ void TimelineView::buildGraphs()
                 if (!tr.groupLabel.isEmpty()) {
                     g->setName(tr.groupLabel);
                 }
+                if (sideTrials > kMaxTrialsDrawn) {
+                    g->setName(QStringLiteral("%1 (first %2 of %3 trials drawn)")
+                                   .arg(g->name())
+                                   .arg(kMaxTrialsDrawn)
+                                   .arg(sideTrials));
+                }
             }
             if (extra && !meanLagEntry) {
                 meanLagEntry = extra;
@@ -97,9 +118,9 @@ void TimelineView::buildGraphs()
         }
         if (LaneState &ev = m_lanes[Events]; ev.rect) {
             QCPAxis *x = ev.rect->axis(QCPAxis::atBottom), *y = ev.rect->axis(QCPAxis::atLeft);
-            const int runsShown = m_runs.size();
             // Runs share a kind's row, each a little offset so A and B stay apart.
-            const double offset = runsShown > 1 ? 0.36 * (0.5 - double(ri) / (runsShown - 1)) : 0.0;
+            const double offset =
+                runsShown > 1 ? 0.36 * (0.5 - double(shownBefore) / (runsShown - 1)) : 0.0;
             for (int row = 0; row < m_kindRows.size(); ++row) {
                 const EventKind kind = m_kindRows[row];
                 const KindStyle ks = kindStyle(kind);
@@ -124,6 +145,7 @@ void TimelineView::buildGraphs()
                 m_markers.append(mg);
             }
         }
+        ++shownBefore;
     }
     buildSourceGraphs();
     for (QCPGraph *g : runEntries) {
@@ -158,9 +180,14 @@ void TimelineView::buildGraphs()
     }
     // Lanes that need host arrival times say so for runs whose format lacks them.
     QStringList without;
-    for (const TimelineRun &tr : m_runs) {
-        if (!tr.run->hasArrival) {
-            without << tr.label;
+    int drawnRuns = 0;
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        if (!isDrawn(ri)) {
+            continue;
+        }
+        ++drawnRuns;
+        if (!m_runs[ri].run->hasArrival) {
+            without << m_runs[ri].label;
         }
     }
     for (int l = 0; l < LaneCount; ++l) {
@@ -169,7 +196,7 @@ void TimelineView::buildGraphs()
             continue;
         }
         lane.missing->setText(
-            without.size() == m_runs.size()
+            without.size() == drawnRuns
                 ? QStringLiteral("not available: the log format has no host arrival times")
                 : QStringLiteral("not available for %1: no host arrival times")
                       .arg(without.join(QStringLiteral(", "))));
@@ -203,7 +230,7 @@ void TimelineView::refreshData()
         capacity = std::max(capacity, tr.run->meta.baud / 10.0);
         for (int l = 0; l < LaneCount; ++l) {
             LaneState &lane = m_lanes[l];
-            if (!lane.rect || l == Events || ri >= lane.graphs.size()) {
+            if (!lane.rect || l == Events || ri >= lane.graphs.size() || !lane.graphs[ri]) {
                 continue;
             }
             const double px = std::max(50.0, double(lane.rect->width()));
@@ -283,6 +310,9 @@ void TimelineView::refreshData()
         }
         double clippedMax = 0;
         for (int ri = 0; ri < lane.clips.size(); ++ri) {
+            if (!lane.clips[ri]) {
+                continue; // a trial not drawn
+            }
             QVector<QCPGraphData> marks;
             if (range.clipped && ri < lane.graphs.size()) {
                 for (const QCPGraphData &p : *lane.graphs[ri]->data()) {
@@ -386,6 +416,9 @@ void TimelineView::refreshPatterns(double x0, double x1, QVector<double> &laneMa
         }
         const int bins = std::max(50, lane.rect->width()) / 2;
         for (int ri = 0; ri < lane.graphs.size() && ri < m_patterns[p].times.size(); ++ri) {
+            if (!lane.graphs[ri]) {
+                continue; // a trial not drawn
+            }
             const std::vector<double> &t = m_patterns[p].times[ri];
             const double shift = m_runs[ri].shift;
             double maxRate = 0;

@@ -47,7 +47,7 @@ void TimelineView::updateReadouts(double x)
         QStringList parts;
         for (int ri = 0; ri < lane.graphs.size(); ++ri) {
             QCPGraph *g = lane.graphs[ri];
-            if (g->data()->isEmpty()) {
+            if (!g || g->data()->isEmpty()) {
                 continue;
             }
             auto it = g->data()->findBegin(x, false);

@@ -58,6 +58,9 @@ QPair<int, int> TimelineView::stepEvent(int direction, std::optional<EventKind> 
         return x == bestX && (ri < bestRun || (ri == bestRun && ei < bestEvent));
     };
     for (int ri = 0; ri < m_runs.size(); ++ri) {
+        if (!isDrawn(ri)) {
+            continue; // its events are not on the timeline to be stepped to
+        }
         const double shift = m_runs[ri].shift;
         for (int k = 0; k < kEventKindCount; ++k) {
             if (kind && EventKind(k) != *kind) {

@@ -81,9 +81,23 @@ QCustomPlot *TimelineView::plot() const
     return m_plot;
 }
 
+void TimelineView::chooseDrawnRuns()
+{
+    m_sideTrials.clear();
+    m_drawn.resize(m_runs.size());
+    for (int ri = 0; ri < m_runs.size(); ++ri) {
+        const int side = std::max(0, m_runs[ri].group);
+        if (side >= m_sideTrials.size()) {
+            m_sideTrials.resize(side + 1, 0);
+        }
+        m_drawn[ri] = m_sideTrials[side]++ < kMaxTrialsDrawn;
+    }
+}
+
 void TimelineView::setRuns(const QVector<TimelineRun> &runs)
 {
     m_runs = runs;
+    chooseDrawnRuns();
     buildLayout();
     resetZoom();
 }
@@ -92,6 +106,7 @@ void TimelineView::updateRuns(const QVector<TimelineRun> &runs)
 {
     const double lo = xLower(), hi = xUpper();
     m_runs = runs;
+    chooseDrawnRuns();
     m_syncing = true; // the rebuild itself is not the user moving the view
     buildLayout();
     m_syncing = false;
@@ -189,7 +204,7 @@ QPair<double, double> TimelineView::fullRange() const
     bool first = true;
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const Run &r = *m_runs[ri].run;
-        if (r.lines.empty()) {
+        if (r.lines.empty() || !isDrawn(ri)) {
             continue;
         }
         double a = runX(ri, std::min(0.0, r.series.start()));

@@ -51,6 +51,13 @@ public:
     // Right end of the data, in x (for following a live capture).
     double dataEnd() const { return fullRange().second; }
     const QVector<TimelineRun> &runs() const { return m_runs; }
+    // The trials of one side drawn at most. More lines than this on a lane are a solid band
+    // that tells nothing one by one, and QCustomPlot keeps its plottables in lists searched
+    // on every add: 10^4 boots as trials took 50 s to lay out. The metrics, the event list
+    // and the log pane keep every trial; the legend says how many are drawn.
+    static constexpr int kMaxTrialsDrawn = 50;
+    // Whether a run has graphs and markers (the first kMaxTrialsDrawn of its side do).
+    bool isDrawn(int run) const { return run >= 0 && run < m_drawn.size() && m_drawn[run]; }
     void setTitle(const QString &title);
     QString title() const;
     void setAxisTitle(const QString &title);
@@ -156,6 +163,8 @@ private:
         QVector<int> events;             // event index per data point shown
     };
 
+    // m_runs was set: which of them are drawn.
+    void chooseDrawnRuns();
     void buildLayout();
     void buildGraphs();
     void refreshData();
@@ -205,6 +214,8 @@ private:
     QVector<QCPLegend *> m_sourceLegends; // per stacked lane, under it
     QVector<QVector<int>> m_sourceColors; // per stacked lane and channel: palette index
     QVector<TimelineRun> m_runs;
+    QVector<bool> m_drawn;     // per run: isDrawn
+    QVector<int> m_sideTrials; // per side (TimelineRun::group): its trials
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;
     QVector<QRect> m_renderRects;
