@@ -10,7 +10,7 @@
 #include "timelineview.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QSettings>
 #include <QTimer>
 
@@ -135,11 +135,9 @@ int runGui(const QStringList &args)
     }
     if (p.isSet(QStringLiteral("screenshot"))) {
         w.waitForLoaded();
-        QElapsedTimer settle; // let deferred layout (dock sizes) happen before the grab
-        settle.start();
-        while (settle.elapsed() < 200) {
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-        }
+        QEventLoop settle; // let deferred layout (dock sizes) happen before the grab
+        QTimer::singleShot(200, &settle, &QEventLoop::quit);
+        settle.exec();
         w.timeline()->plot()->replot();
         QApplication::processEvents();
         const bool ok = w.grab().save(p.value(QStringLiteral("screenshot")));

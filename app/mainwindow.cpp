@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -262,15 +263,22 @@ bool MainWindow::waitForLoaded(int timeoutMs)
 {
     QElapsedTimer t;
     t.start();
-    while ((m_loading || m_analysis->metricsRunning() || m_analysis->sourcesRunning()) &&
-           t.elapsed() < timeoutMs) {
-        QApplication::processEvents(QEventLoop::AllEvents, 50);
-    }
+    // Sleeps until the next event: a loop of processEvents that returns at once kept a core
+    // busy, on a 2-core host half of what the workers it waits for could use. The tick
+    // wakes it to look at the state and the time.
+    QTimer tick;
+    tick.start(20);
+    auto waitWhile = [&](auto busy) {
+        while (busy() && t.elapsed() < timeoutMs) {
+            QApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+        }
+    };
+    waitWhile([this] {
+        return m_loading || m_analysis->metricsRunning() || m_analysis->sourcesRunning();
+    });
     QApplication::processEvents(); // the watcher's finished signal
     // The metrics' arrival starts the sources.
-    while (m_analysis->sourcesRunning() && t.elapsed() < timeoutMs) {
-        QApplication::processEvents(QEventLoop::AllEvents, 50);
-    }
+    waitWhile([this] { return m_analysis->sourcesRunning(); });
     QApplication::processEvents();
     return !m_loading;
 }
