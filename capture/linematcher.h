@@ -20,6 +20,8 @@ public:
 
     bool isEmpty() const { return m_pattern.isEmpty(); }
     bool isValid() const { return m_valid; }
+    // It ran past the match limit on a line and gives no more matches (regexlimit.h).
+    bool gaveUp() const { return m_overLimit && m_overLimit->load(std::memory_order_relaxed); }
     QString errorString() const;
     const QString &pattern() const { return m_pattern; }
 

@@ -96,6 +96,7 @@ Report Session::report() const
     for (const Side &side : sides) {
         ReportColumn c;
         c.label = side.label;
+        c.metrics.reserve(std::size_t(side.trials.size()));
         for (const Trial &t : side.trials) {
             c.runs.push_back(t.run.get());
             c.boots.push_back(t.boot);

@@ -1,6 +1,7 @@
 // Untrusted input (issue 12): the defects a first fuzzing run found, each pinned by the input
 // that showed it. A console log from a crashed kernel may hold anything: every byte that can
 // be read is kept, numbers out of range are not times, and garbage is loaded with a warning.
+#include "regexlimit.h"
 #include "tst_helpers.h"
 
 #include <QtTest>
@@ -53,6 +54,7 @@ private slots:
     void consoleTextDoesNotWarn();
     void seriesSizedToInput();
     void loadFromMemory();
+    void costlyRegexGivesUpPerSearch();
 };
 
 // Defect 1: "Linux version <release>" with nothing after the release. The release was
@@ -297,6 +299,35 @@ void TstUntrusted::loadFromMemory()
     QCOMPARE(run->meta.format, Format::HostTs);
     QCOMPARE(run->lines.size(), LineCount(2));
     QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(1700000001000000000));
+}
+
+// A regex past PCRE2's match limit is given up (regexlimit.h) for the search that ran into
+// it, not for the next: the compiled matchers are kept between searches (a report of 10^5
+// boot trials searches each for the same pattern), and one that gave up is made again.
+void TstUntrusted::costlyRegexGivesUpPerSearch()
+{
+    QByteArray log;
+    for (int i = 0; i < 3; ++i) {
+        log += "[    " + QByteArray::number(i) + ".000000] " + QByteArray(40, 'a') + "!\n";
+    }
+    log += "[    3.000000] aa\n"; // (a|aa)+$ matches this line without backtracking
+    const auto run = loadBytes(log);
+    QVERIFY(run);
+    QVERIFY(takeRegexesOverLimit().isEmpty());
+    const QString costly = QStringLiteral("(a|aa)+$");
+    MetricOptions o;
+    o.windowStart = costly;
+    for (int k = 0; k < 2; ++k) {
+        // The first line costs past the limit: the search gives up, and says so, each time.
+        const Metrics m = computeMetrics(*run, o);
+        QVERIFY(!m.window.found);
+        QCOMPARE(takeRegexesOverLimit(), QStringList{costly});
+    }
+    // From the last line alone the same pattern is found: the matcher is not left given up.
+    const Metrics tail = computeMetrics(*run, o, LineIndex(3), LineIndex(4));
+    QVERIFY(tail.window.found);
+    QCOMPARE(*tail.window.startLine, LineIndex(3));
+    QVERIFY(takeRegexesOverLimit().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TstUntrusted)
