@@ -14,6 +14,7 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings,
             tr.run = t.run;
             tr.group = s;
             tr.groupLabel = sides[s].label;
+            tr.source = t.source();
             tr.label = sides[s].trials.size() > 1
                            ? QStringLiteral("%1 [%2]").arg(sides[s].label, t.source())
                            : sides[s].label;

@@ -21,6 +21,7 @@ struct TimelineRun
 {
     std::shared_ptr<const Run> run;
     QString label;
+    QString source;   // what the trial came from ("lab.log (boot 3)"), without its side
     double shift = 0; // run seconds shown at x = 0 (alignment)
     // How far a growing run's search for its alignment anchor got (Session::timelineRuns).
     AnchorSearch anchorSearch;

@@ -98,6 +98,12 @@ QString TimelineView::sourceLaneLabel(int i) const
     return QStringLiteral("by source\n%1").arg(unit);
 }
 
+QString TimelineView::sourceLaneNote(int i) const
+{
+    const QCPItemText *note = m_lanes.value(sourceLane(i)).clipNote;
+    return note && note->visible() ? note->text() : QString();
+}
+
 void TimelineView::buildSourceGraphs()
 {
     const bool dark = darkTheme();
@@ -137,6 +143,21 @@ void TimelineView::buildSourceGraphs()
         if (s.empty()) {
             lane.missing->setText(QStringLiteral("no timed lines"));
             lane.missing->setVisible(true);
+        }
+        // The lane is one trial's while the lanes above overlay them all: say whose.
+        const int run = m_sources[i].run;
+        if (lane.clipNote && run >= 0 && run < m_runs.size() &&
+            m_sideTrials.value(std::max(0, m_runs[run].group)) > 1) {
+            lane.clipNote->setText(
+                QStringLiteral("first trial only: %1").arg(elided(m_runs[run].source, 60)));
+            // Over the bands: on a box of the background, to be read.
+            QColor box = plotBackground();
+            box.setAlpha(215);
+            lane.clipNote->setBrush(box);
+            lane.clipNote->setPadding(QMargins(4, 1, 4, 1));
+            lane.clipNote->setColor(plotForeground());
+            lane.clipNote->setLayer(QStringLiteral("markers")); // above the bands
+            lane.clipNote->setVisible(true);
         }
     }
 }

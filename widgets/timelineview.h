@@ -101,6 +101,9 @@ public:
     // the sum of the channels up to c (the stack's upper edge).
     QCPGraph *sourceGraph(int i, int channel) const;
     QCPLegend *sourceLegend(int i) const { return m_sourceLegends.value(i); }
+    // What stacked lane i says of itself at its top right ("first trial only: …" on a side
+    // of several trials); empty when it says nothing.
+    QString sourceLaneNote(int i) const;
     double sourceBinWidth(int i) const { return m_lanes.value(sourceLane(i)).binWidth; }
     // The colour of a channel: a template keeps its colour in every lane it is drawn in.
     QColor sourceColor(int i, int channel) const;

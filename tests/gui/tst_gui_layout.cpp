@@ -294,6 +294,9 @@ private slots:
             QCOMPARE(t->horizontalHeaderItem(1)->text(), QStringLiteral("qemu ttyS0"));
             QVERIFY(t->horizontalHeader()->sectionSizeHint(1) + 2 <= t->columnWidth(1));
         }
+        // One trial: its stacked lane of sources needs no note of whose it is.
+        QCOMPARE(w->timeline()->sourceLanes().size(), 1);
+        QCOMPARE(w->timeline()->sourceLaneNote(0), QString());
     }
 
     void metricsTableComparison_data() { themes(); }
@@ -370,9 +373,12 @@ private slots:
             }
         }
         QCOMPARE(names.value(0), QStringLiteral("k61 (first 50 of 60 trials drawn)"));
-        // The crosshair reads the drawn trials only.
         const QCPGraph *g = tl->laneGraph(TimelineView::Printed, 0);
         QVERIFY(g && !g->data()->isEmpty());
+        // The stacked lane of sources is the side's first trial's, and says so.
+        QCOMPARE(tl->sourceLanes().size(), 1);
+        QCOMPARE(tl->sourceLaneNote(0),
+                 QStringLiteral("first trial only: 60boots.log.zst (boot 1)"));
     }
 
     void lanesStayLegibleAt1366_data() { themes(); }
