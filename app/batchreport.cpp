@@ -68,8 +68,7 @@ FileResult reportOne(qint64 seq, const QString &file, const BatchOptions &o, con
         side.trials = trialsOf(run, file, o.boots);
         if (side.trials.isEmpty()) {
             say(&res.messages, QStringLiteral("%1: --boots chose none of its %2 boot(s)")
-                                   .arg(file)
-                                   .arg(run->boots.size()));
+                                   .arg(file, QString::number(run->boots.size())));
         } else {
             side.label = defaultLabel(side.trials);
             session.sides.append(side);

@@ -50,10 +50,9 @@ void LiveController::poll()
     const LivePump::Turn t = m_pump.turn(monoNowNs());
     const Run &r = m_live->run(); // read on the thread that changes it: no lock needed
     const CaptureSession::Status st = m_session->status();
-    QString text = QStringLiteral("%1 — %2 lines, %3 bytes")
-                       .arg(st.message)
-                       .arg(r.lines.size().count())
-                       .arg(st.bytesIn);
+    QString text =
+        QStringLiteral("%1 — %2 lines, %3 bytes")
+            .arg(st.message, QString::number(r.lines.size().count()), QString::number(st.bytesIn));
     if (!st.path.isEmpty()) {
         text += QStringLiteral(" — recording %1").arg(st.path);
     }

@@ -77,11 +77,10 @@ MainWindow::MainWindow(QWidget *parent)
             [this](const QString &f, qint64 done, qint64 total, qint64 lines) {
                 m_progress->setRange(0, 1000);
                 m_progress->setValue(total > 0 ? int(1000 * done / total) : 0);
-                m_statusText->setText(tr("Loading %1: %2 of %3 MB, %4 lines")
-                                          .arg(QFileInfo(f).fileName())
-                                          .arg(double(done) / 1e6, 0, 'f', 1)
-                                          .arg(double(total) / 1e6, 0, 'f', 1)
-                                          .arg(lines));
+                m_statusText->setText(
+                    tr("Loading %1: %2 of %3 MB, %4 lines")
+                        .arg(QFileInfo(f).fileName(), QString::number(double(done) / 1e6, 'f', 1),
+                             QString::number(double(total) / 1e6, 'f', 1), QString::number(lines)));
             });
     connect(m_job, &RunLoadJob::finished, this, &MainWindow::onLoaded);
 

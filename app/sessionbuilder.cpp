@@ -50,8 +50,8 @@ OpenedSession SessionBuilder::fromLoad(const LoadResult &result, const OpenReque
             const QVector<Trial> trials = trialsOf(f.run, QFileInfo(f.path).fileName(), choice);
             if (trials.isEmpty()) {
                 problems << QStringLiteral("%1: --boots %2 chooses none of its %3 boots")
-                                .arg(QFileInfo(f.path).fileName(), request.boots.value(si))
-                                .arg(f.run->boots.size())
+                                .arg(QFileInfo(f.path).fileName(), request.boots.value(si),
+                                     QString::number(f.run->boots.size()))
                                 .toHtmlEscaped();
             }
             side.trials += trials;
@@ -85,8 +85,8 @@ Session SessionBuilder::fromBoots(const Session &baseSession, const MetricOption
         Side sd;
         sd.trials = trialsOf(base.run, base.file, choice);
         if (sd.trials.isEmpty()) {
-            *problems
-                << tr("boots '%1': none of the %2 boots").arg(spec).arg(base.run->boots.size());
+            *problems << tr("boots '%1': none of the %2 boots")
+                             .arg(spec, QString::number(base.run->boots.size()));
             continue;
         }
         sd.label = tr("boots %1").arg(spec.trimmed().isEmpty() ? tr("all") : spec.trimmed());

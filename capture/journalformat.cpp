@@ -148,9 +148,8 @@ public:
                 m_run.load.truncate(
                     QStringLiteral("the export stream ends inside its binary field %1 (%2 of "
                                    "%3 bytes); the entry was kept with what was there")
-                        .arg(QString::fromStdString(m_name))
-                        .arg(part.size())
-                        .arg(*m_binaryLeft));
+                        .arg(QString::fromStdString(m_name), QString::number(part.size()),
+                             QString::number(*m_binaryLeft)));
                 takeField(&m_entry, m_name, part);
             } else if (m_pos < m_buf.size()) {
                 // A last line without its LF: a field, or text.

@@ -121,9 +121,8 @@ QByteArray junitXml(const Report &report, const std::vector<GateCheck> &checks)
                 k.type = QLatin1String(eventKindName(cr.kind));
                 k.message =
                     QStringLiteral("%1 at line %2%3")
-                        .arg(cr.title)
-                        .arg(lineNumber(cr.line))
-                        .arg(cr.traceComplete ? QString() : QStringLiteral(" (trace cut short)"));
+                        .arg(cr.title, QString::number(lineNumber(cr.line)),
+                             cr.traceComplete ? QString() : QStringLiteral(" (trace cut short)"));
                 k.body = crashText(run, cr);
                 cases.push_back(k);
             }

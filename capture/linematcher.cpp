@@ -180,8 +180,9 @@ LineMatcher::LineMatcher(const QString &pattern)
 QString LineMatcher::errorString() const
 {
     return QStringLiteral("invalid regular expression '%1': %2 (at offset %3)")
-        .arg(m_pattern, m_re.errorString())
-        .arg(std::max<qsizetype>(0, m_re.patternErrorOffset() - limitedPattern({}).size()));
+        .arg(m_pattern, m_re.errorString(),
+             QString::number(
+                 std::max<qsizetype>(0, m_re.patternErrorOffset() - limitedPattern({}).size())));
 }
 
 bool LineMatcher::matches(std::string_view line) const

@@ -35,8 +35,7 @@ QString regexOverLimitMessage(const QString &pattern)
     return QStringLiteral("the regex '%1' is too costly: on a line it ran past PCRE2's match "
                           "limit (%2 steps) and was given up, so its results are incomplete; "
                           "simplify it (nested quantifiers such as (a+)+ backtrack without end)")
-        .arg(pattern)
-        .arg(kRegexMatchLimit);
+        .arg(pattern, QString::number(kRegexMatchLimit));
 }
 
 } // namespace tty

@@ -42,7 +42,8 @@ QString cutList(QStringList items, std::size_t count, const QString &unit)
     const QString last = items.back();
     items = items.mid(0, kShown - 2);
     items << QStringLiteral("…") << last;
-    return QStringLiteral("%1: %2 %3").arg(items.join(QStringLiteral(", "))).arg(count).arg(unit);
+    return QStringLiteral("%1: %2 %3")
+        .arg(items.join(QStringLiteral(", ")), QString::number(count), unit);
 }
 
 // Boot numbers (1-based, increasing) as "1–3, 7".
@@ -69,7 +70,9 @@ QString bootNumbers(const std::vector<int> &numbers)
 
 QString trialSourceName(const QString &file, std::optional<int> boot)
 {
-    return boot && *boot >= 0 ? QStringLiteral("%1 (boot %2)").arg(file).arg(*boot + 1) : file;
+    // One arg() for both: a file named "a%2.log" must stay as it is.
+    return boot && *boot >= 0 ? QStringLiteral("%1 (boot %2)").arg(file, QString::number(*boot + 1))
+                              : file;
 }
 
 QString ReportColumn::source(std::size_t trial) const
@@ -449,7 +452,7 @@ QString Report::text() const
     QStringList header{QStringLiteral("metric")};
     for (const ReportColumn &c : m_columns) {
         header << (c.metrics.size() > 1
-                       ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
+                       ? QStringLiteral("%1 (n=%2)").arg(c.label, QString::number(c.metrics.size()))
                        : c.label);
     }
     if (hasDiff()) {
@@ -506,7 +509,7 @@ QString Report::markdown() const
     QString out = QStringLiteral("| metric |");
     for (const ReportColumn &c : m_columns) {
         out += c.metrics.size() > 1
-                   ? QStringLiteral(" %1 (n=%2) |").arg(c.label).arg(c.metrics.size())
+                   ? QStringLiteral(" %1 (n=%2) |").arg(c.label, QString::number(c.metrics.size()))
                    : QStringLiteral(" %1 |").arg(c.label);
     }
     if (hasDiff()) {

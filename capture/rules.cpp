@@ -54,8 +54,8 @@ bool RuleSet::loadJson(const QByteArray &json, QString *error)
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (doc.isNull()) {
-        *error =
-            QStringLiteral("not valid JSON: %1 at offset %2").arg(pe.errorString()).arg(pe.offset);
+        *error = QStringLiteral("not valid JSON: %1 at offset %2")
+                     .arg(pe.errorString(), QString::number(pe.offset));
         return false;
     }
     const QJsonArray arr = doc.object().value(QStringLiteral("rules")).toArray();

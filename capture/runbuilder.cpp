@@ -147,7 +147,7 @@ void RunBuilder::addRecorderWarning(std::string_view text)
         return;
     }
     m_run.warnings[w.entry] =
-        QStringLiteral("%1 (the first of %2 such warnings)").arg(w.first).arg(w.count);
+        QStringLiteral("%1 (the first of %2 such warnings)").arg(w.first, QString::number(w.count));
 }
 
 void RunBuilder::finish()

@@ -150,14 +150,13 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
                        QStringLiteral("loading was cancelled after %1 lines; those were kept")
                            .arg(run->lines.size().count()));
     } else if (!input.error().isEmpty()) {
-        run->load.stop(LoadOutcome::Damaged, QStringLiteral("%1 (%2 lines before it were loaded)")
-                                                 .arg(input.error())
-                                                 .arg(run->lines.size().count()));
+        run->load.stop(LoadOutcome::Damaged,
+                       QStringLiteral("%1 (%2 lines before it were loaded)")
+                           .arg(input.error(), QString::number(run->lines.size().count())));
     }
     if (!input.warning().isEmpty()) {
         run->warnings << QStringLiteral("%1 (%2 lines loaded)")
-                             .arg(input.warning())
-                             .arg(run->lines.size().count());
+                             .arg(input.warning(), QString::number(run->lines.size().count()));
         run->load.truncate(run->warnings.back());
     }
     if (!options.label.isEmpty()) {

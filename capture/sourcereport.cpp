@@ -155,10 +155,8 @@ QString SourceReport::render(bool md) const
             const Metrics &m = col.metrics[i];
             const QString title =
                 QStringLiteral("Sources of %1, by %2: %3 sources, %4 lines, %5 s on the wire")
-                    .arg(trialName(col, i), by)
-                    .arg(t.sources.size())
-                    .arg(t.lines)
-                    .arg(fixed(t.wireSeconds, 3));
+                    .arg(trialName(col, i), by, QString::number(t.sources.size()),
+                         QString::number(t.lines), fixed(t.wireSeconds, 3));
             out += md ? QStringLiteral("\n### ") + title + QStringLiteral("\n\n")
                       : QStringLiteral("\n") + title + u'\n';
             std::vector<QStringList> rows;
@@ -221,8 +219,8 @@ QString SourceReport::render(bool md) const
             if (!m.intervals.empty()) {
                 notes << QStringLiteral("a cycle: from one line matching the --interval '%1' to "
                                         "the next (%2 matches)")
-                             .arg(m.intervals.front().pattern)
-                             .arg(m.intervals.front().matches);
+                             .arg(m.intervals.front().pattern,
+                                  QString::number(m.intervals.front().matches));
             }
             if (!t.timeNote.isEmpty()) {
                 notes << QStringLiteral("first/last/rate n/a: ") + t.timeNote;

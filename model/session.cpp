@@ -117,9 +117,9 @@ QString Session::title() const
 {
     QStringList parts;
     for (const Side &s : sides) {
-        parts << (s.trials.size() > 1
-                      ? QStringLiteral("%1 (%2 trials)").arg(s.label).arg(s.trials.size())
-                      : s.label);
+        parts << (s.trials.size() > 1 ? QStringLiteral("%1 (%2 trials)")
+                                            .arg(s.label, QString::number(s.trials.size()))
+                                      : s.label);
     }
     QString t = parts.join(QStringLiteral("  vs  "));
     if (sample) {

@@ -623,7 +623,7 @@ void EventList::fillKinds(bool keepChoice)
     if (!titles.isEmpty()) {
         m_kinds->insertSeparator(m_kinds->count());
         for (const auto &[title, count] : titles) {
-            m_kinds->addItem(tr("crash: %1 (%2)").arg(title).arg(count),
+            m_kinds->addItem(tr("crash: %1 (%2)").arg(title, QString::number(count)),
                              QStringLiteral("title:") + title);
             m_kinds->setItemData(m_kinds->count() - 1, title, Qt::ToolTipRole);
         }

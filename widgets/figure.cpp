@@ -80,9 +80,10 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
     const Report &r = *t.report;
     l.header << QStringLiteral("metric");
     for (const ReportColumn &c : r.columns()) {
-        l.header << (c.metrics.size() > 1
-                         ? QStringLiteral("%1 (n=%2)").arg(c.label).arg(c.metrics.size())
-                         : c.label);
+        l.header
+            << (c.metrics.size() > 1
+                    ? QStringLiteral("%1 (n=%2)").arg(c.label, QString::number(c.metrics.size()))
+                    : c.label);
     }
     l.runColumns = int(r.columns().size());
     if (r.hasDiff()) {

@@ -107,9 +107,8 @@ void TimelineView::buildGraphs()
                 }
                 if (sideTrials > kMaxTrialsDrawn) {
                     g->setName(QStringLiteral("%1 (first %2 of %3 trials drawn)")
-                                   .arg(g->name())
-                                   .arg(kMaxTrialsDrawn)
-                                   .arg(sideTrials));
+                                   .arg(g->name(), QString::number(kMaxTrialsDrawn),
+                                        QString::number(sideTrials)));
                 }
             }
             if (extra && !meanLagEntry) {

@@ -291,9 +291,9 @@ void CaptureSession::readerLoop()
             std::lock_guard<std::mutex> l(m_statusMutex);
             ++m_status.gaps;
             m_status.state = State::Disconnected;
-            m_status.message = QStringLiteral("disconnected (%1); retrying every %2 s")
-                                   .arg(reason)
-                                   .arg(m_options.reconnectIntervalMs / 1000.0);
+            m_status.message =
+                QStringLiteral("disconnected (%1); retrying every %2 s")
+                    .arg(reason, QString::number(m_options.reconnectIntervalMs / 1000.0));
         }
     }
     m_source->close();

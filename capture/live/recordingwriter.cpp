@@ -245,9 +245,7 @@ bool RecordingWriter::close(QString *error)
     bool ok = true;
     if (m_outPos < m_out.size()) {
         *error = QStringLiteral("%1: %2 compressed bytes could not be written (%3)")
-                     .arg(m_path)
-                     .arg(m_out.size() - m_outPos)
-                     .arg(m_status.error);
+                     .arg(m_path, QString::number(m_out.size() - m_outPos), m_status.error);
         ok = false;
     }
     if (::close(m_fd) != 0 && ok) {

@@ -142,8 +142,7 @@ bool configureTermios(int fd, const QString &path, const SerialSettings &s, QStr
         // A pseudo-terminal has no line speed, so any rate is fine there.
         *error = QStringLiteral("%1: unsupported settings: %2 baud is not a rate termios can "
                                 "set on this tty")
-                     .arg(path)
-                     .arg(s.baud);
+                     .arg(path, QString::number(s.baud));
         return false;
     }
     t.c_cflag &= ~tcflag_t(CSIZE | PARENB | PARODD | CMSPAR | CSTOPB | CRTSCTS);
@@ -195,8 +194,7 @@ bool configureTermios(int fd, const QString &path, const SerialSettings &s, QStr
     termios got{};
     if (sp != B0 && ::tcgetattr(fd, &got) == 0 && ::cfgetospeed(&got) != sp) {
         *error = QStringLiteral("%1: unsupported settings: the tty refused %2 baud")
-                     .arg(path)
-                     .arg(s.baud);
+                     .arg(path, QString::number(s.baud));
         return false;
     }
     return true;

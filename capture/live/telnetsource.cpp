@@ -97,8 +97,7 @@ bool TelnetSource::configure(QString *error)
             *error = QStringLiteral("%1: no RFC 2217 answer within %2 s (the server did not "
                                     "agree to COM-PORT-OPTION). A raw TCP console is "
                                     "tcp://HOST:PORT, a plain telnet one telnet://HOST:PORT")
-                         .arg(m_url)
-                         .arg(kNegotiationMs / 1000);
+                         .arg(m_url, QString::number(kNegotiationMs / 1000));
         }
         return false;
     }

@@ -48,6 +48,7 @@ private slots:
     void countsHaveNoDirection();
     void eventsInJson();
     void trialSourcesInHeaders();
+    void placeMarkersInNamesStay();
 };
 
 void TstReport::metrics()
@@ -380,6 +381,8 @@ void TstReport::trialSourcesInHeaders()
     add(odd, run.get(), std::nullopt, tricky);
     QCOMPARE(odd.source(0), QStringLiteral("cs.log (boot 2) (boot 1)"));
     QCOMPARE(odd.source(3), tricky);
+    // A name with what QString::arg reads as a place marker is kept as it is.
+    QCOMPARE(trialSourceName(QStringLiteral("a%2%1.log"), 0), QStringLiteral("a%2%1.log (boot 1)"));
     QCOMPARE(
         odd.sourcesSummary(),
         QStringLiteral("cs.log (boot 2) (boots 1, 2), cs.log (boot 2) (boot 3), cs.log (boot 2)"));
@@ -393,6 +396,34 @@ void TstReport::trialSourcesInHeaders()
     QCOMPARE(many.sourcesSummary(),
              QStringLiteral("t1.log, t2.log, t3.log, t4.log, t5.log, t6.log, t7.log, t8.log, "
                             "t9.log, t10.log, …, t20.log: 20 trials"));
+    add(many, other.get(), std::nullopt, QStringLiteral("t%1%2.log"));
+    QCOMPARE(many.sourcesSummary(),
+             QStringLiteral("t1.log, t2.log, t3.log, t4.log, t5.log, t6.log, t7.log, t8.log, "
+                            "t9.log, t10.log, …, t%1%2.log: 21 trials"));
+}
+
+// A label or file name holding what QString::arg reads as a place marker ("%1") is printed
+// as it is: chained arg() calls put the trial count into the label ("x2-t*.log (n=%2)").
+void TstReport::placeMarkersInNamesStay()
+{
+    const auto run = loadBytes(syntheticLog(0));
+    QVERIFY(run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    ReportColumn c;
+    c.label = QStringLiteral("x%1-t*.log");
+    for (int k = 1; k <= 2; ++k) {
+        c.runs.push_back(run.get());
+        c.boots.push_back(std::nullopt);
+        c.metrics.push_back(m);
+        c.files << QStringLiteral("x%1-t") + QString::number(k) + QStringLiteral(".log");
+    }
+    const Report rep({c}, MetricOptions{});
+    const QStringList text = rep.text().split(QLatin1Char('\n'));
+    QCOMPARE(text.value(0), QStringLiteral("x%1-t*.log: x%1-t1.log, x%1-t2.log"));
+    QVERIFY2(text.value(2).endsWith(QStringLiteral(" x%1-t*.log (n=2)")),
+             qPrintable(text.value(2)));
+    const QStringList md = rep.markdown().split(QLatin1Char('\n'));
+    QVERIFY(md.contains(QStringLiteral("| metric | x%1-t*.log (n=2) |")));
 }
 
 void TstReport::countsHaveNoDirection()
