@@ -1,6 +1,7 @@
 #include "run.h"
 
 #include "parallel.h"
+#include "runbuilder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -293,6 +294,12 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
         std::size_t bi = 0;
         bool entered = false; // boots[bi] has had a line
         double base = 0, t = 0;
+        // A kernel time of more than 146 years (the builder's limit for host times) is
+        // corrupt, and its nanoseconds may not fit an int64 at all: such a line is placed
+        // at the limit, with a warning, rather than at a wrapped or undefined time.
+        constexpr double kLimitNs = double(RunBuilder::kHostLimitNs);
+        std::int64_t beyond = 0;
+        std::optional<LineIndex> firstBeyond;
         auto leaveBoot = [&] {
             if (!entered) {
                 boots[bi].timeBase = RunSeconds(base);
@@ -317,10 +324,25 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
             if (const std::optional<KernelUs> kt = lines.kernelTime(i)) {
                 t = std::max(t, base + seconds(*kt));
             }
-            return HostNs(std::int64_t(t * 1e9));
+            const double ns = t * 1e9;
+            if (!(std::abs(ns) <= kLimitNs)) {
+                ++beyond;
+                firstBeyond = firstBeyond.value_or(i);
+                return HostNs(ns > 0 ? RunBuilder::kHostLimitNs : -RunBuilder::kHostLimitNs);
+            }
+            return HostNs(std::int64_t(ns));
         });
         while (bi < boots.size()) {
             leaveBoot();
+        }
+        if (beyond > 0) {
+            const QString w =
+                QStringLiteral("%1 line(s) had a kernel time beyond 146 years "
+                               "(first: line %2); the timeline places them there")
+                    .arg(QString::number(beyond), QString::number(lineNumber(*firstBeyond)));
+            if (!warnings.contains(w)) { // a growing run is finalized again and again
+                warnings << w;
+            }
         }
         origin = HostNs(0);
         m_lastArrival = lines.empty() ? std::nullopt : lines.arrival(lines.endIndex() - 1_lines);

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -136,7 +137,12 @@ public:
     // Host time for a run time, for wall-clock axes.
     HostNs hostTimeAt(RunSeconds t) const
     {
-        return origin + Nanoseconds(std::int64_t(t.count() * 1e9));
+        // Any x a view may ask for (panned far past the data) gives a time: clamped to what
+        // int64 nanoseconds hold, never an undefined cast.
+        constexpr double kLimit = 9.2e18;
+        const double ns = t.count() * 1e9;
+        return origin +
+               Nanoseconds(std::isnan(ns) ? 0 : std::int64_t(std::clamp(ns, -kLimit, kLimit)));
     }
 
     // Recomputes boots, clock offsets and series after lines were added.

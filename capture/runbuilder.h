@@ -68,6 +68,11 @@ public:
         return repairArrivalSlow(arrival, line);
     }
 
+    // A host time further than 2^62 ns (146 years) from the epoch is corrupt: within it,
+    // any two arrivals subtract without overflow (also the limit of the times Run lays out
+    // from kernel times when a log has no host times).
+    static constexpr std::int64_t kHostLimitNs = std::int64_t(1) << 62;
+
 private:
     void add(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
              const LineFacts &f);
@@ -75,9 +80,6 @@ private:
 
     Run &m_run;
     const RuleSet &m_rules;
-    // A host time further than 2^62 ns (146 years) from the epoch is corrupt: within it,
-    // any two arrivals subtract without overflow.
-    static constexpr std::int64_t kHostLimitNs = std::int64_t(1) << 62;
     // The last arrival returned, in ns; kNoArrival before the first (checked per line).
     static constexpr std::int64_t kNoArrival = std::numeric_limits<std::int64_t>::min();
     std::int64_t m_lastArrivalNs = kNoArrival;

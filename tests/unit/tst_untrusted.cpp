@@ -2,6 +2,7 @@
 // that showed it. A console log from a crashed kernel may hold anything: every byte that can
 // be read is kept, numbers out of range are not times, and garbage is loaded with a warning.
 #include "regexlimit.h"
+#include "runbuilder.h"
 #include "tst_helpers.h"
 
 #include <QtTest>
@@ -47,6 +48,7 @@ private slots:
     void markerTimeOutOfRange();
     void recordingNumberOutOfRange();
     void kmsgNumberOutOfRange();
+    void kernelTimeBeyondHostRange();
     void recordingCutInsideRecordIsPartial();
     void randomBytesWarn();
     void nulsWarn();
@@ -201,6 +203,40 @@ void TstUntrusted::kmsgNumberOutOfRange()
     QCOMPARE(lineText(*run, 2), QByteArray("third"));
     QVERIFY2(allWarnings(*run).contains(
                  QLatin1String("1 line(s) were not /dev/kmsg records; kept as console lines")),
+             qPrintable(allWarnings(*run)));
+}
+
+// Found by fuzz_load_zstd (2026-12-05, 389,350 executions): a log without host times lays
+// its lines out on their kernel clock, and a kernel time of 3 * 10^11 s (a /dev/kmsg usec
+// field of 18 digits) became 3 * 10^20 ns, cast to int64: undefined behaviour (UBSan: float
+// cast overflow), in practice the most negative time. It is placed at the builder's limit
+// for host times (2^62 ns, 146 years), with a warning.
+void TstUntrusted::kernelTimeBeyondHostRange()
+{
+    const auto run = loadBytes("6,1,1000000,-;first\n"
+                               "6,2,300000000000000000,-;far\n"
+                               "6,3,200,-;third\n",
+                               withFormat(QStringLiteral("kmsg")));
+    QVERIFY(run);
+    QVERIFY(!run->hasArrival);
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QCOMPARE(run->lines.kernelTime(LineIndex(1)),
+             std::optional<KernelUs>(KernelUs(300000000000000000)));
+    QCOMPARE(run->lines.arrival(LineIndex(0)), std::optional<HostNs>(HostNs(1000000000)));
+    QCOMPARE(run->lines.arrival(LineIndex(1)),
+             std::optional<HostNs>(HostNs(RunBuilder::kHostLimitNs)));
+    // The kernel clock goes back after it: a second boot, laid out after the first, so at
+    // the limit too.
+    QCOMPARE(run->boots.size(), std::size_t(2));
+    QCOMPARE(run->lines.arrival(LineIndex(2)),
+             std::optional<HostNs>(HostNs(RunBuilder::kHostLimitNs)));
+    // A view may ask for any time (panned far past the data): beyond what int64 ns hold,
+    // it is clamped (UBSan in CI checks the casts), not wrapped.
+    QCOMPARE(run->lineAt(RunSeconds(1e12)), run->lineAt(RunSeconds(5e9)));
+    QCOMPARE(run->lineAt(RunSeconds(-1e12)), run->lineAt(RunSeconds(-1)));
+    QVERIFY2(allWarnings(*run).contains(
+                 QLatin1String("2 line(s) had a kernel time beyond 146 years (first: line 2); the "
+                               "timeline places them there")),
              qPrintable(allWarnings(*run)));
 }
 
