@@ -20,17 +20,23 @@ bool laneNeedsArrival(TimelineView::Lane lane)
 }
 
 // Drops the points outside [from, to] (all of them unless `shown`); a point is its bin's
-// start, so the bin holding `from` (up to `bin` before it) stays.
+// start, so the bin holding `from` (up to `bin` before it) stays. The last point closes
+// the last bin (laneSlice): when it goes, the last bin kept is closed again, or a step
+// graph draws it with no width, and a trial within one bin not at all.
 void keepWithin(QVector<QCPGraphData> &points, bool shown, double from, double to, double bin)
 {
-    if (!shown) {
+    if (!shown || points.isEmpty()) {
         points.clear();
         return;
     }
+    const double closing = points.back().key;
     points.erase(
         std::remove_if(points.begin(), points.end(),
                        [&](const QCPGraphData &p) { return p.key < from - bin || p.key > to; }),
         points.end());
+    if (!points.isEmpty() && points.back().key != closing) {
+        points.append(QCPGraphData(points.back().key + bin, points.back().value));
+    }
 }
 
 } // namespace

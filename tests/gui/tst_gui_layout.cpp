@@ -381,6 +381,39 @@ private slots:
                  QStringLiteral("first trial only: 60boots.log.zst (boot 1)"));
     }
 
+    // Boots shorter than a bin (here 5 µs of kernel time, no host times): each trial's
+    // lane is the one bin holding its lines, drawn with its width. The bin kept at a
+    // trial's end lost its closing point, so a one-bin trial drew nothing at all.
+    void aTrialWithinOneBin()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QByteArray log;
+        for (int boot = 0; boot < 2; ++boot) {
+            log += "[    0.000000] Linux version 6.1.0-" + QByteArray::number(boot) +
+                   "-amd64 (debian-kernel@lists.debian.org) #1 SMP\n";
+            for (int k = 1; k <= 5; ++k) {
+                log += "[    0.00000" + QByteArray::number(k) + "] random: crng init " +
+                       QByteArray::number(k) + "\n";
+            }
+            log += "\ndebian login: \n";
+        }
+        const QString path = dir.filePath(QStringLiteral("short-boots.log"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(out.write(log), log.size());
+        out.close();
+        open({path}, {}, true);
+        TimelineView *tl = w->timeline();
+        QCOMPARE(tl->runs().size(), 2);
+        for (int run = 0; run < 2; ++run) {
+            QCPGraph *g = tl->laneGraph(TimelineView::Produced, run);
+            QVERIFY(g);
+            QCOMPARE(g->dataCount(), 2); // the bin and its end
+            QCOMPARE(qRound(integrate(g)), 6);
+        }
+    }
+
     void lanesStayLegibleAt1366_data() { themes(); }
     void lanesStayLegibleAt1366()
     {
