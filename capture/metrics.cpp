@@ -312,9 +312,20 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
         return;
     }
     QStringList unreported;
-    const std::optional<LineIndex> found =
+    std::optional<LineIndex> found =
         findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end,
                            o.bootPatternGiven ? &m->warnings : &unreported);
+    // A match before its boot's kernel started is not that boot's: the system before
+    // left it (a prompt past where the boot split looks), and from it the boot would be
+    // done before its kernel began. The first match after the kernel's first line counts.
+    while (found) {
+        const Boot &b = run.boots[std::size_t(run.bootOf(*found))];
+        if (!b.firstKernelLine || *found >= *b.firstKernelLine) {
+            break;
+        }
+        found = *b.firstKernelLine < end ? findFirst(run, o.bootPattern, *b.firstKernelLine, end)
+                                         : std::nullopt;
+    }
     if (!found) {
         return;
     }

@@ -191,8 +191,9 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
             // last line (its shutdown, a login prompt) left to the old boot.
             closeBoot(s, i);
         } else if (started && (banner || (kt && clockRestarted(*s, *kt, arrival)))) {
-            // Firmware output between the two kernels belongs to the new boot.
-            closeBoot(s, s->lastKernelLine + 1_lines); // set once started
+            // Output between the two kernels that is not the old system's prompt (a boot
+            // loader's, firmware's not known as such) belongs to the new boot.
+            closeBoot(s, handoverLine(*s, i));
         }
         s->ended = s->ended || ending;
         if (!kt) {
@@ -212,6 +213,29 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
         }
     }
     s->done = std::max(s->done, end);
+}
+
+LineIndex Run::handoverLine(const BootSplit &s, LineIndex next) const
+{
+    // A getty prompt is the old system's last word (a lab that power-cycles the board at
+    // the prompt prints no shutdown and no firmware after it): left in the new boot, the
+    // old boot would never reach `login:` and the new one would reach it before its kernel
+    // started. The same text as the default --boot-pattern. Only the lines just after
+    // the old kernel's last one are looked at, so that a long gap is not decoded for it.
+    constexpr std::int64_t kPromptLookahead = 64;
+    constexpr std::size_t kMaxPromptBytes = 256;
+    LineIndex split = s.lastKernelLine + 1_lines; // set once a boot started
+    const LineIndex stop = std::min(next, split + LineCount(kPromptLookahead));
+    for (LineIndex i = split; i < stop; ++i) {
+        if (lines.textSize(i) > kMaxPromptBytes) {
+            continue;
+        }
+        const LineText text = lines.text(i);
+        if (text.view().find("login:") != std::string_view::npos) {
+            split = i + 1_lines;
+        }
+    }
+    return split;
 }
 
 bool Run::clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival)

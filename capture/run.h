@@ -189,6 +189,10 @@ private:
     static bool clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival);
     // Ends the current boot before line `start`, where the next one begins.
     static void closeBoot(BootSplit *s, LineIndex start);
+    // Where a boot followed by a kernel (not firmware) output hands over to it, the next
+    // kernel's first line being `next`: after the old kernel's last line and a login
+    // prompt printed after it.
+    LineIndex handoverLine(const BootSplit &s, LineIndex next) const;
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
     // Run seconds of the boot's kernel time 0.

@@ -19,6 +19,9 @@ private slots:
     void twoBootsFromSamples();
     void consoleServerLog_data();
     void consoleServerLog();
+    void promptThenNextKernel_data();
+    void promptThenNextKernel();
+    void promptFarFromItsKernel();
     void kernelTimeBackwards_data();
     void kernelTimeBackwards();
     void hostClockStepsBack();
@@ -211,6 +214,121 @@ void TstBoots::consoleServerLog()
             m.hasLag() && *m.lagMax < 0.68,
             qPrintable(QStringLiteral("boot %1: lag %2").arg(b + 1).arg(m.lagMax.value_or(-1))));
     }
+}
+
+namespace {
+// A boot_login capture cut at its login prompt (the poweroff after it gone): a lab that
+// power-cycles the board there. The boots after the first print no firmware. Each boot
+// starts two seconds after the one before; `promptAt` gets each boot's prompt line and
+// `starts` its first line. `filler` untimed lines go between the kernel and the prompt.
+QByteArray poweredOffAtPrompt(bool hostts, int boots, int filler, std::vector<LineIndex> *starts,
+                              std::vector<LineIndex> *promptAt)
+{
+    const QString ext = hostts ? QStringLiteral("hostts.log.zst") : QStringLiteral("raw.zst");
+    QByteArray log;
+    LineIndex lines{0};
+    double lastHost = 0;
+    for (int k = 0; k < boots; ++k) {
+        QList<QByteArray> piece =
+            sampleLines(QStringLiteral("boot_login-default-smp2-115200-t1.%1").arg(ext));
+        if (k > 0) {
+            piece = withoutFirmware(piece, hostts);
+        }
+        const qsizetype prompt =
+            piece.indexOf(*std::find_if(piece.begin(), piece.end(), [](const QByteArray &l) {
+                return l.contains("corpusvm login:");
+            }));
+        QByteArray &p = piece[prompt];
+        p = p.left(p.indexOf("corpusvm login:")) + "corpusvm login: ";
+        piece.resize(prompt + 1);
+        for (int f = 0; f < filler; ++f) {
+            const QByteArray stamp = hostts ? p.left(p.indexOf('\t') + 1) : QByteArray();
+            piece.insert(prompt, stamp + "[  OK  ] Started getty@tty" + QByteArray::number(f));
+        }
+        const double shift =
+            hostts && k > 0
+                ? lastHost + 2 - piece.front().left(piece.front().indexOf('\t')).toDouble()
+                : 0;
+        starts->push_back(lines);
+        promptAt->push_back(lines + LineCount(piece.size() - 1));
+        for (const QByteArray &l : piece) {
+            if (hostts) {
+                const int tab = l.indexOf('\t');
+                lastHost = l.left(tab).toDouble() + shift;
+                log += QByteArray::number(lastHost, 'f', 6) + l.mid(tab) + '\n';
+            } else {
+                log += l + '\n';
+            }
+        }
+        lines += LineCount(piece.size());
+    }
+    return log;
+}
+} // namespace
+
+// Boots that end at the login prompt, the next kernel's banner right after it (no
+// shutdown, no firmware output): the prompt is its own boot's. It went to the next boot,
+// whose boot time then ended before its kernel started (-12.8 s from kernel start, 0.005 s
+// from its first byte) while the boot that printed the prompt had none.
+void TstBoots::promptThenNextKernel_data()
+{
+    QTest::addColumn<bool>("hostts");
+    QTest::newRow("hostts") << true;
+    QTest::newRow("raw") << false;
+}
+
+void TstBoots::promptThenNextKernel()
+{
+    QFETCH(bool, hostts);
+    std::vector<LineIndex> starts, prompts;
+    const auto run = loadBytes(zstdCompress(poweredOffAtPrompt(hostts, 3, 0, &starts, &prompts)));
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(3));
+    for (std::size_t b = 0; b < 3; ++b) {
+        QCOMPARE(run->boots[b].first, starts[b]);
+        QCOMPARE(run->boots[b].end, b + 1 < 3 ? starts[b + 1] : run->lines.endIndex());
+        const Metrics m =
+            computeMetrics(*run, MetricOptions{}, run->boots[b].first, run->boots[b].end);
+        QCOMPARE(m.bootDoneLine, std::optional<LineIndex>(prompts[b]));
+        QCOMPARE(m.bootTimeFirstByte.has_value(), hostts);
+        if (hostts) {
+            // From SeaBIOS's first byte (1796014801.300316) to the prompt (…808.530784);
+            // without firmware, from the banner, stamped with the next line's arrival
+            // (…804.765974).
+            QCOMPARE(qRound64(*m.bootTimeFirstByte * 1e6), b == 0 ? 7230468 : 3764810);
+            QVERIFY(m.bootTimeKernel && *m.bootTimeKernel > 3.8 && *m.bootTimeKernel < 4.1);
+        }
+    }
+    // The capture as a whole: its first boot's.
+    const Metrics all = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(all.bootDoneLine, std::optional<LineIndex>(prompts[0]));
+    if (hostts) {
+        QCOMPARE(qRound64(*all.bootTimeFirstByte * 1e6), 7230468);
+    }
+}
+
+// The prompt printed long after the kernel's last line (70 untimed lines before it): the
+// boot split does not look that far, and leaves it to the next boot. That boot's time
+// still counts from its own kernel's first line on: its own prompt, never the one before.
+void TstBoots::promptFarFromItsKernel()
+{
+    std::vector<LineIndex> starts, prompts;
+    const auto run = loadBytes(zstdCompress(poweredOffAtPrompt(true, 2, 70, &starts, &prompts)));
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(2));
+    const Boot &second = run->boots[1];
+    QVERIFY(second.first < prompts[0] && second.firstKernelLine == starts[1]);
+    const Metrics m1 = computeMetrics(*run, MetricOptions{}, run->boots[0].first, second.first);
+    QCOMPARE(m1.bootDoneLine, std::nullopt);
+    QCOMPARE(m1.bootTime, std::nullopt);
+    const Metrics m2 = computeMetrics(*run, MetricOptions{}, second.first, second.end);
+    QCOMPARE(m2.bootDoneLine, std::optional<LineIndex>(prompts[1]));
+    QVERIFY(m2.bootTimeKernel && *m2.bootTimeKernel > 3.8 && *m2.bootTimeKernel < 4.1);
+    // The whole capture: the first prompt after its boot's kernel started is the second
+    // boot's (the first one's prompt is counted in the second boot, before its kernel).
+    const Metrics all = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(all.bootDoneLine, std::optional<LineIndex>(prompts[1]));
+    QCOMPARE(qRound64(*all.bootTimeKernel * 1e3), qRound64(*m2.bootTimeKernel * 1e3));
 }
 
 void TstBoots::kernelTimeBackwards_data()
