@@ -305,6 +305,30 @@ void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineI
     }
 }
 
+// The kernel time of the boot's first kernel line when the boot's first byte (from
+// `start` on) is not its start: neither firmware output nor the kernel's first lines
+// (kernel time 0: a quiet boot prints none) came before it. A capture attached late, or
+// a quiet boot with a silent firmware: the first byte is seconds into the kernel, and a
+// boot time from it would leave those seconds out.
+std::optional<KernelUs> bootStartMissed(const Run &run, const Boot &b, LineIndex start)
+{
+    constexpr Microseconds kStartedAt{100'000}; // the first lines of a boot are at 0.000000
+    if (!b.firstKernelLine || start > *b.firstKernelLine) {
+        return std::nullopt;
+    }
+    const std::optional<KernelUs> kt = run.lines.kernelTime(*b.firstKernelLine);
+    if (!kt || kt->sinceOrigin() <= kStartedAt) {
+        return std::nullopt;
+    }
+    for (std::size_t e = run.eventsBefore(start);
+         e < run.events.size() && run.events[e].line < *b.firstKernelLine; ++e) {
+        if (run.events[e].kind == EventKind::Firmware && !run.events[e].note) {
+            return std::nullopt;
+        }
+    }
+    return kt;
+}
+
 void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
                      Metrics *m)
 {
@@ -337,7 +361,12 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
         return; // the boot-done line's arrival is what every variant ends on
     }
     const std::optional<RunSeconds> done = run.timeOf(hit), begun = run.timeOf(start);
-    if (done && begun) {
+    if (const std::optional<KernelUs> missed = bootStartMissed(run, b, start)) {
+        m->bootStartNote = QStringLiteral("the boot's first line is %1 s into its kernel, with "
+                                          "no firmware output before it: its start was not "
+                                          "captured")
+                               .arg(double(missed->sinceOrigin().count()) * 1e-6, 0, 'f', 3);
+    } else if (done && begun) {
         m->bootTimeFirstByte = (*done - *begun).count();
     }
     if (done && b.kernelZero) {

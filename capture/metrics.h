@@ -107,6 +107,9 @@ struct Metrics
     std::optional<double> bootTimeKernel;
     std::optional<double> bootWireSeconds; // wire time of the bytes up to the boot-done line
     std::optional<LineIndex> bootDoneLine;
+    // Why the boot times from the first byte are absent while the boot-done line is known
+    // (the capture did not hold the boot's start); empty otherwise.
+    QString bootStartNote;
     PanicResult panic;
     std::array<std::int64_t, kEventKindCount> eventCounts{};
     std::vector<IntervalStats> intervals;

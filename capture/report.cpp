@@ -231,9 +231,22 @@ void Report::buildRows()
         : m_options.bootStart.isEmpty() || m_options.bootStart == QLatin1String("first-byte")
             ? QStringLiteral("first byte")
             : QStringLiteral("'%1'").arg(m_options.bootStart);
-    needsArrival(add("boot_time_s",
-                     QStringLiteral("boot to '%1' from %2 (s)").arg(m_options.bootPattern, start),
-                     B::Lower, false, 3, [](const Metrics &m) { return m.bootTime; }));
+    ReportRow *bootTime = needsArrival(add(
+        "boot_time_s", QStringLiteral("boot to '%1' from %2 (s)").arg(m_options.bootPattern, start),
+        B::Lower, false, 3, [](const Metrics &m) { return m.bootTime; }));
+    // A boot whose start the capture missed has no time from its first byte: say why.
+    auto startNotCaptured = [&](ReportRow *r) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            const auto &ms = m_columns[c].metrics;
+            if (ms.size() == 1 && !ms.front().bootStartNote.isEmpty() &&
+                r->notes[qsizetype(c)].isEmpty()) {
+                r->notes[qsizetype(c)] = QStringLiteral("n/a (start not captured)");
+            }
+        }
+    };
+    if (start == QLatin1String("first byte")) {
+        startNotCaptured(bootTime);
+    }
     if (m_options.bootStart != QLatin1String("kernel")) {
         needsArrival(
             add("boot_time_kernel_s",
@@ -249,6 +262,7 @@ void Report::buildRows()
                 }
                 return *m.bootWireSeconds / *m.bootTimeFirstByte;
             }));
+    startNotCaptured(&m_rows.back());
     ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
                            [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
     panic->boolean = true;

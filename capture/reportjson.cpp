@@ -126,6 +126,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (!run.hasArrival) {
         j[QStringLiteral("boot_time_note")] =
             QStringLiteral("the format has no host arrival times");
+    } else if (!m.bootStartNote.isEmpty()) {
+        j[QStringLiteral("boot_time_note")] = m.bootStartNote;
     }
     QJsonObject counts;
     for (int k = 0; k < kEventKindCount; ++k) {

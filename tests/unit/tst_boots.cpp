@@ -4,6 +4,7 @@
 #include "bootselect.h"
 #include "metrics.h"
 #include "parallel.h"
+#include "report.h"
 #include "runbuilder.h"
 #include "tst_helpers.h"
 
@@ -22,6 +23,7 @@ private slots:
     void promptThenNextKernel_data();
     void promptThenNextKernel();
     void promptFarFromItsKernel();
+    void captureAttachedLate();
     void kernelTimeBackwards_data();
     void kernelTimeBackwards();
     void hostClockStepsBack();
@@ -329,6 +331,55 @@ void TstBoots::promptFarFromItsKernel()
     const Metrics all = computeMetrics(*run, MetricOptions{});
     QCOMPARE(all.bootDoneLine, std::optional<LineIndex>(prompts[1]));
     QCOMPARE(qRound64(*all.bootTimeKernel * 1e3), qRound64(*m2.bootTimeKernel * 1e3));
+}
+
+// A capture attached 1.5 s into the kernel (the bundled boot from its line 150 on): its
+// first byte is not the boot's start, so there is no boot time from it, and the report
+// says why; the time from kernel start stays (the sample's 3.999 s less the 61 ms between
+// the late line's production and its arrival, 3.938 s). A quiet boot (no banner) with its
+// firmware output keeps both.
+void TstBoots::captureAttachedLate()
+{
+    QList<QByteArray> lines =
+        sampleLines(QStringLiteral("boot_login-default-smp2-115200-t1.hostts.log.zst"));
+    QCOMPARE(lines.size(), 371);
+    lines = lines.mid(149);
+    QVERIFY(lines.front().contains("[    1.535324] pinctrl core: initialized"));
+    const auto run = loadBytes(lines.join('\n') + '\n');
+    QVERIFY(run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QVERIFY(m.bootDoneLine);
+    QCOMPARE(m.bootTimeFirstByte, std::nullopt);
+    QCOMPARE(m.bootTime, std::nullopt);
+    QCOMPARE(qRound64(m.bootTimeKernel.value() * 1e3), 3938);
+    QCOMPARE(m.bootStartNote, QStringLiteral("the boot's first line is 1.535 s into its kernel, "
+                                             "with no firmware output before it: its start was "
+                                             "not captured"));
+    ReportColumn c;
+    c.label = QStringLiteral("late");
+    c.runs = {run.get()};
+    c.boots = {std::nullopt};
+    c.metrics = {m};
+    c.files = {QStringLiteral("late.log")};
+    const Report rep({c}, MetricOptions{});
+    int rows = 0;
+    for (const ReportRow &r : rep.rows()) {
+        if (r.key == QLatin1String("boot_time_s") || r.key == QLatin1String("boot_wire_share")) {
+            QCOMPARE(rep.cell(r, 0), QStringLiteral("n/a (start not captured)"));
+            ++rows;
+        } else if (r.key == QLatin1String("boot_time_kernel_s")) {
+            QCOMPARE(rep.cell(r, 0), QStringLiteral("3.938"));
+            ++rows;
+        }
+    }
+    QCOMPARE(rows, 3);
+
+    const auto quiet = loadBytes(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")));
+    QVERIFY(quiet);
+    const Metrics q = computeMetrics(*quiet, MetricOptions{});
+    QVERIFY(q.bootTimeFirstByte && q.bootTimeKernel);
+    QCOMPARE(q.bootStartNote, QString());
 }
 
 void TstBoots::kernelTimeBackwards_data()
