@@ -248,7 +248,9 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
     if (!m.bootDoneLine) {
         t.bootNote = QStringLiteral("no line matches the boot-done pattern (--boot-pattern)");
     } else if (!m.bootTime) {
-        t.bootNote = QStringLiteral("no boot time (no host arrival times)");
+        t.bootNote = !m.bootStartNote.isEmpty()
+                         ? QStringLiteral("no boot time (%1)").arg(m.bootStartNote)
+                         : QStringLiteral("no boot time (no host arrival times)");
     } else if (m.baud <= 0) {
         t.bootNote = t.wireNote;
     }

@@ -6,6 +6,8 @@
 #include "parallel.h"
 #include "report.h"
 #include "runbuilder.h"
+#include "sourceindex.h"
+#include "sourcestats.h"
 #include "tst_helpers.h"
 
 #include <QtTest>
@@ -373,6 +375,10 @@ void TstBoots::captureAttachedLate()
         }
     }
     QCOMPARE(rows, 3);
+    // The source table's boot share says the same, not "no host arrival times".
+    const SourceIndex index = SourceIndex::build(*run);
+    QCOMPARE(computeSources(*run, index, m, SourceGrouping::Template).bootNote,
+             QStringLiteral("no boot time (%1)").arg(m.bootStartNote));
 
     const auto quiet = loadBytes(zstdDecompressFile(
         QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")));
