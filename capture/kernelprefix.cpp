@@ -134,4 +134,10 @@ KernelPrefix parseKernelPrefix(std::string_view s)
     return r;
 }
 
+bool promptBeforeTimestamp(std::string_view line, const KernelPrefix &p)
+{
+    return p.time && p.timeAt > 0 && p.timeAt <= line.size() &&
+           line.substr(0, p.timeAt).find("login:") != std::string_view::npos;
+}
+
 } // namespace tty

@@ -32,4 +32,10 @@ struct KernelPrefix
 
 KernelPrefix parseKernelPrefix(std::string_view line);
 
+// Whether the text before a timestamp found past the line's start (`p`, parsed from
+// `line`) holds a login prompt: a prompt has no newline, so the next kernel's first bytes
+// end its line ("corpusvm login: [    0.000000] Linux version ..."). The prompt is the
+// system before's; the timestamp and what follows are the new kernel's.
+bool promptBeforeTimestamp(std::string_view line, const KernelPrefix &p);
+
 } // namespace tty

@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include "kernelprefix.h"
 #include "lagsummary.h"
 #include "linematcher.h"
 #include "parallel.h"
@@ -329,39 +330,104 @@ std::optional<KernelUs> bootStartMissed(const Run &run, const Boot &b, LineIndex
     return kt;
 }
 
+// The length of the old system's prompt glued in front of `line`, a boot's first kernel
+// line, when the pattern matches there and not in the kernel's text after it: a prompt
+// ends without a newline, so the next kernel's first bytes end its line ("corpusvm login:
+// [    0.000000] Linux version ..."). The line's arrival is the prompt's first byte.
+std::optional<std::size_t> promptGluedBefore(const Run &run, LineIndex line, const QString &pattern)
+{
+    if (!(run.lines.flags(line) & KernelTimeNotAtStart)) {
+        return std::nullopt;
+    }
+    const LineText text = run.lines.text(line);
+    const KernelPrefix p = parseKernelPrefix(text.view());
+    const LineMatcher matcher = matcherOf(pattern);
+    if (!p.time || p.timeAt == 0 || !matcher.matches(text.view().substr(0, p.timeAt)) ||
+        matcher.matches(text.view().substr(p.timeAt))) {
+        return std::nullopt;
+    }
+    return p.timeAt;
+}
+
+// Whether the boot's first line (from `start` on) is its first kernel line with the
+// system before's prompt glued in front: the line's arrival is the prompt's first byte.
+bool startsWithPromptBefore(const Run &run, const Boot &b, LineIndex start)
+{
+    if (start != b.first || b.firstKernelLine != start ||
+        !(run.lines.flags(start) & KernelTimeNotAtStart)) {
+        return false;
+    }
+    const LineText text = run.lines.text(start);
+    return promptBeforeTimestamp(text.view(), parseKernelPrefix(text.view()));
+}
+
 void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
                      Metrics *m)
 {
     if (o.bootPattern.isEmpty()) {
         return;
     }
-    QStringList unreported;
+    QStringList noMatch;
     std::optional<LineIndex> found =
-        findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end,
-                           o.bootPatternGiven ? &m->warnings : &unreported);
-    // A match before its boot's kernel started is not that boot's: the system before
-    // left it (a prompt past where the boot split looks), and from it the boot would be
-    // done before its kernel began. The first match after the kernel's first line counts.
+        findFirstReporting(run, o.bootPattern, "--boot-pattern", first, end, &noMatch);
+    // The boot whose time the match ends: the match's, but a match before its boot's
+    // kernel started is not that boot's. It was left by the system before: a prompt past
+    // where the boot split looks (then the first match after the kernel's first line
+    // counts), or one glued in front of the kernel's first line (the boot before's, if
+    // the range holds it). No boot is done before its kernel began.
+    const Boot *owner = nullptr;
+    std::int64_t glued = -1; // the bytes of a prompt glued to the next boot's line
+    auto gluedAt = [&](LineIndex line) {
+        const std::optional<std::size_t> g = promptGluedBefore(run, line, o.bootPattern);
+        glued = g ? std::int64_t(*g) : -1;
+        return g.has_value();
+    };
     while (found) {
-        const Boot &b = run.boots[std::size_t(run.bootOf(*found))];
-        if (!b.firstKernelLine || *found >= *b.firstKernelLine) {
+        const int k = run.bootOf(*found);
+        const Boot &b = run.boots[std::size_t(k)];
+        if (b.firstKernelLine && *found == *b.firstKernelLine && gluedAt(*found)) {
+            if (k > 0 && run.boots[std::size_t(k - 1)].end > first) {
+                owner = &run.boots[std::size_t(k - 1)];
+                break;
+            }
+            glued = -1;
+            found = *found + 1_lines < end ? findFirst(run, o.bootPattern, *found + 1_lines, end)
+                                           : std::nullopt;
+        } else if (!b.firstKernelLine || *found >= *b.firstKernelLine) {
+            owner = &b;
             break;
+        } else {
+            found = *b.firstKernelLine < end
+                        ? findFirst(run, o.bootPattern, *b.firstKernelLine, end)
+                        : std::nullopt;
         }
-        found = *b.firstKernelLine < end ? findFirst(run, o.bootPattern, *b.firstKernelLine, end)
-                                         : std::nullopt;
+    }
+    if (!found && first < end && end < run.lines.endIndex()) {
+        // A range that ends where the next boot begins: its prompt may be glued there.
+        const int k = run.bootOf(end);
+        const Boot &next = run.boots[std::size_t(k)];
+        if (k > 0 && next.first == end && next.firstKernelLine == end && gluedAt(end)) {
+            found = end;
+            owner = &run.boots[std::size_t(k - 1)];
+        }
     }
     if (!found) {
+        m->warnings << (o.bootPatternGiven ? noMatch : QStringList());
         return;
     }
     const LineIndex hit = *found;
     m->bootDoneLine = hit;
-    const Boot &b = run.boots[std::size_t(run.bootOf(hit))];
+    const Boot &b = *owner;
     const LineIndex start = std::max(b.first, first);
     if (!run.hasArrival) {
         return; // the boot-done line's arrival is what every variant ends on
     }
     const std::optional<RunSeconds> done = run.timeOf(hit), begun = run.timeOf(start);
-    if (const std::optional<KernelUs> missed = bootStartMissed(run, b, start)) {
+    if (startsWithPromptBefore(run, b, start)) {
+        m->bootStartNote = QStringLiteral("the boot's first line starts with the prompt of the "
+                                          "system before it: when its own first byte came is "
+                                          "not known");
+    } else if (const std::optional<KernelUs> missed = bootStartMissed(run, b, start)) {
         m->bootStartNote = QStringLiteral("the boot's first line is %1 s into its kernel, with "
                                           "no firmware output before it: its start was not "
                                           "captured")
@@ -372,7 +438,10 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     if (done && b.kernelZero) {
         m->bootTimeKernel = done->count() - double((*b.kernelZero - run.origin).count()) * 1e-9;
     }
-    m->bootWireSeconds = wireTime(lineBytes(run, start, hit + 1_lines), m->bitsPerChar, m->baud);
+    // Of a glued prompt's line, the prompt's bytes only: the rest is the next kernel's.
+    const std::int64_t bytes =
+        glued >= 0 ? lineBytes(run, start, hit) + glued : lineBytes(run, start, hit + 1_lines);
+    m->bootWireSeconds = wireTime(bytes, m->bitsPerChar, m->baud);
     if (o.bootStart == QLatin1String("kernel")) {
         m->bootTime = m->bootTimeKernel;
     } else if (o.bootStart.isEmpty() || o.bootStart == QLatin1String("first-byte")) {

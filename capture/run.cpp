@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include "kernelprefix.h"
 #include "parallel.h"
 #include "runbuilder.h"
 
@@ -224,6 +225,15 @@ LineIndex Run::handoverLine(const BootSplit &s, LineIndex next) const
     // the old kernel's last one are looked at, so that a long gap is not decoded for it.
     constexpr std::int64_t kPromptLookahead = 64;
     constexpr std::size_t kMaxPromptBytes = 256;
+    // A prompt has no newline: the next kernel's first bytes end its line, and the lines
+    // before that one are the old system's (its issue banner). The line itself is the new
+    // kernel's; the metrics credit its prompt to the old boot.
+    if (lines.flags(next) & KernelTimeNotAtStart) {
+        const LineText text = lines.text(next);
+        if (promptBeforeTimestamp(text.view(), parseKernelPrefix(text.view()))) {
+            return next;
+        }
+    }
     LineIndex split = s.lastKernelLine + 1_lines; // set once a boot started
     const LineIndex stop = std::min(next, split + LineCount(kPromptLookahead));
     for (LineIndex i = split; i < stop; ++i) {

@@ -25,6 +25,8 @@ private slots:
     void promptThenNextKernel_data();
     void promptThenNextKernel();
     void promptFarFromItsKernel();
+    void promptGluedToNextKernel_data();
+    void promptGluedToNextKernel();
     void captureAttachedLate();
     void kernelTimeBackwards_data();
     void kernelTimeBackwards();
@@ -225,8 +227,10 @@ namespace {
 // power-cycles the board there. The boots after the first print no firmware. Each boot
 // starts two seconds after the one before; `promptAt` gets each boot's prompt line and
 // `starts` its first line. `filler` untimed lines go between the kernel and the prompt.
+// `glued`: a prompt has no newline (as on the wire), so the next kernel's first line
+// ends the prompt's line, which keeps the prompt's host time.
 QByteArray poweredOffAtPrompt(bool hostts, int boots, int filler, std::vector<LineIndex> *starts,
-                              std::vector<LineIndex> *promptAt)
+                              std::vector<LineIndex> *promptAt, bool glued = false)
 {
     const QString ext = hostts ? QStringLiteral("hostts.log.zst") : QStringLiteral("raw.zst");
     QByteArray log;
@@ -253,10 +257,17 @@ QByteArray poweredOffAtPrompt(bool hostts, int boots, int filler, std::vector<Li
             hostts && k > 0
                 ? lastHost + 2 - piece.front().left(piece.front().indexOf('\t')).toDouble()
                 : 0;
+        const bool glue = glued && k > 0;
+        if (glue) { // the prompt's line ends with this boot's first one
+            log.chop(1);
+            lines -= 1_lines;
+        }
         starts->push_back(lines);
         promptAt->push_back(lines + LineCount(piece.size() - 1));
         for (const QByteArray &l : piece) {
-            if (hostts) {
+            if (glue && &l == &piece.front()) {
+                log += (hostts ? l.mid(l.indexOf('\t') + 1) : l) + '\n';
+            } else if (hostts) {
                 const int tab = l.indexOf('\t');
                 lastHost = l.left(tab).toDouble() + shift;
                 log += QByteArray::number(lastHost, 'f', 6) + l.mid(tab) + '\n';
@@ -340,6 +351,58 @@ void TstBoots::promptFarFromItsKernel()
 // says why; the time from kernel start stays (the sample's 3.999 s less the 61 ms between
 // the late line's production and its arrival, 3.938 s). A quiet boot (no banner) with its
 // firmware output keeps both.
+// The same with each prompt ended by the next kernel's banner, as a prompt without its
+// newline is on the wire: "corpusvm login: [    0.000000] Linux version ...", stamped with
+// the prompt's arrival. The line is the new boot's first, its prompt the old boot's
+// boot-done line; the new boot's first byte is not known (its line's arrival is the
+// prompt's), and its time from kernel start stays. Each boot got 20 s before (from the
+// prompt's arrival to its own), and the boot before none.
+void TstBoots::promptGluedToNextKernel_data()
+{
+    promptThenNextKernel_data();
+}
+
+void TstBoots::promptGluedToNextKernel()
+{
+    QFETCH(bool, hostts);
+    std::vector<LineIndex> starts, prompts;
+    const auto run =
+        loadBytes(zstdCompress(poweredOffAtPrompt(hostts, 3, 0, &starts, &prompts, true)));
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(3));
+    QCOMPARE(prompts[0], starts[1]);
+    QCOMPARE(prompts[1], starts[2]);
+    QVERIFY(lineText(*run, starts[1]).startsWith("corpusvm login: [    0.000000] Linux version"));
+    for (std::size_t b = 0; b < 3; ++b) {
+        QCOMPARE(run->boots[b].first, starts[b]);
+        QCOMPARE(run->boots[b].firstKernelLine,
+                 std::optional<LineIndex>(starts[b] + LineCount(b == 0 ? 8 : 0)));
+        const Metrics m =
+            computeMetrics(*run, MetricOptions{}, run->boots[b].first, run->boots[b].end);
+        QCOMPARE(m.bootDoneLine, std::optional<LineIndex>(prompts[b]));
+        if (!hostts) {
+            QCOMPARE(m.bootTime, std::nullopt);
+            continue;
+        }
+        QVERIFY(m.bootTimeKernel && *m.bootTimeKernel > 3.8 && *m.bootTimeKernel < 4.1);
+        if (b == 0) {
+            QCOMPARE(qRound64(*m.bootTimeFirstByte * 1e6), 7230468);
+            QCOMPARE(m.bootStartNote, QString());
+        } else {
+            QCOMPARE(m.bootTimeFirstByte, std::nullopt);
+            QCOMPARE(m.bootStartNote,
+                     QStringLiteral("the boot's first line starts with the prompt of the system "
+                                    "before it: when its own first byte came is not known"));
+        }
+    }
+    // The whole capture: the first boot's prompt, glued to the second boot's first line.
+    const Metrics all = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(all.bootDoneLine, std::optional<LineIndex>(prompts[0]));
+    if (hostts) {
+        QCOMPARE(qRound64(*all.bootTimeFirstByte * 1e6), 7230468);
+    }
+}
+
 void TstBoots::captureAttachedLate()
 {
     QList<QByteArray> lines =
