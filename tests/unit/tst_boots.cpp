@@ -121,6 +121,33 @@ QList<QByteArray> withoutFirmware(const QList<QByteArray> &lines, bool hostts)
     }
     return out;
 }
+
+// Appends a capture's lines to a log of several, as a console server stores them in a
+// row: host-timestamped lines shifted so that the piece starts two seconds after
+// `*lastHost` (unless it is the log's first), which ends as the piece's last host time.
+// `glued`: its first line ends the log's last line instead (a prompt without newline).
+void appendPiece(QByteArray *log, const QList<QByteArray> &piece, bool hostts, double *lastHost,
+                 bool glued = false)
+{
+    const double shift =
+        hostts && !log->isEmpty()
+            ? *lastHost + 2 - piece.front().left(piece.front().indexOf('\t')).toDouble()
+            : 0;
+    if (glued) {
+        log->chop(1);
+    }
+    for (const QByteArray &l : piece) {
+        if (glued && &l == &piece.front()) {
+            *log += (hostts ? l.mid(l.indexOf('\t') + 1) : l) + '\n';
+        } else if (hostts) {
+            const int tab = l.indexOf('\t');
+            *lastHost = l.left(tab).toDouble() + shift;
+            *log += QByteArray::number(*lastHost, 'f', 6) + l.mid(tab) + '\n';
+        } else {
+            *log += l + '\n';
+        }
+    }
+}
 } // namespace
 
 // 22 boots in a row as a lab's console server records them across reboots: default boots,
@@ -168,23 +195,9 @@ void TstBoots::consoleServerLog()
             piece = withoutFirmware(piece, hostts);
         }
         // Host times: each boot two seconds after the one before, as if captured in a row.
-        const double shift =
-            hostts
-                ? (k == 0
-                       ? 0
-                       : lastHost + 2 - piece.front().left(piece.front().indexOf('\t')).toDouble())
-                : 0;
         starts.push_back(lines);
         banners.push_back(kind.banner);
-        for (const QByteArray &l : piece) {
-            if (hostts) {
-                const int tab = l.indexOf('\t');
-                lastHost = l.left(tab).toDouble() + shift;
-                log += QByteArray::number(lastHost, 'f', 6) + l.mid(tab) + '\n';
-            } else {
-                log += l + '\n';
-            }
-        }
+        appendPiece(&log, piece, hostts, &lastHost);
         lines += LineCount(piece.size());
     }
     const auto run = loadBytes(zstdCompress(log));
@@ -253,28 +266,13 @@ QByteArray poweredOffAtPrompt(bool hostts, int boots, int filler, std::vector<Li
             const QByteArray stamp = hostts ? p.left(p.indexOf('\t') + 1) : QByteArray();
             piece.insert(prompt, stamp + "[  OK  ] Started getty@tty" + QByteArray::number(f));
         }
-        const double shift =
-            hostts && k > 0
-                ? lastHost + 2 - piece.front().left(piece.front().indexOf('\t')).toDouble()
-                : 0;
-        const bool glue = glued && k > 0;
-        if (glue) { // the prompt's line ends with this boot's first one
-            log.chop(1);
+        const bool glue = glued && k > 0; // the prompt's line ends with this boot's first
+        if (glue) {
             lines -= 1_lines;
         }
         starts->push_back(lines);
         promptAt->push_back(lines + LineCount(piece.size() - 1));
-        for (const QByteArray &l : piece) {
-            if (glue && &l == &piece.front()) {
-                log += (hostts ? l.mid(l.indexOf('\t') + 1) : l) + '\n';
-            } else if (hostts) {
-                const int tab = l.indexOf('\t');
-                lastHost = l.left(tab).toDouble() + shift;
-                log += QByteArray::number(lastHost, 'f', 6) + l.mid(tab) + '\n';
-            } else {
-                log += l + '\n';
-            }
-        }
+        appendPiece(&log, piece, hostts, &lastHost, glue);
         lines += LineCount(piece.size());
     }
     return log;
