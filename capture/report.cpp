@@ -158,18 +158,22 @@ void Report::buildRows()
         [](const Metrics &m) { return double(m.lines); });
     add("kernel_lines", "lines with kernel time", B::None, true, 0,
         [](const Metrics &m) { return double(m.kernelLines); });
-    ReportRow *bytes =
-        add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); });
-    ReportRow *wire = add("wire_s", "time on the wire (s)", B::None, false, 3,
-                          [](const Metrics &m) { return m.wireSeconds; });
-    for (std::size_t c = 0; c < m_columns.size(); ++c) {
-        // Formats that keep lines without their line ends: the ends are counted as \r\n.
-        bool estimated = false;
-        for (const Run *r : m_columns[c].runs) {
-            estimated = estimated || !bytesAreExact(*r);
+    // Formats that keep lines without their line ends: the ends are counted as \r\n. (Set
+    // on each row as it is added: `add` returns a pointer into m_rows, which the next
+    // add may move.)
+    auto estimatedBytes = [&](ReportRow *r) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            bool estimated = false;
+            for (const Run *run : m_columns[c].runs) {
+                estimated = estimated || !bytesAreExact(*run);
+            }
+            r->approximate[c] = estimated;
         }
-        bytes->approximate[c] = wire->approximate[c] = estimated;
-    }
+    };
+    estimatedBytes(
+        add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); }));
+    estimatedBytes(add("wire_s", "time on the wire (s)", B::None, false, 3,
+                       [](const Metrics &m) { return m.wireSeconds; }));
     needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
                      [](const Metrics &m) { return m.duration; }));
     add("kernel_duration_s", "kernel time covered (s)", B::None, false, 3,
