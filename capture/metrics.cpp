@@ -185,6 +185,32 @@ std::optional<LineIndex> findFirstReporting(const Run &run, const QString &patte
     return hit;
 }
 
+// Whether the boot's first line (from `start` on) is its first kernel line with the
+// system before's prompt glued in front: the line's arrival is the prompt's first byte.
+bool startsWithPromptBefore(const Run &run, const Boot &b, LineIndex start)
+{
+    if (start != b.first || b.firstKernelLine != start ||
+        !(run.lines.flags(start) & KernelTimeNotAtStart)) {
+        return false;
+    }
+    const LineText text = run.lines.text(start);
+    return promptBeforeTimestamp(text.view(), parseKernelPrefix(text.view()));
+}
+
+// The line whose arrival stands for `line`'s in host-time figures that start there (a
+// window, a duration): its own, except for a boot's first line that starts with the
+// system before's prompt, whose arrival is the prompt's (maybe minutes before the new
+// kernel printed): the next line's, the first known arrival of the boot's own bytes,
+// which came at most that line's own transmission later.
+LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end)
+{
+    if (line + 1_lines >= end || line >= run.lines.endIndex() || run.boots.empty()) {
+        return line;
+    }
+    const Boot &b = run.boots[std::size_t(run.bootOf(line))];
+    return startsWithPromptBefore(run, b, line) ? line + 1_lines : line;
+}
+
 void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
                    Metrics *m)
 {
@@ -201,7 +227,8 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     const LineIndex start = *w.startLine;
     const LineMatcher only = matcherOf(o.windowMatch);
     w.printedKnown = run.hasArrival;
-    w.start = run.hasArrival ? secondsOf(run.timeOf(start)) : std::nullopt;
+    w.start =
+        run.hasArrival ? secondsOf(run.timeOf(arrivalStandIn(run, start, end))) : std::nullopt;
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
     const std::optional<double> p0 = productionTime(run, start);
@@ -213,7 +240,9 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     std::int64_t bytes = 0;
     TextReader reader(run.lines);
     for (LineIndex i = start; i < end; ++i) {
-        const std::optional<double> t = w.start ? secondsOf(run.timeOf(i)) : std::nullopt;
+        const std::optional<double> t = !w.start     ? std::nullopt
+                                        : i == start ? w.start
+                                                     : secondsOf(run.timeOf(i));
         const bool inArrival = inWindow(t, w.start);
         const bool inProduced = inWindow(secondsOf(run.producedAt(i)), p0);
         if (!inArrival && !inProduced) {
@@ -347,18 +376,6 @@ std::optional<std::size_t> promptGluedBefore(const Run &run, LineIndex line, con
         return std::nullopt;
     }
     return p.timeAt;
-}
-
-// Whether the boot's first line (from `start` on) is its first kernel line with the
-// system before's prompt glued in front: the line's arrival is the prompt's first byte.
-bool startsWithPromptBefore(const Run &run, const Boot &b, LineIndex start)
-{
-    if (start != b.first || b.firstKernelLine != start ||
-        !(run.lines.flags(start) & KernelTimeNotAtStart)) {
-        return false;
-    }
-    const LineText text = run.lines.text(start);
-    return promptBeforeTimestamp(text.view(), parseKernelPrefix(text.view()));
 }
 
 void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
@@ -504,7 +521,8 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
     if (m.lines > 0 && run.hasArrival) {
-        const std::optional<RunSeconds> last = run.timeOf(end - 1_lines), start = run.timeOf(first);
+        const std::optional<RunSeconds> last = run.timeOf(end - 1_lines),
+                                        start = run.timeOf(arrivalStandIn(run, first, end));
         if (last && start) {
             m.duration = (*last - *start).count();
         }
