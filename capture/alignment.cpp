@@ -1,5 +1,6 @@
 #include "alignment.h"
 
+#include "bootstart.h"
 #include "linematcher.h"
 #include "metrics.h"
 #include "textreader.h"
@@ -112,20 +113,42 @@ Anchor findAnchor(const Run &run, const Alignment &a, LineIndex from, LineIndex 
     case Alignment::Kind::Regex: {
         // Only lines holding the regex's required literal are matched (findFirstWith).
         TextReader reader(run.lines);
-        hit.line = findFirstWith(reader, LineMatcher(a.regex), from, end);
+        const LineMatcher matcher(a.regex);
+        for (LineIndex i = from; i < end && !hit.line; ++i) {
+            const std::optional<LineIndex> found = findFirstWith(reader, matcher, i, end);
+            if (!found) {
+                break;
+            }
+            // The system before's prompt in front of a boot's first line is not the
+            // boot's: a match there alone ("login:") is not this boot's anchor.
+            const std::size_t prompt = promptBeforeBoot(run, *found);
+            if (prompt == 0 || matcher.matches(reader.text(*found).substr(prompt))) {
+                hit.line = found;
+            }
+            i = *found;
+        }
+        // A range that ends where the next boot begins: its own prompt may be glued in
+        // front of that boot's first line (then the line's arrival is the prompt's).
+        if (!hit.line && from <= end && end < run.lines.endIndex()) {
+            const std::size_t prompt = promptBeforeBoot(run, end);
+            if (prompt > 0 && matcher.matches(reader.text(end).substr(0, prompt))) {
+                hit.line = end;
+            }
+        }
         break;
     }
     }
     return hit;
 }
 
-std::optional<RunSeconds> timeOf(const Run &run, const Anchor &hit)
+std::optional<RunSeconds> timeOf(const Run &run, const Anchor &hit, LineIndex end)
 {
     if (hit.event) {
         return run.eventTime(run.events[*hit.event]);
     }
-    // None: the line has no arrival time to align on.
-    return hit.line ? run.timeOf(*hit.line) : std::nullopt;
+    // None: the line has no arrival time to align on. A boot's first line that starts
+    // with the system before's prompt arrived with the prompt (arrivalStandIn).
+    return hit.line ? run.timeOf(arrivalStandIn(run, *hit.line, end)) : std::nullopt;
 }
 
 } // namespace
@@ -134,7 +157,7 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
                                         std::optional<LineIndex> last)
 {
     const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
-    return timeOf(run, findAnchor(run, a, first, end));
+    return timeOf(run, findAnchor(run, a, first, end), end);
 }
 
 std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, LineIndex first,
@@ -145,7 +168,7 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
         *search = AnchorSearch{a.spec(), first, first, std::nullopt, std::nullopt};
     }
     if (search->line || search->event) {
-        return timeOf(run, Anchor{search->line, search->event});
+        return timeOf(run, Anchor{search->line, search->event}, end);
     }
     const LineIndex from = std::clamp(search->from, first, std::max(first, end));
     const Anchor hit = findAnchor(run, a, from, end);
@@ -158,7 +181,7 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
         search->event = hit.event;
     }
     search->from = growing;
-    return timeOf(run, hit);
+    return timeOf(run, hit, end);
 }
 
 } // namespace tty

@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include "bootstart.h"
 #include "kernelprefix.h"
 #include "lagsummary.h"
 #include "linematcher.h"
@@ -183,32 +184,6 @@ std::optional<LineIndex> findFirstReporting(const Run &run, const QString &patte
         *warnings << QStringLiteral("%1 '%2' matched no line").arg(QLatin1String(option), pattern);
     }
     return hit;
-}
-
-// Whether the boot's first line (from `start` on) is its first kernel line with the
-// system before's prompt glued in front: the line's arrival is the prompt's first byte.
-bool startsWithPromptBefore(const Run &run, const Boot &b, LineIndex start)
-{
-    if (start != b.first || b.firstKernelLine != start ||
-        !(run.lines.flags(start) & KernelTimeNotAtStart)) {
-        return false;
-    }
-    const LineText text = run.lines.text(start);
-    return promptBeforeTimestamp(text.view(), parseKernelPrefix(text.view()));
-}
-
-// The line whose arrival stands for `line`'s in host-time figures that start there (a
-// window, a duration): its own, except for a boot's first line that starts with the
-// system before's prompt, whose arrival is the prompt's (maybe minutes before the new
-// kernel printed): the next line's, the first known arrival of the boot's own bytes,
-// which came at most that line's own transmission later.
-LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end)
-{
-    if (line + 1_lines >= end || line >= run.lines.endIndex() || run.boots.empty()) {
-        return line;
-    }
-    const Boot &b = run.boots[std::size_t(run.bootOf(line))];
-    return startsWithPromptBefore(run, b, line) ? line + 1_lines : line;
 }
 
 void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
@@ -440,7 +415,7 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
         return; // the boot-done line's arrival is what every variant ends on
     }
     const std::optional<RunSeconds> done = run.timeOf(hit), begun = run.timeOf(start);
-    if (startsWithPromptBefore(run, b, start)) {
+    if (promptBeforeBoot(run, start) > 0) {
         m->bootStartNote = QStringLiteral("the boot's first line starts with the prompt of the "
                                           "system before it: when its own first byte came is "
                                           "not known");

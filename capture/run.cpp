@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include "bootstart.h"
 #include "kernelprefix.h"
 #include "parallel.h"
 #include "runbuilder.h"
@@ -150,7 +151,9 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
         return e.arrival;
     }
     if (e.line < lines.endIndex()) {
-        return lines.arrival(e.line);
+        // An event on a boot's first line behind the system before's prompt came with
+        // the new kernel's bytes, not with the prompt (bootstart.h).
+        return lines.arrival(arrivalStandIn(*this, e.line, lines.endIndex()));
     }
     return std::nullopt;
 }

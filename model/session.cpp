@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include "bootstart.h"
 #include "linesearch.h"
 
 namespace tty {
@@ -51,7 +52,7 @@ QVector<TimelineRun> Session::timelineRuns(QStringList *warnings,
             tr.firstLine = first;
             tr.endLine = end;
             if (end && first < *end) {
-                tr.spanFrom = t.run->timeOf(first);
+                tr.spanFrom = t.run->timeOf(arrivalStandIn(*t.run, first, *end));
                 tr.spanTo = t.run->timeOf(*end - 1_lines);
             }
             out.append(tr);

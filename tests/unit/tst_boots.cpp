@@ -6,8 +6,10 @@
 #include "parallel.h"
 #include "report.h"
 #include "runbuilder.h"
+#include "session.h"
 #include "sourceindex.h"
 #include "sourcestats.h"
+#include "trials.h"
 #include "tst_helpers.h"
 
 #include <QtTest>
@@ -27,6 +29,7 @@ private slots:
     void promptFarFromItsKernel();
     void promptGluedToNextKernel_data();
     void promptGluedToNextKernel();
+    void promptGluedOnTheTimeline();
     void captureAttachedLate();
     void kernelTimeBackwards_data();
     void kernelTimeBackwards();
@@ -406,6 +409,76 @@ void TstBoots::promptGluedToNextKernel()
     QCOMPARE(all.bootDoneLine, std::optional<LineIndex>(prompts[0]));
     if (hostts) {
         QCOMPARE(qRound64(*all.bootTimeFirstByte * 1e6), 7230468);
+    }
+}
+
+// The same boots on the timeline: a boot whose first line carries the prompt before it
+// was drawn from the prompt's arrival, 60 s of power cycle before its kernel printed, so
+// with "start of capture" or "first kernel line" its trial sat 60 s right of the others;
+// its banner's boot event too. Aligned on 'login:', the boot's first line (the prompt of
+// the boot before) was taken for its own prompt.
+void TstBoots::promptGluedOnTheTimeline()
+{
+    std::vector<LineIndex> starts, prompts;
+    const std::shared_ptr<const Run> run =
+        loadBytes(zstdCompress(poweredOffAtPrompt(true, 3, 0, &starts, &prompts, true, 60)));
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(3));
+    const auto at = [&](LineIndex line) { return run->timeOf(line).value().count(); };
+    const auto align = [&](const QString &spec, std::size_t b) {
+        Alignment a;
+        QString error;
+        if (!Alignment::parse(spec, &a, &error)) {
+            return -1.0;
+        }
+        const std::optional<RunSeconds> t =
+            alignmentTime(*run, a, run->boots[b].first, run->boots[b].end);
+        return t ? t->count() : -2.0;
+    };
+    // Each glued boot's second line (`Command line`) came 60 s after the prompt.
+    for (std::size_t b = 1; b < 3; ++b) {
+        QCOMPARE(qRound64((at(starts[b] + 1_lines) - at(prompts[b - 1])) * 1e6), 60'000'000);
+    }
+    for (std::size_t b = 1; b < 3; ++b) {
+        const LineIndex second = starts[b] + 1_lines;
+        QCOMPARE(align(QStringLiteral("start"), b), at(second));
+        QCOMPARE(align(QStringLiteral("boot"), b), at(second));
+        QCOMPARE(align(QStringLiteral("regex:Linux version"), b), at(second));
+        // The boot event of its banner: with the banner's bytes, not the prompt's.
+        const auto banner =
+            std::find_if(run->events.begin(), run->events.end(), [&](const Event &e) {
+                return e.kind == EventKind::Boot && e.line == starts[b];
+            });
+        QVERIFY(banner != run->events.end());
+        QCOMPARE(run->eventTime(*banner)->count(), at(second));
+        QCOMPARE(align(QStringLiteral("event:boot"), b), at(second));
+    }
+    // 'login:' in a boot's range: its own prompt, glued in front of the next boot's first
+    // line (the prompt's own arrival), never the prompt of the boot before.
+    QCOMPARE(align(QStringLiteral("login:"), 0), at(prompts[0]));
+    QCOMPARE(prompts[1], starts[2]);
+    QCOMPARE(align(QStringLiteral("login:"), 1), at(prompts[1]));
+    QCOMPARE(align(QStringLiteral("login:"), 2), at(prompts[2]));
+    QVERIFY(at(prompts[1]) < at(starts[2] + 1_lines) - 60);
+
+    // Boots as trials: each trial's lane starts with its own bytes.
+    Session s;
+    BootChoice every;
+    every.mode = BootChoice::Mode::EveryBoot;
+    Side side;
+    side.label = QStringLiteral("boots");
+    side.trials = trialsOf(run, QStringLiteral("glued.log"), every);
+    s.sides.append(side);
+    const QVector<TimelineRun> runs = s.timelineRuns();
+    QCOMPARE(runs.size(), 3);
+    QCOMPARE(runs[0].shift, 0.0);
+    QCOMPARE(runs[0].spanFrom, run->timeOf(starts[0]));
+    for (int b = 1; b < 3; ++b) {
+        const LineIndex second = starts[std::size_t(b)] + 1_lines;
+        QCOMPARE(runs[b].shift, at(second));
+        QCOMPARE(runs[b].spanFrom, run->timeOf(second));
+        QCOMPARE(runs[b].spanTo,
+                 run->timeOf(prompts[std::size_t(b)] - (b < 2 ? 1_lines : 0_lines)));
     }
 }
 
