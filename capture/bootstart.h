@@ -1,8 +1,9 @@
 // Where a boot's own bytes begin on the host clock. A login prompt ends without a
-// newline, so when the next kernel starts straight after it (a board power-cycled at its
-// prompt), the next kernel's first bytes end the prompt's line: "corpusvm login: [
-// 0.000000] Linux version ...". That line is the new boot's first, and its arrival is the
-// prompt's first byte, maybe minutes before the new kernel printed anything.
+// newline, so when a board is power-cycled at its prompt, the next system's first bytes
+// (its kernel's, or its firmware's) end the prompt's line: "corpusvm login: [
+// 0.000000] Linux version ...", "corpusvm login: ESC c ... SeaBIOS (version ...". That
+// line is the new boot's first, and its arrival is the prompt's first byte, maybe minutes
+// before the new system printed anything.
 #pragma once
 
 #include "run.h"
@@ -12,8 +13,10 @@
 namespace tty {
 
 // The length of the old system's prompt in front of `line` when `line` is its boot's
-// first line and first kernel line and carries a login prompt before its timestamp; 0
-// otherwise.
+// first line and carries a login prompt before the new system's first output: before its
+// timestamp when it is the boot's first kernel line, or before the firmware output found
+// after the prompt (a power-cycled board's terminal reset, "corpusvm login: ESC c ...
+// SeaBIOS"); 0 otherwise.
 std::size_t promptBeforeBoot(const Run &run, LineIndex line);
 
 // The line whose arrival stands for `line`'s own bytes in host-time figures and pictures

@@ -34,13 +34,38 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<
 void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,
                   std::vector<Event> *out)
 {
-    rules.match(text, message, [&](const RuleSet::Match &m) {
+    const auto add = [&](const RuleSet::Match &m) {
         Event e;
         e.line = line;
         e.kind = m.kind;
         e.count = m.count;
         out->push_back(e);
-    });
+    };
+    rules.match(text, message, add);
+    // A login prompt has no newline: what the console printed next ends its line, a
+    // power-cycled board's firmware ("corpusvm login: ESC c ... SeaBIOS ..."). The
+    // line-anchored rules are tried there too, on lines without a kernel prefix only (a
+    // kernel's first line glued to a prompt has its own prefix: kernelprefix.h).
+    if (message == 0) {
+        const std::size_t after = promptEnd(text);
+        if (after > 0) {
+            rules.matchAtLineStart(text.substr(after), add);
+        }
+    }
+}
+
+std::size_t promptEnd(std::string_view text)
+{
+    static constexpr std::string_view kPrompt = "login:";
+    const std::size_t at = text.find(kPrompt);
+    if (at == std::string_view::npos) {
+        return 0;
+    }
+    std::size_t end = at + kPrompt.size();
+    while (end < text.size() && text[end] == ' ') {
+        ++end;
+    }
+    return end < text.size() ? end : 0;
 }
 
 } // namespace tty

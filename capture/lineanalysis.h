@@ -27,7 +27,13 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags,
                       std::optional<int> level = std::nullopt, bool parsePrefix = true,
                       std::size_t message = 0);
 
-// Appends the events the rules find in the line.
+// Where the text after a login prompt in `text` starts ("corpusvm login: " and the
+// spaces after it), when something follows the prompt; 0 without a prompt or with nothing
+// after it.
+std::size_t promptEnd(std::string_view text);
+
+// Appends the events the rules find in the line, also those of line-anchored rules in
+// the text after a login prompt on a line without a kernel prefix (promptEnd).
 void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,
                   std::vector<Event> *out);
 

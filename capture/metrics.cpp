@@ -105,11 +105,12 @@ std::optional<double> secondsOf(std::optional<RunSeconds> t)
     return t ? std::optional<double>(t->count()) : std::nullopt;
 }
 
-// When a line was produced (kernel time on the host clock), or its arrival without one.
+// When a line was produced (kernel time on the host clock), or its arrival without one
+// (the next line's for a boot's first line behind the prompt before it: bootstart.h).
 std::optional<double> productionTime(const Run &run, LineIndex i)
 {
     const std::optional<RunSeconds> p = run.producedAt(i);
-    return secondsOf(p ? p : run.timeOf(i));
+    return secondsOf(p ? p : run.timeOf(arrivalStandIn(run, i, run.lines.endIndex())));
 }
 
 // Statistics of the time between consecutive matches; a match without the time breaks the
@@ -334,23 +335,22 @@ std::optional<KernelUs> bootStartMissed(const Run &run, const Boot &b, LineIndex
     return kt;
 }
 
-// The length of the old system's prompt glued in front of `line`, a boot's first kernel
-// line, when the pattern matches there and not in the kernel's text after it: a prompt
-// ends without a newline, so the next kernel's first bytes end its line ("corpusvm login:
-// [    0.000000] Linux version ..."). The line's arrival is the prompt's first byte.
+// The length of the old system's prompt glued in front of `line`, a boot's first line
+// (bootstart.h), when the pattern matches there and not in the new system's text after it.
+// The line's arrival is the prompt's first byte.
 std::optional<std::size_t> promptGluedBefore(const Run &run, LineIndex line, const QString &pattern)
 {
-    if (!(run.lines.flags(line) & KernelTimeNotAtStart)) {
+    const std::size_t prompt = promptBeforeBoot(run, line);
+    if (prompt == 0) {
         return std::nullopt;
     }
     const LineText text = run.lines.text(line);
-    const KernelPrefix p = parseKernelPrefix(text.view());
     const LineMatcher matcher = matcherOf(pattern);
-    if (!p.time || p.timeAt == 0 || !matcher.matches(text.view().substr(0, p.timeAt)) ||
-        matcher.matches(text.view().substr(p.timeAt))) {
+    if (!matcher.matches(text.view().substr(0, prompt)) ||
+        matcher.matches(text.view().substr(prompt))) {
         return std::nullopt;
     }
-    return p.timeAt;
+    return prompt;
 }
 
 void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
@@ -365,8 +365,9 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     // The boot whose time the match ends: the match's, but a match before its boot's
     // kernel started is not that boot's. It was left by the system before: a prompt past
     // where the boot split looks (then the first match after the kernel's first line
-    // counts), or one glued in front of the kernel's first line (the boot before's, if
-    // the range holds it). No boot is done before its kernel began.
+    // counts), or one glued in front of the boot's first line, its kernel's or its
+    // firmware's (the boot before's, if the range holds it). No boot is done before its
+    // kernel began.
     const Boot *owner = nullptr;
     std::int64_t glued = -1; // the bytes of a prompt glued to the next boot's line
     auto gluedAt = [&](LineIndex line) {
@@ -377,7 +378,7 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     while (found) {
         const int k = run.bootOf(*found);
         const Boot &b = run.boots[std::size_t(k)];
-        if (b.firstKernelLine && *found == *b.firstKernelLine && gluedAt(*found)) {
+        if (*found == b.first && gluedAt(*found)) {
             if (k > 0 && run.boots[std::size_t(k - 1)].end > first) {
                 owner = &run.boots[std::size_t(k - 1)];
                 break;
@@ -398,7 +399,7 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
         // A range that ends where the next boot begins: its prompt may be glued there.
         const int k = run.bootOf(end);
         const Boot &next = run.boots[std::size_t(k)];
-        if (k > 0 && next.first == end && next.firstKernelLine == end && gluedAt(end)) {
+        if (k > 0 && next.first == end && gluedAt(end)) {
             found = end;
             owner = &run.boots[std::size_t(k - 1)];
         }

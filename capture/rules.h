@@ -89,6 +89,19 @@ public:
         }
     }
 
+    // Calls onMatch(Match) for each line-anchored rule matching at the start of `s`, text
+    // that started a line on the wire though it does not start its line here (the next
+    // system's first output glued to a login prompt); one match per kind.
+    template <typename F> void matchAtLineStart(std::string_view s, F &&onMatch) const
+    {
+        std::uint64_t seen = 0;
+        if (!s.empty()) {
+            for (int r : m_lineByFirstByte[std::uint8_t(s[0])]) {
+                tryRule(r, s, &seen, onMatch);
+            }
+        }
+    }
+
 private:
     void addRule(Rule rule);
     void index();
