@@ -175,14 +175,12 @@ void checkFigure(const GateCondition &g, std::optional<double> value, const QStr
     c->detail = QStringLiteral("%1 = %2").arg(g.key, number(*value, row));
 }
 
-// Why a figure is absent where the table's note does not say (the note covers formats
-// without host times).
-QString absentReason(const QString &key, const Metrics &m)
+// Why a trial's figure is absent where its column's note does not say (the note covers
+// formats without host times, and columns none of whose trials has the figure).
+QString absentReason(const ReportRow &row, const Metrics &m)
 {
-    if (key.startsWith(QLatin1String("boot_")) && !m.bootDoneLine) {
-        return QStringLiteral("n/a (no line matched the boot pattern)");
-    }
-    return QStringLiteral("n/a");
+    const QString why = row.absentWhy ? row.absentWhy(m) : QString();
+    return why.isEmpty() ? QStringLiteral("n/a") : QStringLiteral("n/a (%1)").arg(why);
 }
 
 } // namespace
@@ -253,7 +251,7 @@ bool checkGate(const Report &report, const std::vector<GateCondition> &condition
                     if (note.isEmpty()) {
                         v = row->values[ci][t];
                     }
-                    checkFigure(g, v, note.isEmpty() ? absentReason(g.key, m) : note, row, &c);
+                    checkFigure(g, v, note.isEmpty() ? absentReason(*row, m) : note, row, &c);
                 }
                 out->push_back(c);
             }

@@ -10,9 +10,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <vector>
 
 namespace tty {
+
+// Whether a row value can be shown as a number (present and finite).
+bool isShownValue(const std::optional<double> &v);
 
 // What one trial came from, as the reports and the window name it: "lab.log (boot 3)" for
 // the third boot (0-based 2) of lab.log, "lab.log" for a whole run.
@@ -46,6 +50,9 @@ struct ReportRow
     std::vector<std::vector<std::optional<double>>> values; // per column, per trial
     QStringList notes;             // per column: text shown instead of numbers
     std::vector<bool> approximate; // per column: an estimate, shown with ≈
+    // Why a trial has no value ("no 'login:'"; empty when there is none to give), for the
+    // notes of columns none of whose trials has one, and the gate's messages.
+    std::function<QString(const Metrics &)> absentWhy;
 };
 
 // Which events `json()` lists per run (the counts are always complete).

@@ -70,6 +70,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                     {QStringLiteral("p99_s"), m.lagP99 ? num(*m.lagP99) : QJsonValue()}};
     if (!run.hasArrival) {
         lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
+    } else if (!m.lagMax && m.kernelLines == 0) {
+        lag[QStringLiteral("note")] = QStringLiteral("no line has a kernel time");
     }
     j[QStringLiteral("lag")] = lag;
     QJsonObject win{
@@ -128,6 +130,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
             QStringLiteral("the format has no host arrival times");
     } else if (!m.bootStartNote.isEmpty()) {
         j[QStringLiteral("boot_time_note")] = m.bootStartNote;
+    } else if (!m.bootDoneLine && !o.bootPattern.isEmpty()) {
+        j[QStringLiteral("boot_time_note")] =
+            QStringLiteral("no line matches the boot pattern '%1'").arg(o.bootPattern);
     }
     QJsonObject counts;
     for (int k = 0; k < kEventKindCount; ++k) {

@@ -114,13 +114,13 @@ void TstCliGate::panicFailsTheGate()
                                 "the first at line 355: %2")
                      .arg(run, title),
                  QStringLiteral("ttyscope report: --fail-on 'boot_time_s==null' holds on %1: "
-                                "boot_time_s is n/a (no line matched the boot pattern)")
+                                "boot_time_s is n/a (no 'login:')")
                      .arg(run),
                  QStringLiteral("ttyscope report: --fail-on 'lag.max_s>0.5' holds on %1: "
                                 "lag.max_s = 0.646")
                      .arg(run),
                  QStringLiteral("ttyscope report: --fail-on 'boot_time_s>30' not checked on %1: "
-                                "boot_time_s is n/a (no line matched the boot pattern)")
+                                "boot_time_s is n/a (no 'login:')")
                      .arg(run),
              }));
     QString error;

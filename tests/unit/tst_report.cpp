@@ -1,5 +1,6 @@
 // Metrics on a small log whose figures are known by construction, and the report in
 // text, Markdown and JSON (with the difference column for two runs).
+#include "gate.h"
 #include "report.h"
 #include "tst_helpers.h"
 
@@ -49,6 +50,7 @@ private slots:
     void eventsInJson();
     void trialSourcesInHeaders();
     void placeMarkersInNamesStay();
+    void absentFiguresSayWhy();
 };
 
 void TstReport::metrics()
@@ -528,6 +530,107 @@ void TstReport::eventsInJson()
     QCOMPARE(none[QLatin1String("crashes_omitted")].toInt(), 1);
     QCOMPARE(kindsOf({EventOutput::Which::All, 2}, &omitted), QStringLiteral("boot drop"));
     QCOMPARE(omitted, 3.0);
+}
+
+// A cell none of whose trials has its figure says why, as the host-time cells already did:
+// a panic capture printed "boot to 'login:' … n/a" beside "n/a (no host times)" of a raw
+// log, with nothing to tell a missing prompt from a missing clock.
+void TstReport::absentFiguresSayWhy()
+{
+    const auto panic = loadBytes(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.hostts.log.zst")));
+    const auto quiet = loadBytes(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")));
+    // User space alone (a console after the kernel's messages went quiet): no kernel time.
+    const auto userOnly =
+        loadBytes("1700000000.000000\tStarting ssh.service\n1700000001.000000\tcorpusvm login: \n");
+    QVERIFY(panic && quiet && userOnly);
+    MetricOptions o;
+    o.spans.append({QStringLiteral("harness: rmmod"), QStringLiteral("all workers stopped")});
+    o.intervals << QStringLiteral("harness: init start");
+    auto column = [&](const QString &label, std::vector<const Run *> runs) {
+        ReportColumn c;
+        c.label = label;
+        for (const Run *r : runs) {
+            c.runs.push_back(r);
+            c.boots.push_back(std::nullopt);
+            c.metrics.push_back(computeMetrics(*r, o));
+            c.files << label;
+        }
+        return c;
+    };
+    const Report rep({column(QStringLiteral("panic"), {panic.get(), panic.get()}),
+                      column(QStringLiteral("quiet"), {quiet.get()}),
+                      column(QStringLiteral("user"), {userOnly.get()}),
+                      column(QStringLiteral("mixed"), {quiet.get(), panic.get()})},
+                     o);
+    auto cells = [&](const char *key) {
+        QStringList out;
+        for (const ReportRow &r : rep.rows()) {
+            if (r.key == QLatin1String(key)) {
+                for (std::size_t c = 0; c < rep.columns().size(); ++c) {
+                    out << rep.cell(r, c);
+                }
+            }
+        }
+        return out;
+    };
+    const QString noLogin = QStringLiteral("n/a (no 'login:')");
+    QCOMPARE(cells("boot_time_s"),
+             (QStringList{noLogin, QStringLiteral("5.271"), QStringLiteral("1.000"),
+                          QStringLiteral("5.271 ± 0.000 (n=1)")}));
+    QCOMPARE(cells("boot_time_kernel_s"),
+             (QStringList{noLogin, QStringLiteral("1.988"), QStringLiteral("n/a (no kernel times)"),
+                          QStringLiteral("1.988 ± 0.000 (n=1)")}));
+    QCOMPARE(cells("boot_wire_share"),
+             (QStringList{noLogin, QStringLiteral("0.008"), QStringLiteral("0.003"),
+                          QStringLiteral("0.008 ± 0.000 (n=1)")}));
+    QCOMPARE(cells("panic.trace_complete"),
+             (QStringList{QStringLiteral("2/2"), QStringLiteral("n/a (no panic)"),
+                          QStringLiteral("n/a (no panic)"), QStringLiteral("1/1")}));
+    QCOMPARE(cells("kernel_duration_s"),
+             (QStringList{QStringLiteral("3.500 ± 0.000 (n=2)"), QStringLiteral("2.068"),
+                          QStringLiteral("n/a (no kernel times)"),
+                          QStringLiteral("2.784 ± 1.012 (n=2)")}));
+    QCOMPARE(cells("lag.max_s"),
+             (QStringList{QStringLiteral("0.646 ± 0.000 (n=2)"), QStringLiteral("0.000"),
+                          QStringLiteral("n/a (no kernel times)"),
+                          QStringLiteral("0.323 ± 0.457 (n=2)")}));
+    const QString noRmmod = QStringLiteral("n/a (no 'harness: rmmod')");
+    QCOMPARE(cells("spans.0.seconds"), (QStringList{noRmmod, noRmmod, noRmmod, noRmmod}));
+    QCOMPARE(cells("intervals.0.mean_s"),
+             (QStringList(4, QStringLiteral("n/a (fewer than 2 matches)"))));
+    // The JSON says why beside its nulls: runs are panic, panic, quiet, user, quiet, panic.
+    const QJsonArray runs = rep.json().value(QLatin1String("runs")).toArray();
+    QCOMPARE(runs.size(), 6);
+    auto note = [&](int run, const char *object, const char *key) {
+        const QJsonObject r = runs[run].toObject();
+        return (*object ? r.value(QLatin1String(object)).toObject() : r)
+            .value(QLatin1String(key))
+            .toString();
+    };
+    QCOMPARE(note(0, "", "boot_time_note"),
+             QStringLiteral("no line matches the boot pattern 'login:'"));
+    QCOMPARE(note(2, "", "boot_time_note"), QString());
+    QCOMPARE(note(3, "lag", "note"), QStringLiteral("no line has a kernel time"));
+    QCOMPARE(note(2, "lag", "note"), QString());
+    // The gate names the same reason for each trial, also where its column has none to
+    // give as a whole (the mixed column: one trial reached its prompt).
+    std::vector<GateCondition> conditions;
+    QString error;
+    QVERIFY(parseGateConditions({QStringLiteral("boot_time_s>30")}, &conditions, &error));
+    std::vector<GateCheck> checks;
+    QVERIFY(checkGate(rep, conditions, &checks, &error));
+    QStringList details;
+    for (const GateCheck &c : checks) {
+        details << c.detail;
+    }
+    QCOMPARE(details, (QStringList{QStringLiteral("boot_time_s is n/a (no 'login:')"),
+                                   QStringLiteral("boot_time_s is n/a (no 'login:')"),
+                                   QStringLiteral("boot_time_s = 5.271"),
+                                   QStringLiteral("boot_time_s = 1.000"),
+                                   QStringLiteral("boot_time_s = 5.271"),
+                                   QStringLiteral("boot_time_s is n/a (no 'login:')")}));
 }
 
 QTEST_GUILESS_MAIN(TstReport)

@@ -1,0 +1,301 @@
+// The rows of a report: which figures it shows, in which order, how each is read from
+// the metrics, and why a cell none of whose trials has its figure is n/a.
+#include "report.h"
+
+namespace tty {
+
+namespace {
+constexpr std::optional<double> kAbsent = std::nullopt;
+} // namespace
+
+void Report::buildRows()
+{
+    using B = ReportRow::Better;
+    auto add = [&](QString key, QString title, B better, bool integer, int decimals, auto get) {
+        ReportRow r;
+        r.key = std::move(key);
+        r.title = std::move(title);
+        r.better = better;
+        r.integer = integer;
+        r.decimals = decimals;
+        for (const ReportColumn &c : m_columns) {
+            std::vector<std::optional<double>> vals;
+            for (const Metrics &m : c.metrics) {
+                vals.push_back(std::optional<double>(get(m)));
+            }
+            r.values.push_back(vals);
+            r.notes << QString();
+            r.approximate.push_back(false);
+        }
+        m_rows.push_back(std::move(r));
+        return &m_rows.back();
+    };
+    // A figure that needs host arrival times is n/a in a column none of whose trials has
+    // them: never a number from another clock.
+    auto needsArrival = [&](ReportRow *r) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            bool any = false;
+            for (const Metrics &m : m_columns[c].metrics) {
+                any = any || m.hasArrival;
+            }
+            if (!any && !m_columns[c].metrics.empty()) {
+                r->notes[qsizetype(c)] = QStringLiteral("n/a (no host times)");
+            }
+        }
+        return r;
+    };
+    // A cell none of whose trials has the figure says why, when its trials agree on it
+    // (`why` gives a trial's reason, empty when it has none to give): "n/a (no 'login:')".
+    auto whyAbsent = [&](ReportRow *r, auto why) {
+        r->absentWhy = why;
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            const auto &ms = m_columns[c].metrics;
+            const auto &vs = r->values[c];
+            if (ms.empty() || !r->notes[qsizetype(c)].isEmpty() ||
+                std::any_of(vs.begin(), vs.end(), isShownValue)) {
+                continue;
+            }
+            const QString first = why(ms.front());
+            const bool agree = std::all_of(ms.begin(), ms.end(),
+                                           [&](const Metrics &m) { return why(m) == first; });
+            if (!first.isEmpty() && agree) {
+                r->notes[qsizetype(c)] = QStringLiteral("n/a (%1)").arg(first);
+            }
+        }
+        return r;
+    };
+    const auto noKernelTimes = [](const Metrics &m) {
+        return m.kernelLines == 0 ? QStringLiteral("no kernel times") : QString();
+    };
+    add("lines", "console lines", B::None, true, 0,
+        [](const Metrics &m) { return double(m.lines); });
+    add("kernel_lines", "lines with kernel time", B::None, true, 0,
+        [](const Metrics &m) { return double(m.kernelLines); });
+    // Formats that keep lines without their line ends: the ends are counted as \r\n. (Set
+    // on each row as it is added: `add` returns a pointer into m_rows, which the next
+    // add may move.)
+    auto estimatedBytes = [&](ReportRow *r) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            bool estimated = false;
+            for (const Run *run : m_columns[c].runs) {
+                estimated = estimated || !bytesAreExact(*run);
+            }
+            r->approximate[c] = estimated;
+        }
+    };
+    estimatedBytes(
+        add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); }));
+    estimatedBytes(add("wire_s", "time on the wire (s)", B::None, false, 3,
+                       [](const Metrics &m) { return m.wireSeconds; }));
+    needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
+                     [](const Metrics &m) { return m.duration; }));
+    whyAbsent(add("kernel_duration_s", "kernel time covered (s)", B::None, false, 3,
+                  [](const Metrics &m) { return m.kernelDuration; }),
+              noKernelTimes);
+    add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
+    add("drops.notices", "drop notices", B::Lower, true, 0,
+        [](const Metrics &m) { return double(m.dropNotices); });
+    add("drops.messages", "messages dropped", B::Lower, true, 0,
+        [](const Metrics &m) { return double(m.droppedMessages); });
+    for (auto [key, title, idx] : {std::tuple{"lag.max_s", "console lag max (s)", 0},
+                                   std::tuple{"lag.p50_s", "console lag p50 (s)", 1},
+                                   std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
+        whyAbsent(needsArrival(add(key, title, B::Lower, false, 3,
+                                   [idx = idx](const Metrics &m) -> std::optional<double> {
+                                       return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
+                                   })),
+                  noKernelTimes);
+    }
+    const QString win = m_options.windowStart.isEmpty()
+                            ? QStringLiteral("first %1 s").arg(m_options.windowSeconds)
+                            : QStringLiteral("%1 s after '%2'")
+                                  .arg(m_options.windowSeconds)
+                                  .arg(m_options.windowStart);
+    const QString only = m_options.windowMatch.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" matching '%1'").arg(m_options.windowMatch);
+    // More lines printed is better only in a throughput test, whose window opens at the
+    // test's own start line; the first seconds of a boot have no direction ("A better"
+    // would mean nothing there).
+    const B printedBetter = m_options.windowStart.isEmpty() ? B::None : B::Higher;
+    const QString noWindowStart = m_options.windowStart.isEmpty()
+                                      ? QStringLiteral("no lines")
+                                      : QStringLiteral("no '%1'").arg(m_options.windowStart);
+    // The reasons are kept with their rows (ReportRow::absentWhy) after this function
+    // returns: they capture by value.
+    const auto windowMissing = [noWindowStart](const Metrics &m) {
+        return m.window.found ? QString() : noWindowStart;
+    };
+    whyAbsent(needsArrival(add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win),
+                               printedBetter, true, 0,
+                               [](const Metrics &m) -> std::optional<double> {
+                                   return m.window.found && m.window.printedKnown
+                                              ? double(m.window.lines)
+                                              : kAbsent;
+                               })),
+              windowMissing);
+    whyAbsent(add("window.produced",
+                  QStringLiteral("lines produced (printed + dropped)%1, %2").arg(only, win),
+                  B::None, true, 0,
+                  [](const Metrics &m) -> std::optional<double> {
+                      return m.window.found && m.window.producedKnown ? double(m.window.produced)
+                                                                      : kAbsent;
+                  }),
+              windowMissing);
+    whyAbsent(
+        needsArrival(add(
+            "window.wire_s", QStringLiteral("time on the wire, %1 (s)").arg(win), B::None, false, 3,
+            [](const Metrics &m) { return m.window.found ? m.window.wireSeconds : kAbsent; })),
+        windowMissing);
+    for (int s = 0; s < m_options.spans.size(); ++s) {
+        const auto &sp = m_options.spans[s];
+        auto span = [s](const Metrics &m) -> const SpanResult * {
+            return std::size_t(s) < m.spans.size() ? &m.spans[std::size_t(s)] : nullptr;
+        };
+        // Which end is missing ("no 'FROM'", "no 'TO'"); with both found, the kernel-time
+        // span needs both ends timestamped and in one boot.
+        const auto missingEnd = [span, sp](const Metrics &m) {
+            const SpanResult *r = span(m);
+            return !r || !r->fromLine ? QStringLiteral("no '%1'").arg(sp.first)
+                   : !r->toLine       ? QStringLiteral("no '%1'").arg(sp.second)
+                                      : QString();
+        };
+        whyAbsent(
+            needsArrival(add(
+                QStringLiteral("spans.%1.seconds").arg(s),
+                QStringLiteral("span '%1' → '%2' (s)").arg(sp.first, sp.second), B::Lower, false, 3,
+                [span](const Metrics &m) { return span(m) ? span(m)->seconds : kAbsent; })),
+            missingEnd);
+        whyAbsent(
+            add(QStringLiteral("spans.%1.kernel_seconds").arg(s),
+                QStringLiteral("span '%1' → '%2' by kernel time (s)").arg(sp.first, sp.second),
+                B::None, false, 3,
+                [span](const Metrics &m) { return span(m) ? span(m)->kernelSeconds : kAbsent; }),
+            [missingEnd](const Metrics &m) {
+                const QString end = missingEnd(m);
+                return !end.isEmpty() ? end : QStringLiteral("an end untimed or in another boot");
+            });
+    }
+    const QString start =
+        m_options.bootStart == QLatin1String("kernel") ? QStringLiteral("kernel start")
+        : m_options.bootStart.isEmpty() || m_options.bootStart == QLatin1String("first-byte")
+            ? QStringLiteral("first byte")
+            : QStringLiteral("'%1'").arg(m_options.bootStart);
+    ReportRow *bootTime = needsArrival(add(
+        "boot_time_s", QStringLiteral("boot to '%1' from %2 (s)").arg(m_options.bootPattern, start),
+        B::Lower, false, 3, [](const Metrics &m) { return m.bootTime; }));
+    // A boot whose start the capture missed has no time from its first byte: say why.
+    auto startNotCaptured = [&](ReportRow *r) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            const auto &ms = m_columns[c].metrics;
+            if (ms.size() == 1 && !ms.front().bootStartNote.isEmpty() &&
+                r->notes[qsizetype(c)].isEmpty()) {
+                r->notes[qsizetype(c)] = QStringLiteral("n/a (start not captured)");
+            }
+        }
+    };
+    if (start == QLatin1String("first byte")) {
+        startNotCaptured(bootTime);
+    }
+    const QString noBootDone = QStringLiteral("no '%1'").arg(m_options.bootPattern);
+    const auto bootNotDone = [noBootDone](const Metrics &m) {
+        return m.bootDoneLine ? QString() : noBootDone;
+    };
+    // From kernel start: the boot-done line, and a kernel time to place the kernel's start.
+    const auto noKernelStart = [noBootDone, noKernelTimes](const Metrics &m) {
+        return !m.bootDoneLine ? noBootDone : noKernelTimes(m);
+    };
+    const bool fromKernel = m_options.bootStart == QLatin1String("kernel");
+    whyAbsent(bootTime, [fromKernel, noKernelStart, bootNotDone](const Metrics &m) {
+        return fromKernel ? noKernelStart(m) : bootNotDone(m);
+    });
+    if (m_options.bootStart != QLatin1String("kernel")) {
+        whyAbsent(
+            needsArrival(
+                add("boot_time_kernel_s",
+                    QStringLiteral("boot to '%1' from kernel start (s)").arg(m_options.bootPattern),
+                    B::Lower, false, 3, [](const Metrics &m) { return m.bootTimeKernel; })),
+            noKernelStart);
+    }
+    needsArrival(
+        add("boot_wire_share",
+            QStringLiteral("time on the wire / boot time to '%1'").arg(m_options.bootPattern),
+            B::None, false, 3, [](const Metrics &m) -> std::optional<double> {
+                if (!m.bootWireSeconds || !m.bootTimeFirstByte || !(*m.bootTimeFirstByte > 0)) {
+                    return kAbsent;
+                }
+                return *m.bootWireSeconds / *m.bootTimeFirstByte;
+            }));
+    startNotCaptured(&m_rows.back());
+    whyAbsent(&m_rows.back(), bootNotDone);
+    ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
+                           [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
+    panic->boolean = true;
+    ReportRow *complete =
+        add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
+            [](const Metrics &m) -> std::optional<double> {
+                return m.panic.detected ? (m.panic.complete ? 1.0 : 0.0) : kAbsent;
+            });
+    complete->boolean = true;
+    whyAbsent(complete, [](const Metrics &m) {
+        return m.panic.detected ? QString() : QStringLiteral("no panic");
+    });
+    for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        const auto &ms = m_columns[c].metrics;
+        if (ms.size() == 1 && ms.front().panic.detected && !ms.front().panic.complete) {
+            complete->notes[qsizetype(c)] =
+                QStringLiteral("no, missing %1")
+                    .arg(ms.front().panic.missing.join(QStringLiteral(", ")));
+        }
+    }
+    for (int k = 0; k < kEventKindCount; ++k) {
+        bool any = false;
+        for (const ReportColumn &c : m_columns) {
+            for (const Metrics &m : c.metrics) {
+                any = any || m.eventCounts[std::size_t(k)] > 0;
+            }
+        }
+        if (!any || EventKind(k) == EventKind::Drop) {
+            continue;
+        }
+        add(QStringLiteral("events.%1").arg(QLatin1String(eventKindName(EventKind(k)))),
+            QStringLiteral("%1 events").arg(QLatin1String(eventKindName(EventKind(k)))), B::None,
+            true, 0, [k](const Metrics &m) { return double(m.eventCounts[std::size_t(k)]); });
+    }
+    for (int i = 0; i < m_options.intervals.size(); ++i) {
+        const QString p = m_options.intervals[i];
+        auto iv = [i](const Metrics &m) -> const IntervalStats * {
+            return std::size_t(i) < m.intervals.size() ? &m.intervals[std::size_t(i)] : nullptr;
+        };
+        add(QStringLiteral("intervals.%1.matches").arg(i), QStringLiteral("'%1' matches").arg(p),
+            B::None, true, 0, [iv](const Metrics &m) -> std::optional<double> {
+                return iv(m) ? double(iv(m)->matches) : kAbsent;
+            });
+        // The time between matches needs two of them, each with the time.
+        const auto fewerThanTwo = [iv](const Metrics &m) {
+            return iv(m) && iv(m)->matches < 2 ? QStringLiteral("fewer than 2 matches") : QString();
+        };
+        whyAbsent(add(QStringLiteral("intervals.%1.mean_s").arg(i),
+                      QStringLiteral("'%1' interval mean (s)").arg(p), B::None, false, 4,
+                      [iv](const Metrics &m) { return iv(m) ? iv(m)->mean : kAbsent; }),
+                  fewerThanTwo);
+        whyAbsent(add(QStringLiteral("intervals.%1.p50_s").arg(i),
+                      QStringLiteral("'%1' interval p50 (s)").arg(p), B::None, false, 4,
+                      [iv](const Metrics &m) { return iv(m) ? iv(m)->p50 : kAbsent; }),
+                  fewerThanTwo);
+        whyAbsent(add(QStringLiteral("intervals.%1.p99_s").arg(i),
+                      QStringLiteral("'%1' interval p99 (s)").arg(p), B::None, false, 4,
+                      [iv](const Metrics &m) { return iv(m) ? iv(m)->p99 : kAbsent; }),
+                  fewerThanTwo);
+        whyAbsent(add(QStringLiteral("intervals.%1.kernel_p50_s").arg(i),
+                      QStringLiteral("'%1' interval p50 by kernel time (s)").arg(p), B::None, false,
+                      4, [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP50 : kAbsent; }),
+                  fewerThanTwo);
+        whyAbsent(add(QStringLiteral("intervals.%1.kernel_p99_s").arg(i),
+                      QStringLiteral("'%1' interval p99 by kernel time (s)").arg(p), B::None, false,
+                      4, [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP99 : kAbsent; }),
+                  fewerThanTwo);
+    }
+}
+
+} // namespace tty
