@@ -207,8 +207,10 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
         run.hasArrival ? secondsOf(run.timeOf(arrivalStandIn(run, start, end))) : std::nullopt;
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
+    // Nor is there one when no line has a kernel time: what was produced when is unknown,
+    // not none.
     const std::optional<double> p0 = productionTime(run, start);
-    w.producedKnown = p0.has_value();
+    w.producedKnown = p0.has_value() && m->kernelLines > 0;
     // Whether x is in the window that starts at `from`; not when either is unknown.
     const auto inWindow = [&](std::optional<double> x, std::optional<double> from) {
         return x && from && *x >= *from && *x <= *from + o.windowSeconds;

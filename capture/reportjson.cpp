@@ -92,6 +92,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (m.window.found && !m.window.printedKnown) {
         win[QStringLiteral("note")] = QStringLiteral(
             "the format has no host arrival times: lines printed in the window are unknown");
+    } else if (m.window.found && !m.window.producedKnown) {
+        win[QStringLiteral("note")] =
+            QStringLiteral("no line has a kernel time: lines produced in the window are unknown");
     }
     if (!o.windowMatch.isEmpty()) {
         win[QStringLiteral("match")] = o.windowMatch;

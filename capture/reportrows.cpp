@@ -141,7 +141,10 @@ void Report::buildRows()
                       return m.window.found && m.window.producedKnown ? double(m.window.produced)
                                                                       : kAbsent;
                   }),
-              windowMissing);
+              [windowMissing, noKernelTimes](const Metrics &m) {
+                  const QString missing = windowMissing(m);
+                  return !missing.isEmpty() ? missing : noKernelTimes(m);
+              });
     whyAbsent(
         needsArrival(add(
             "window.wire_s", QStringLiteral("time on the wire, %1 (s)").arg(win), B::None, false, 3,

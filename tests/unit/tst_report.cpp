@@ -614,6 +614,13 @@ void TstReport::absentFiguresSayWhy()
     QCOMPARE(note(2, "", "boot_time_note"), QString());
     QCOMPARE(note(3, "lag", "note"), QStringLiteral("no line has a kernel time"));
     QCOMPARE(note(2, "lag", "note"), QString());
+    QCOMPARE(note(3, "window", "note"),
+             QStringLiteral("no line has a kernel time: lines produced in the window are unknown"));
+    QVERIFY(runs[3].toObject()["window"].toObject()["produced"].isNull());
+    QCOMPARE(cells("window.produced"),
+             (QStringList{QStringLiteral("362.0 ± 0.0 (n=2)"), QStringLiteral("4"),
+                          QStringLiteral("n/a (no kernel times)"),
+                          QStringLiteral("183.0 ± 253.1 (n=2)")}));
     // The gate names the same reason for each trial, also where its column has none to
     // give as a whole (the mixed column: one trial reached its prompt).
     std::vector<GateCondition> conditions;
