@@ -222,9 +222,13 @@ private:
             h.line - open.line <= kOopsGap) {
             return true;
         }
-        if (h.kind == EventKind::Warning && startsWith(openInfo.msg, "refcount_t: ") &&
+        // A WARN's own text, then its WARNING: line: refcount_t's, and fs/dcache.c's
+        // unmount check (WARN, or in older kernels a printk and WARN_ON).
+        if (h.kind == EventKind::Warning &&
+            (startsWith(openInfo.msg, "refcount_t: ") ||
+             startsWith(openInfo.msg, "BUG: Dentry ")) &&
             h.line - open.line <= 8_lines) {
-            return true; // refcount_t's WARN text, then its WARNING: line
+            return true;
         }
         if (h.kind == EventKind::MemoryLeak && startsWith(openInfo.msg, "BUG: memory leak") &&
             h.line - open.line <= 4_lines) {

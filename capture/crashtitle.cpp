@@ -493,7 +493,7 @@ QString titleOf(EventKind kind, const Scan &s)
         const char *re;
         const char *stem;
     };
-    static constexpr std::array<Form, 24> kForms{{
+    static constexpr std::array<Form, 25> kForms{{
         {"^BUG: (kernel NULL pointer dereference|unable to handle kernel NULL pointer|Kernel "
          "NULL pointer)",
          "BUG: kernel NULL pointer dereference"},
@@ -525,6 +525,9 @@ QString titleOf(EventKind kind, const Scan &s)
         {"^BUG (\\S+) \\([^)]*\\): (.+)", "BUG %1: %2"},
         {"^BUG: workqueue lockup", "BUG: workqueue lockup"},
         {"^VFS: Busy inodes after unmount", "VFS: Busy inodes after unmount"},
+        // The dentry's address, inode, name and count differ between runs of one bug.
+        {"^BUG: Dentry .* still in use \\(\\d+\\) \\[unmount of (\\S+)",
+         "BUG: Dentry still in use [unmount of %1]"},
     }};
     static const std::vector<QRegularExpression> kFormPatterns = [] {
         std::vector<QRegularExpression> patterns;
@@ -544,8 +547,9 @@ QString titleOf(EventKind kind, const Scan &s)
             stem = stem.arg(m.captured(g).trimmed());
         }
         if (stem.startsWith(QLatin1String("BUG: workqueue")) ||
-            stem.startsWith(QLatin1String("VFS:"))) {
-            return stem; // reports without a stack of their own
+            stem.startsWith(QLatin1String("VFS:")) ||
+            stem.startsWith(QLatin1String("BUG: Dentry"))) {
+            return stem; // reports without a stack of their own (the dentry's: umount's)
         }
         if (stem.startsWith(QLatin1String("BUG: scheduling while atomic"))) {
             return withFunction(stem, firstGuilty(s.seq, 0, {"schedule"}));
