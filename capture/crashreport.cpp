@@ -137,8 +137,12 @@ QString crashTableText(const std::vector<ReportColumn> &columns, bool markdown)
     QString out;
     if (markdown) {
         for (std::size_t i = 0; i < table.size(); ++i) {
-            out += QStringLiteral("| ") + table[i].join(QStringLiteral(" | ")) +
-                   QStringLiteral(" |\n");
+            QStringList cells = table[i];
+            for (QString &c : cells) {
+                c = markdownCell(c);
+            }
+            out +=
+                QStringLiteral("| ") + cells.join(QStringLiteral(" | ")) + QStringLiteral(" |\n");
             if (i == 0) {
                 out += QStringLiteral("|---|---|") +
                        QString(QStringLiteral("---:|")).repeated(header.size() - 2) +

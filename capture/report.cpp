@@ -61,6 +61,11 @@ QString bootNumbers(const std::vector<int> &numbers)
 }
 } // namespace
 
+QString markdownCell(QString text)
+{
+    return text.replace(QLatin1Char('|'), QLatin1String("\\|"));
+}
+
 bool isShownValue(const std::optional<double> &v)
 {
     return v && std::isfinite(*v);
@@ -317,9 +322,10 @@ QString Report::markdown() const
 {
     QString out = QStringLiteral("| metric |");
     for (const ReportColumn &c : m_columns) {
+        const QString label = markdownCell(c.label);
         out += c.metrics.size() > 1
-                   ? QStringLiteral(" %1 (n=%2) |").arg(c.label, QString::number(c.metrics.size()))
-                   : QStringLiteral(" %1 |").arg(c.label);
+                   ? QStringLiteral(" %1 (n=%2) |").arg(label, QString::number(c.metrics.size()))
+                   : QStringLiteral(" %1 |").arg(label);
     }
     if (hasDiff()) {
         out += QStringLiteral(" B − A |");
@@ -330,12 +336,12 @@ QString Report::markdown() const
     }
     out += QLatin1Char('\n');
     for (const ReportRow &r : m_rows) {
-        out += QStringLiteral("| %1 |").arg(r.title);
+        out += QStringLiteral("| %1 |").arg(markdownCell(r.title));
         const int w = better(r);
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
             const bool best = (w < 0 && c == 0) || (w > 0 && c == 1);
-            out += best ? QStringLiteral(" **%1** |").arg(cell(r, c, false))
-                        : QStringLiteral(" %1 |").arg(cell(r, c, false));
+            const QString text = markdownCell(cell(r, c, false));
+            out += best ? QStringLiteral(" **%1** |").arg(text) : QStringLiteral(" %1 |").arg(text);
         }
         if (hasDiff()) {
             out += QStringLiteral(" %1 |").arg(diffCell(r));

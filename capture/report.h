@@ -15,6 +15,10 @@
 
 namespace tty {
 
+// A table cell's text for Markdown: a '|' from a pattern, a file name or the kernel's own
+// text (a panic reason) would end the cell, so it is escaped ("\|").
+QString markdownCell(QString text);
+
 // Whether a row value can be shown as a number (present and finite).
 bool isShownValue(const std::optional<double> &v);
 

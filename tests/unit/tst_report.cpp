@@ -51,6 +51,7 @@ private slots:
     void trialSourcesInHeaders();
     void placeMarkersInNamesStay();
     void absentFiguresSayWhy();
+    void markdownKeepsItsColumns();
 };
 
 void TstReport::metrics()
@@ -638,6 +639,49 @@ void TstReport::absentFiguresSayWhy()
                                    QStringLiteral("boot_time_s = 1.000"),
                                    QStringLiteral("boot_time_s = 5.271"),
                                    QStringLiteral("boot_time_s is n/a (no 'login:')")}));
+}
+
+// A '|' in a pattern, a label or the kernel's own text (a panic reason) ended its Markdown
+// cell: the row got a column more than the header, and the table broke in review threads.
+void TstReport::markdownKeepsItsColumns()
+{
+    const auto run = loadBytes("1700000000.000000\t[    0.000000] Linux version 6.1.0 (x)\n"
+                               "1700000001.000000\t[    1.000000] Kernel panic - not syncing: "
+                               "a|b\n");
+    QVERIFY(run);
+    MetricOptions o;
+    o.spans.append({QStringLiteral("harness: (rmmod|x)"), QStringLiteral("done|y")});
+    ReportColumn c;
+    c.label = QStringLiteral("v6.1|patched");
+    c.runs = {run.get()};
+    c.boots = {std::nullopt};
+    c.metrics = {computeMetrics(*run, o)};
+    c.files = {QStringLiteral("p.log")};
+    const Report rep({c}, o);
+    // Cells split on the '|' that no backslash escapes.
+    static const QRegularExpression unescaped(QStringLiteral("(?<!\\\\)\\|"));
+    int tables = 0, rows = 0;
+    qsizetype columns = -1;
+    for (const QString &line : rep.markdown().split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1Char('|'))) {
+            columns = -1;
+            continue;
+        }
+        const qsizetype n = line.count(unescaped);
+        if (columns < 0) {
+            columns = n;
+            ++tables;
+        }
+        QCOMPARE(n, columns);
+        ++rows;
+    }
+    QCOMPARE(tables, 2); // the metrics and the crashes
+    QVERIFY(rep.markdown().contains(
+        QStringLiteral("| span 'harness: (rmmod\\|x)' → 'done\\|y' (s) | n/a (no 'harness: "
+                       "(rmmod\\|x)') |")));
+    QVERIFY(rep.markdown().contains(QStringLiteral("| metric | v6.1\\|patched |")));
+    QVERIFY(rep.markdown().contains(QStringLiteral("| kernel panic: a\\|b | panic | 1 |")));
+    QVERIFY(rows > 20);
 }
 
 QTEST_GUILESS_MAIN(TstReport)
