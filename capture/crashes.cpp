@@ -1,5 +1,6 @@
 #include "crashes.h"
 
+#include "consoletext.h"
 #include "crashlines.h"
 #include "crashstack.h"
 #include "crashtitle.h"
@@ -278,7 +279,9 @@ private:
         const Head h = m_heads[i];
         const HeldLineInfo hl = m_src.info(h.line);
         Scan scan;
-        scan.headline = toQ(hl.msg);
+        // As a terminal prints it: a crashed kernel's headline may hold escape sequences
+        // and control bytes, and the title reaches terminals (the text report, --fail-on).
+        scan.headline = toQ(printedText(hl.msg));
         const LineIndex floor = i > 0 ? m_heads[i - 1].line + 1_lines : LineIndex(0);
         const LineIndex start = reportStart(h, hl, std::max(floor, LineIndex(0)), &scan);
         const LineIndex bound = nextBound(h.line);
@@ -378,6 +381,8 @@ private:
         *next = std::max(j, i + 1);
         c.frames = scan.frames;
         c.title = titleOf(h.kind, scan);
+        // Nor any control byte from the other lines it is made of (its stack's names).
+        c.title.removeIf([](QChar ch) { return ch.unicode() < 0x20 || ch.unicode() == 0x7f; });
         return c;
     }
 

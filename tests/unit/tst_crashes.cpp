@@ -56,6 +56,7 @@ private slots:
     void samples();
     void comparison();
     void slicedAsSequential();
+    void titlesPrintNoControls();
 };
 
 void TstCrashes::reports_data()
@@ -261,6 +262,29 @@ void TstCrashes::slicedAsSequential()
     QCOMPARE(sliced, 1);
     QCOMPARE(together.size(), one.size());
     QCOMPARE(describe(together), describe(findCrashes(*close, LineIndex(0), std::nullopt, 1)));
+}
+
+// A crashed kernel's headline with an SGR colour, a bell and bytes that are not UTF-8: the
+// title went to the terminal as it was (the text report's crash table and --fail-on's
+// message turned it red and rang its bell).
+void TstCrashes::titlesPrintNoControls()
+{
+    const auto run = loadBytes("[    1.000000] Kernel panic - not syncing: bad\x1b[31mred\x07\xff"
+                               " end\n"
+                               "[    2.000000] ---[ end Kernel panic - not syncing: bad ]---\n");
+    QVERIFY(run);
+    const std::vector<Crash> crashes = findCrashes(*run);
+    QCOMPARE(crashes.size(), std::size_t(1));
+    QCOMPARE(crashes[0].title, QStringLiteral("kernel panic: badred\uFFFD end"));
+    ReportColumn c;
+    c.label = QStringLiteral("x");
+    c.runs = {run.get()};
+    c.boots = {std::nullopt};
+    c.metrics = {computeMetrics(*run, MetricOptions{})};
+    c.files = {QStringLiteral("x.log")};
+    const QString text = Report({c}, MetricOptions{}).text();
+    QVERIFY(text.contains(QStringLiteral("kernel panic: badred\uFFFD end")));
+    QVERIFY(!text.contains(QChar(0x1b)) && !text.contains(QChar(0x07)));
 }
 
 QTEST_GUILESS_MAIN(TstCrashes)
