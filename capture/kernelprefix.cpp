@@ -137,7 +137,7 @@ KernelPrefix parseKernelPrefix(std::string_view s)
 bool promptBeforeTimestamp(std::string_view line, const KernelPrefix &p)
 {
     return p.time && p.timeAt > 0 && p.timeAt <= line.size() &&
-           line.substr(0, p.timeAt).find("login:") != std::string_view::npos;
+           line.substr(0, p.timeAt).find(kLoginPrompt) != std::string_view::npos;
 }
 
 } // namespace tty

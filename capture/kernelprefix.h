@@ -32,6 +32,10 @@ struct KernelPrefix
 
 KernelPrefix parseKernelPrefix(std::string_view line);
 
+// What marks a login prompt (getty's "corpusvm login: "): the boot split, the glued
+// prompt checks and the default --boot-pattern look for the same text.
+inline constexpr std::string_view kLoginPrompt = "login:";
+
 // Whether the text before a timestamp found past the line's start (`p`, parsed from
 // `line`) holds a login prompt: a prompt has no newline, so the next kernel's first bytes
 // end its line ("corpusvm login: [    0.000000] Linux version ..."). The prompt is the

@@ -56,12 +56,11 @@ void detectEvents(const RuleSet &rules, std::string_view text, std::size_t messa
 
 std::size_t promptEnd(std::string_view text)
 {
-    static constexpr std::string_view kPrompt = "login:";
-    const std::size_t at = text.find(kPrompt);
+    const std::size_t at = text.find(kLoginPrompt);
     if (at == std::string_view::npos) {
         return 0;
     }
-    std::size_t end = at + kPrompt.size();
+    std::size_t end = at + kLoginPrompt.size();
     while (end < text.size() && text[end] == ' ') {
         ++end;
     }

@@ -244,7 +244,7 @@ LineIndex Run::handoverLine(const BootSplit &s, LineIndex next) const
             continue;
         }
         const LineText text = lines.text(i);
-        if (text.view().find("login:") != std::string_view::npos) {
+        if (text.view().find(kLoginPrompt) != std::string_view::npos) {
             split = i + 1_lines;
         }
     }

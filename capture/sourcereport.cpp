@@ -36,7 +36,7 @@ QString label(const QString &key, bool kernel, SourceGrouping by, bool markdown)
                                          : QStringLiteral("(no prefix)");
     }
     if (markdown) {
-        k.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('`'), u'\'');
+        k = markdownCell(k).replace(QLatin1Char('`'), u'\'');
         k = QLatin1Char('`') + k + QLatin1Char('`');
     } else if (k.size() > kTemplateColumn) {
         k = k.left(kTemplateColumn - 1) + u'…';
