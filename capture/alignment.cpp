@@ -141,14 +141,33 @@ Anchor findAnchor(const Run &run, const Alignment &a, LineIndex from, LineIndex 
     return hit;
 }
 
-std::optional<RunSeconds> timeOf(const Run &run, const Anchor &hit, LineIndex end)
+std::optional<RunSeconds> timeOf(const Run &run, const Alignment &a, const Anchor &hit,
+                                 LineIndex end)
 {
     if (hit.event) {
         return run.eventTime(run.events[*hit.event]);
     }
+    if (!hit.line) {
+        return std::nullopt;
+    }
     // None: the line has no arrival time to align on. A boot's first line that starts
-    // with the system before's prompt arrived with the prompt (arrivalStandIn).
-    return hit.line ? run.timeOf(arrivalStandIn(run, *hit.line, end)) : std::nullopt;
+    // with the system before's prompt arrived with the prompt (arrivalStandIn); a kernel
+    // text behind other text on its line came after the line's first byte (bootstart.h).
+    std::optional<HostNs> at;
+    switch (a.kind) {
+    case Alignment::Kind::Start:
+        at = run.lines.arrival(arrivalStandIn(run, *hit.line, end));
+        break;
+    case Alignment::Kind::FirstKernelLine:
+        at = kernelTextArrival(run, *hit.line);
+        break;
+    case Alignment::Kind::Regex:
+        at = matchArrival(run, *hit.line, a.regex, end);
+        break;
+    case Alignment::Kind::FirstEvent:
+        break;
+    }
+    return run.runTimeOf(at);
 }
 
 } // namespace
@@ -157,7 +176,7 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
                                         std::optional<LineIndex> last)
 {
     const LineIndex end = std::min(last.value_or(run.lines.endIndex()), run.lines.endIndex());
-    return timeOf(run, findAnchor(run, a, first, end), end);
+    return timeOf(run, a, findAnchor(run, a, first, end), end);
 }
 
 std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, LineIndex first,
@@ -168,7 +187,7 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
         *search = AnchorSearch{a.spec(), first, first, std::nullopt, std::nullopt};
     }
     if (search->line || search->event) {
-        return timeOf(run, Anchor{search->line, search->event}, end);
+        return timeOf(run, a, Anchor{search->line, search->event}, end);
     }
     const LineIndex from = std::clamp(search->from, first, std::max(first, end));
     const Anchor hit = findAnchor(run, a, from, end);
@@ -181,7 +200,7 @@ std::optional<RunSeconds> alignmentTime(const Run &run, const Alignment &a, Line
         search->event = hit.event;
     }
     search->from = growing;
-    return timeOf(run, hit, end);
+    return timeOf(run, a, hit, end);
 }
 
 } // namespace tty

@@ -2,6 +2,9 @@
 
 #include "kernelprefix.h"
 #include "lineanalysis.h"
+#include "linematcher.h"
+
+#include <algorithm>
 
 namespace tty {
 
@@ -51,6 +54,64 @@ LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end)
     // promptBeforeBoot found the line first in its boot; the next must be in it too.
     const Boot &b = run.boots[std::size_t(run.bootOf(line))];
     return line + 1_lines < b.end ? line + 1_lines : line;
+}
+
+std::optional<HostNs> kernelTextArrival(const Run &run, LineIndex line)
+{
+    const LineTable &lines = run.lines;
+    if (line >= lines.endIndex()) {
+        return std::nullopt;
+    }
+    const std::optional<KernelUs> kt = lines.kernelTime(line);
+    if (!kt || !(lines.flags(line) & KernelTimeNotAtStart)) {
+        return lines.arrival(arrivalStandIn(run, line, lines.endIndex()));
+    }
+    const std::optional<HostNs> own = lines.arrival(line);
+    if (!own) {
+        return std::nullopt;
+    }
+    HostNs earliest = *own;
+    if (const std::optional<RunSeconds> p = run.producedAt(line)) {
+        earliest = std::max(earliest, run.hostTimeAt(*p));
+    }
+    const LineIndex next = line + 1_lines;
+    const std::optional<HostNs> latest =
+        next < lines.endIndex() ? lines.arrival(next) : std::nullopt;
+    if (!latest || *latest < *own) {
+        return earliest; // the last line, or a host clock that stepped back
+    }
+    HostNs estimate = *latest;
+    const std::optional<KernelUs> nextKt = lines.kernelTime(next);
+    if (nextKt && *nextKt >= *kt && run.bootOf(next) == run.bootOf(line)) {
+        // Compared in microseconds first: kernel times from a damaged log may be far
+        // apart, beyond what nanoseconds hold.
+        const Microseconds between = *nextKt - *kt;
+        const Nanoseconds room = *latest - earliest;
+        estimate =
+            between.count() > room.count() / 1000 ? earliest : *latest - Nanoseconds(between);
+    }
+    return std::min(std::max(estimate, earliest), *latest);
+}
+
+std::optional<HostNs> matchArrival(const Run &run, LineIndex line, const QString &pattern,
+                                   LineIndex end)
+{
+    if (line >= run.lines.endIndex()) {
+        return std::nullopt;
+    }
+    const bool timedBehind =
+        run.lines.kernelTime(line) && (run.lines.flags(line) & KernelTimeNotAtStart);
+    const std::size_t prompt = timedBehind ? 0 : promptBeforeBoot(run, line);
+    if (!timedBehind && prompt == 0) {
+        return run.lines.arrival(line);
+    }
+    const LineText text = run.lines.text(line);
+    const std::size_t lead = timedBehind ? parseKernelPrefix(text.view()).timeAt : prompt;
+    if (LineMatcher(pattern).matches(text.view().substr(0, lead))) {
+        return run.lines.arrival(line);
+    }
+    return timedBehind ? kernelTextArrival(run, line)
+                       : run.lines.arrival(arrivalStandIn(run, line, end));
 }
 
 } // namespace tty

@@ -8,6 +8,8 @@
 
 #include "run.h"
 
+#include <QString>
+
 #include <cstddef>
 
 namespace tty {
@@ -26,5 +28,23 @@ std::size_t promptBeforeBoot(const Run &run, LineIndex line);
 // came at most that line's transmission after them. Only a next line before `end` and in
 // the same boot stands in.
 LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end);
+
+// When `line`'s kernel text (its timestamp and message) arrived on the host clock. That is
+// the line's arrival, except on a line with other text before the timestamp, which came
+// first: a boot loader's ("Probing EDD (edd=off to disable)... o ESC c [    0.000000]
+// Linux version" arrives 3.4 s before the banner on the real captures), a prompt's, a
+// shell's. Those bytes came no earlier than the line's first byte and than their own
+// production time, and no later than the next line's first byte; the estimate is the next
+// line's arrival less the kernel time between the two (a burst: about the next line's
+// arrival; a quiet spell after the line: about its production), kept within those
+// bounds. A line without a kernel time: arrivalStandIn's line's arrival.
+std::optional<HostNs> kernelTextArrival(const Run &run, LineIndex line);
+
+// When the text a user's pattern found on `line` arrived: the line's arrival when the
+// pattern matches the text in front of the line's timestamp (or of the output glued
+// behind the system before's prompt), else kernelTextArrival (or arrivalStandIn's within
+// `end`, for firmware glued behind a prompt). The matcher is only built for such lines.
+std::optional<HostNs> matchArrival(const Run &run, LineIndex line, const QString &pattern,
+                                   LineIndex end);
 
 } // namespace tty

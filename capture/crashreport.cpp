@@ -1,5 +1,7 @@
 #include "crashreport.h"
 
+#include "bootstart.h"
+
 #include "metrics.h"
 
 #include <map>
@@ -70,8 +72,8 @@ QJsonArray crashesToJson(const Run &run, const Metrics &m)
     QJsonArray out;
     const std::shared_ptr<const std::vector<Crash>> crashes = crashesOf(run, m);
     for (const Crash &c : *crashes) {
-        const std::optional<HostNs> a =
-            c.line < run.lines.endIndex() ? run.lines.arrival(c.line) : std::nullopt;
+        // A headline behind other text (a shell's prompt) came after its line's first byte.
+        const std::optional<HostNs> a = kernelTextArrival(run, c.line);
         const std::optional<KernelUs> k = run.lines.kernelTime(c.line);
         out.append(QJsonObject{
             {QStringLiteral("title"), c.title},

@@ -203,8 +203,11 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     const LineIndex start = *w.startLine;
     const LineMatcher only = matcherOf(o.windowMatch);
     w.printedKnown = run.hasArrival;
-    w.start =
-        run.hasArrival ? secondsOf(run.timeOf(arrivalStandIn(run, start, end))) : std::nullopt;
+    // A start found in kernel text behind other text came after its line's first byte.
+    w.start = !run.hasArrival ? std::nullopt
+              : o.windowStart.isEmpty()
+                  ? secondsOf(run.timeOf(arrivalStandIn(run, start, end)))
+                  : secondsOf(run.runTimeOf(matchArrival(run, start, o.windowStart, end)));
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
     // Nor is there one when no line has a kernel time: what was produced when is unknown,
@@ -294,7 +297,8 @@ void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineI
                                    .arg(s.second, s.first);
             } else {
                 if (run.hasArrival) {
-                    const std::optional<double> to = secondsOf(run.timeOf(*r.toLine));
+                    const std::optional<double> to =
+                        secondsOf(run.runTimeOf(matchArrival(run, *r.toLine, s.second, end)));
                     const std::optional<double> from = productionTime(run, fromLine);
                     if (to && from) {
                         r.seconds = *to - *from;
@@ -417,7 +421,9 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     if (!run.hasArrival) {
         return; // the boot-done line's arrival is what every variant ends on
     }
-    const std::optional<RunSeconds> done = run.timeOf(hit), begun = run.timeOf(start);
+    const std::optional<RunSeconds> done =
+                                        run.runTimeOf(matchArrival(run, hit, o.bootPattern, end)),
+                                    begun = run.timeOf(start);
     if (promptBeforeBoot(run, start) > 0) {
         m->bootStartNote = QStringLiteral("the boot's first line starts with the prompt of the "
                                           "system before it: when its own first byte came is "

@@ -63,6 +63,11 @@ std::optional<RunSeconds> Run::timeOf(LineIndex i) const
     return a ? std::optional<RunSeconds>(RunSeconds(seconds(*a - origin))) : std::nullopt;
 }
 
+std::optional<RunSeconds> Run::runTimeOf(std::optional<HostNs> at) const
+{
+    return at ? std::optional<RunSeconds>(RunSeconds(seconds(*at - origin))) : std::nullopt;
+}
+
 std::optional<RunSeconds> Run::producedAt(LineIndex i) const
 {
     const std::optional<KernelUs> k = lines.kernelTime(i);
@@ -150,12 +155,17 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
     if (e.arrival) {
         return e.arrival;
     }
-    if (e.line < lines.endIndex()) {
-        // An event on a boot's first line behind the system before's prompt came with
-        // the new kernel's bytes, not with the prompt (bootstart.h).
+    if (e.line >= lines.endIndex()) {
+        return std::nullopt;
+    }
+    // Firmware and drop notices start their line: they came with its first byte, or
+    // with the next line's behind the system before's prompt. Every other event is in
+    // the kernel's text, which came after any other text in front of its timestamp: a
+    // boot loader's, a prompt's (bootstart.h).
+    if (e.kind == EventKind::Firmware || e.kind == EventKind::Drop) {
         return lines.arrival(arrivalStandIn(*this, e.line, lines.endIndex()));
     }
-    return std::nullopt;
+    return kernelTextArrival(*this, e.line);
 }
 
 std::optional<RunSeconds> Run::eventTime(const Event &e) const

@@ -100,6 +100,8 @@ public:
     // When the line arrived, in seconds since the start of the run; none without an
     // arrival time (a format without host times, or a line that lost its stamp).
     std::optional<RunSeconds> timeOf(LineIndex i) const;
+    // A host time in seconds since the start of the run.
+    std::optional<RunSeconds> runTimeOf(std::optional<HostNs> at) const;
     // When the line was produced, in run seconds (kernel time mapped to the host clock);
     // none without kernel time.
     std::optional<RunSeconds> producedAt(LineIndex i) const;

@@ -1,0 +1,234 @@
+// When kernel text that shares its line with other text arrived (capture/bootstart.h). A
+// line's host time is its first byte's; the kernel's text behind a boot loader's or a
+// prompt's bytes on the same line came later, by seconds on the real captures.
+#include "alignment.h"
+#include "bootstart.h"
+#include "metrics.h"
+#include "tst_helpers.h"
+
+#include <QTest>
+
+using namespace tty;
+using namespace testutil;
+
+class TstArrivals : public QObject
+{
+    Q_OBJECT
+private slots:
+    void bannerBehindTheBootLoader_data();
+    void bannerBehindTheBootLoader();
+    void kernelTextBehindTheLoginPrompt();
+    void kernelTextAfterAQuietSpell();
+    void damagedClocksStayInBounds();
+};
+
+namespace {
+std::unique_ptr<Run> loadSample(const QString &name)
+{
+    QString error;
+    std::unique_ptr<Run> run =
+        loadRun(QStringLiteral(TTYSCOPE_SAMPLES "/") + name, LoadOptions{}, &error);
+    if (!run) {
+        qWarning("%s", qPrintable(error));
+    }
+    return run;
+}
+
+// Run seconds of an alignment over the whole run; -1 when the spec does not parse, -2
+// when there is no anchor.
+double aligned(const Run &run, const QString &spec)
+{
+    Alignment a;
+    QString error;
+    if (!Alignment::parse(spec, &a, &error)) {
+        return -1;
+    }
+    const std::optional<RunSeconds> t = alignmentTime(run, a, LineIndex(0));
+    return t ? t->count() : -2;
+}
+
+std::int64_t micros(double seconds)
+{
+    return qRound64(seconds * 1e6);
+}
+
+const Event *firstOf(const Run &run, EventKind kind)
+{
+    for (const Event &e : run.events) {
+        if (e.kind == kind) {
+            return &e;
+        }
+    }
+    return nullptr;
+}
+} // namespace
+
+void TstArrivals::bannerBehindTheBootLoader_data()
+{
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<qint64>("bannerLine"); // 0-based
+    QTest::addColumn<qint64>("earlyUs");    // the line's first byte before the next line's
+    // The boot loader prints "Probing EDD (edd=off to disable)... o" and the kernel's first
+    // line ends that line: its host time is the loader's, before the kernel decompressed.
+    // The next line (`Command line`, also kernel time 0) is the banner's upper bound.
+    QTest::newRow("6.1 hostts") << QStringLiteral(
+                                       "boot_login-default-smp2-115200-t1.hostts.log.zst")
+                                << qint64(8) << qint64(3'401'224);
+    QTest::newRow("6.1 panic hostts")
+        << QStringLiteral("panic_noroot-smp2-115200-t1.hostts.log.zst") << qint64(8)
+        << qint64(3'430'139);
+    QTest::newRow("6.12-rt hostts")
+        << QStringLiteral("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst") << qint64(8)
+        << qint64(1'176'378);
+    // grabserial -t: elapsed seconds and the delta to the line before, `[3.465595 3.401355]`.
+    QTest::newRow("6.1 grabserial")
+        << QStringLiteral("boot_login-default-smp2-115200-t1.grabserial.log.zst") << qint64(8)
+        << qint64(3'401'354);
+}
+
+void TstArrivals::bannerBehindTheBootLoader()
+{
+    QFETCH(QString, sample);
+    QFETCH(qint64, bannerLine);
+    QFETCH(qint64, earlyUs);
+    const std::unique_ptr<Run> run = loadSample(sample);
+    QVERIFY(run);
+    const Event *boot = firstOf(*run, EventKind::Boot);
+    QVERIFY(boot);
+    const LineIndex line = boot->line, next = line + 1_lines;
+    QCOMPARE(line, LineIndex(bannerLine));
+    QVERIFY(lineText(*run, line).startsWith("Probing EDD"));
+    const double own = run->timeOf(line)->count(), after = run->timeOf(next)->count();
+    QCOMPARE(micros(after - own), earlyUs);
+
+    // The boot event, the boot alignment and a pattern in the banner: with the banner's
+    // bytes, not the loader's.
+    QCOMPARE(micros(run->eventTime(*boot)->count()), micros(after));
+    QCOMPARE(micros(aligned(*run, QStringLiteral("boot"))), micros(after));
+    QCOMPARE(micros(aligned(*run, QStringLiteral("event:boot"))), micros(after));
+    QCOMPARE(micros(aligned(*run, QStringLiteral("regex:Linux version"))), micros(after));
+    // A pattern in the loader's text in front: that line's first byte.
+    QCOMPARE(micros(aligned(*run, QStringLiteral("regex:Probing EDD"))), micros(own));
+    // The lag figures never used the line (its timestamp is behind other text).
+    QVERIFY(!run->lagOf(line));
+}
+
+// The real boot_login capture ends with "corpusvm login: [    4.884373] harness: poweroff":
+// the getty's prompt, then a kernel line 0.89 s later by the kernel's clock.
+void TstArrivals::kernelTextBehindTheLoginPrompt()
+{
+    const std::unique_ptr<Run> run =
+        loadSample(QStringLiteral("boot_login-default-smp2-115200-t1.hostts.log.zst"));
+    QVERIFY(run);
+    const LineIndex glued(367);
+    QCOMPARE(lineText(*run, glued), QByteArray("corpusvm login: [    4.884373] harness: poweroff"));
+    // Arrivals from the file: the prompt 1796014808.530784, the next line (an empty one,
+    // no kernel time) 1796014809.538525; the capture starts at 1796014801.300316.
+    QCOMPARE(micros(run->timeOf(glued)->count()), qint64(7'230'468));
+    QCOMPARE(micros(run->timeOf(glued + 1_lines)->count()), qint64(8'238'209));
+    // The kernel produced the marker at 4.884373 s, 1796014809.415818 on the host clock
+    // (the lowest lag, line 104's, puts kernel time 0 at 1796014804.531445; truth.json
+    // rounds it to ...446 in floating point): after the prompt came.
+    QCOMPARE(micros(run->producedAt(glued)->count()), qint64(8'115'502));
+
+    // The prompt is the line's first byte: 'login:' aligns there, and the boot time ends
+    // there (truth.json: qemu_start_to_login 7.352176 s, from QEMU's start, 0.12 s before
+    // the first byte).
+    QCOMPARE(micros(aligned(*run, QStringLiteral("regex:login:"))), qint64(7'230'468));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(micros(m.bootTimeFirstByte.value()), qint64(7'230'468));
+    // The marker came between its production and the next line's first byte; the next
+    // line has no kernel time to carry back, so its arrival is the bound given.
+    QCOMPARE(micros(aligned(*run, QStringLiteral("regex:harness: poweroff"))), qint64(8'238'209));
+    MetricOptions o;
+    o.spans = {{QStringLiteral("harness: boot complete"), QStringLiteral("harness: poweroff")}};
+    o.windowStart = QStringLiteral("harness: poweroff");
+    o.windowSeconds = 2;
+    const Metrics s = computeMetrics(*run, o);
+    QCOMPARE(s.spans.size(), std::size_t(1));
+    // From the production of `boot complete` (3.870011 s: 1796014808.401456) to the
+    // marker's arrival: 1.137069 s, where the prompt's arrival gave 0.129328 s.
+    QCOMPARE(micros(s.spans[0].seconds.value()), qint64(1'137'069));
+    QCOMPARE(micros(s.spans[0].kernelSeconds.value()), qint64(1'014'362));
+    // The window from the marker: the empty line and the two last kernel lines arrived in
+    // the 2 s after it (0, 1.044522 and 1.049544 s later).
+    QCOMPARE(micros(s.window.start.value()), qint64(8'238'209));
+    QCOMPARE(s.window.lines, qint64(4));
+}
+
+namespace {
+// A shell's prompt, and after a quiet spell the kernel's next line behind it; then lines
+// with their timestamps at the start, whose lowest lag puts kernel time 0 at host 90 s.
+QByteArray shellThenQuietSpell(const QByteArray &nextStamp)
+{
+    return "100.000000\t[   10.000000] random: crng init done\n"
+           "100.010000\troot@vm:~# [   50.000000] sysrq: Trigger a crash\n"
+           "140.500000\t[" +
+           nextStamp +
+           "] Kernel panic - not syncing: sysrq triggered crash\n"
+           "140.600000\t[   50.600000] CPU: 0 PID: 1 Comm: sh Not tainted 6.1.0-57-amd64\n";
+}
+} // namespace
+
+// The kernel printed nothing for 40 s, the shell printed its prompt meanwhile, then the
+// kernel's next line ended the prompt's line. Its text came 40 s after the line's first
+// byte: the next line arrived 0.5 s of kernel time after it was produced.
+void TstArrivals::kernelTextAfterAQuietSpell()
+{
+    const std::unique_ptr<Run> run =
+        loadBytes(shellThenQuietSpell("   50.500000"), withFormat(QStringLiteral("hostts")));
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineCount(4));
+    const Event *sysrq = firstOf(*run, EventKind::Sysrq);
+    const Event *panic = firstOf(*run, EventKind::Panic);
+    QVERIFY(sysrq && panic);
+    QCOMPARE(sysrq->line, LineIndex(1));
+    QCOMPARE(micros(run->timeOf(LineIndex(1))->count()), qint64(10'000)); // the prompt
+    QCOMPARE(micros(run->eventTime(*sysrq)->count()), qint64(40'000'000));
+    QCOMPARE(micros(run->eventTime(*panic)->count()), qint64(40'500'000));
+    QCOMPARE(micros(aligned(*run, QStringLiteral("event:sysrq"))), qint64(40'000'000));
+    QCOMPARE(micros(aligned(*run, QStringLiteral("regex:Trigger a crash"))), qint64(40'000'000));
+    QCOMPARE(micros(aligned(*run, QStringLiteral("regex:root@vm"))), qint64(10'000));
+    QCOMPARE(micros(aligned(*run, QStringLiteral("boot"))), qint64(0));
+}
+
+// Untrusted clocks: the estimate stays between the line's first byte (and its production)
+// and the next line's first byte, whatever the kernel times say.
+void TstArrivals::damagedClocksStayInBounds()
+{
+    // The next line's kernel time 10^9 s later: carried back, it would land before the
+    // line's own first byte (and overflow nanoseconds). That line's lag also puts kernel
+    // time 0 10^9 s back, so the production time says nothing: the first byte stands.
+    {
+        const std::unique_ptr<Run> run = loadBytes(shellThenQuietSpell("1000000050.500000"),
+                                                   withFormat(QStringLiteral("hostts")));
+        QVERIFY(run);
+        const Event *sysrq = firstOf(*run, EventKind::Sysrq);
+        QVERIFY(sysrq);
+        QCOMPARE(micros(run->eventTime(*sysrq)->count()), qint64(10'000));
+    }
+    // The next line's kernel time before the line's (a new boot's clock, or damage): no
+    // kernel time to carry back; the next line's first byte bounds it.
+    {
+        const std::unique_ptr<Run> run =
+            loadBytes(shellThenQuietSpell("   49.000000"), withFormat(QStringLiteral("hostts")));
+        QVERIFY(run);
+        const Event *sysrq = firstOf(*run, EventKind::Sysrq);
+        QVERIFY(sysrq);
+        QCOMPARE(micros(run->eventTime(*sysrq)->count()), qint64(40'500'000));
+    }
+    // The host clock steps back on the next line: nothing bounds the text after the
+    // line's first byte, which stands.
+    {
+        QByteArray text = shellThenQuietSpell("   50.500000");
+        text.replace("140.500000", "99.000000");
+        const std::unique_ptr<Run> run = loadBytes(text, withFormat(QStringLiteral("hostts")));
+        QVERIFY(run);
+        const Event *sysrq = firstOf(*run, EventKind::Sysrq);
+        QVERIFY(sysrq);
+        QCOMPARE(micros(run->eventTime(*sysrq)->count()), qint64(10'000));
+    }
+}
+
+QTEST_GUILESS_MAIN(TstArrivals)
+#include "tst_arrivals.moc"
