@@ -93,25 +93,33 @@ std::optional<HostNs> kernelTextArrival(const Run &run, LineIndex line)
     return std::min(std::max(estimate, earliest), *latest);
 }
 
+bool matchInFront(const Run &run, LineIndex line, const QString &pattern)
+{
+    if (line >= run.lines.endIndex()) {
+        return false;
+    }
+    const bool timedBehind =
+        run.lines.kernelTime(line) && (run.lines.flags(line) & KernelTimeNotAtStart);
+    const std::size_t prompt = timedBehind ? 0 : promptBeforeBoot(run, line);
+    if (!timedBehind && prompt == 0) {
+        return false; // the usual line: nothing in front of its own text
+    }
+    const LineText text = run.lines.text(line);
+    const std::size_t lead = timedBehind ? parseKernelPrefix(text.view()).timeAt : prompt;
+    return LineMatcher(pattern).matches(text.view().substr(0, lead));
+}
+
 std::optional<HostNs> matchArrival(const Run &run, LineIndex line, const QString &pattern,
                                    LineIndex end)
 {
     if (line >= run.lines.endIndex()) {
         return std::nullopt;
     }
-    const bool timedBehind =
-        run.lines.kernelTime(line) && (run.lines.flags(line) & KernelTimeNotAtStart);
-    const std::size_t prompt = timedBehind ? 0 : promptBeforeBoot(run, line);
-    if (!timedBehind && prompt == 0) {
+    if (matchInFront(run, line, pattern)) {
         return run.lines.arrival(line);
     }
-    const LineText text = run.lines.text(line);
-    const std::size_t lead = timedBehind ? parseKernelPrefix(text.view()).timeAt : prompt;
-    if (LineMatcher(pattern).matches(text.view().substr(0, lead))) {
-        return run.lines.arrival(line);
-    }
-    return timedBehind ? kernelTextArrival(run, line)
-                       : run.lines.arrival(arrivalStandIn(run, line, end));
+    return run.lines.kernelTime(line) ? kernelTextArrival(run, line)
+                                      : run.lines.arrival(arrivalStandIn(run, line, end));
 }
 
 } // namespace tty

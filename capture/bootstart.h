@@ -40,6 +40,12 @@ LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end);
 // bounds. A line without a kernel time: arrivalStandIn's line's arrival.
 std::optional<HostNs> kernelTextArrival(const Run &run, LineIndex line);
 
+// Whether a user's pattern matches the text in front of `line`'s own: before its timestamp
+// when that is behind other text, or the system before's prompt in front of firmware
+// output (promptBeforeBoot). That text has no kernel time and came with the line's first
+// byte. The matcher is only built for such lines.
+bool matchInFront(const Run &run, LineIndex line, const QString &pattern);
+
 // When the text a user's pattern found on `line` arrived: the line's arrival when the
 // pattern matches the text in front of the line's timestamp (or of the output glued
 // behind the system before's prompt), else kernelTextArrival (or arrivalStandIn's within

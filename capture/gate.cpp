@@ -175,8 +175,8 @@ void checkFigure(const GateCondition &g, std::optional<double> value, const QStr
     c->detail = QStringLiteral("%1 = %2").arg(g.key, number(*value, row));
 }
 
-// Why a trial's figure is absent where its column's note does not say (the note covers
-// formats without host times, and columns none of whose trials has the figure).
+// Why a trial's figure is absent: "n/a (no host times)", or a bare "n/a" when the row has
+// no reason to give for it (then its column's note, if any, says why).
 QString absentReason(const ReportRow &row, const Metrics &m)
 {
     const QString why = row.absentWhy ? row.absentWhy(m) : QString();
@@ -251,7 +251,10 @@ bool checkGate(const Report &report, const std::vector<GateCondition> &condition
                     if (note.isEmpty()) {
                         v = row->values[ci][t];
                     }
-                    checkFigure(g, v, note.isEmpty() ? absentReason(*row, m) : note, row, &c);
+                    // The trial's own reason first: a column's note may join several.
+                    const QString own = absentReason(*row, m);
+                    checkFigure(g, v, note.isEmpty() || own != QLatin1String("n/a") ? own : note,
+                                row, &c);
                 }
                 out->push_back(c);
             }

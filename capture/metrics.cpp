@@ -212,7 +212,12 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     // user-space line that starts the window); without either there is no produced figure.
     // Nor is there one when no line has a kernel time: what was produced when is unknown,
     // not none.
-    const std::optional<double> p0 = productionTime(run, start);
+    // A start found in the text in front of a timestamp (a prompt) has no production time
+    // of its own either: the kernel text behind it came later.
+    const std::optional<double> p0 =
+        !o.windowStart.isEmpty() && matchInFront(run, start, o.windowStart)
+            ? secondsOf(run.timeOf(start))
+            : productionTime(run, start);
     w.producedKnown = p0.has_value() && m->kernelLines > 0;
     // Whether x is in the window that starts at `from`; not when either is unknown.
     const auto inWindow = [&](std::optional<double> x, std::optional<double> from) {
@@ -296,20 +301,32 @@ void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineI
                 m->warnings << QStringLiteral("--span '%1' matched no line after '%2'")
                                    .arg(s.second, s.first);
             } else {
+                // An end found in the text in front of a timestamp (a prompt) has no
+                // kernel time: the one behind it is the kernel text's, printed later.
+                const bool fromInFront = matchInFront(run, fromLine, s.first);
+                const bool toInFront = matchInFront(run, *r.toLine, s.second);
                 if (run.hasArrival) {
                     const std::optional<double> to =
                         secondsOf(run.runTimeOf(matchArrival(run, *r.toLine, s.second, end)));
-                    const std::optional<double> from = productionTime(run, fromLine);
+                    const std::optional<double> from = fromInFront ? secondsOf(run.timeOf(fromLine))
+                                                                   : productionTime(run, fromLine);
                     if (to && from) {
                         r.seconds = *to - *from;
                     }
                 } else {
                     r.missing = QStringLiteral("no host arrival times");
                 }
-                const std::optional<KernelUs> k0 = run.lines.kernelTime(fromLine);
-                const std::optional<KernelUs> k1 = run.lines.kernelTime(*r.toLine);
+                const std::optional<KernelUs> k0 =
+                    fromInFront ? std::nullopt : run.lines.kernelTime(fromLine);
+                const std::optional<KernelUs> k1 =
+                    toInFront ? std::nullopt : run.lines.kernelTime(*r.toLine);
                 if (k0 && k1 && run.bootOf(fromLine) == run.bootOf(*r.toLine)) {
                     r.kernelSeconds = double((*k1 - *k0).count()) * 1e-6;
+                } else {
+                    r.kernelMissing = !k0 ? QStringLiteral("'%1' has no kernel time").arg(s.first)
+                                      : !k1
+                                          ? QStringLiteral("'%1' has no kernel time").arg(s.second)
+                                          : QStringLiteral("the ends in different boots");
                 }
             }
         }

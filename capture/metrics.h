@@ -57,7 +57,8 @@ struct SpanResult
     // boot, both timestamped). Knowable without host times.
     std::optional<double> kernelSeconds;
     std::optional<LineIndex> fromLine, toLine;
-    QString missing; // which end was not found
+    QString missing;       // which end was not found
+    QString kernelMissing; // both found, but no kernelSeconds: which end has no kernel time
 };
 
 struct PanicResult

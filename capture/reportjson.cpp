@@ -114,6 +114,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         if (!s.missing.isEmpty()) {
             so[QStringLiteral("missing")] = s.missing;
         }
+        if (!s.kernelMissing.isEmpty()) {
+            so[QStringLiteral("kernel_note")] = s.kernelMissing;
+        }
         spans.append(so);
     }
     j[QStringLiteral("spans")] = spans;

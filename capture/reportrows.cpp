@@ -30,24 +30,10 @@ void Report::buildRows()
         m_rows.push_back(std::move(r));
         return &m_rows.back();
     };
-    // A figure that needs host arrival times is n/a in a column none of whose trials has
-    // them: never a number from another clock.
-    auto needsArrival = [&](ReportRow *r) {
-        for (std::size_t c = 0; c < m_columns.size(); ++c) {
-            bool any = false;
-            for (const Metrics &m : m_columns[c].metrics) {
-                any = any || m.hasArrival;
-            }
-            if (!any && !m_columns[c].metrics.empty()) {
-                r->notes[qsizetype(c)] = QStringLiteral("n/a (no host times)");
-            }
-        }
-        return r;
-    };
-    // A cell none of whose trials has the figure says why, when its trials agree on it
-    // (`why` gives a trial's reason, empty when it has none to give): "n/a (no 'login:')".
-    auto whyAbsent = [&](ReportRow *r, auto why) {
-        r->absentWhy = why;
+    // A cell none of whose trials has the figure says why, when each of its trials has a
+    // reason (the row's absentWhy; empty when it has none to give): "n/a (no 'login:')",
+    // or the different reasons in trial order, "n/a (no host times; no 'login:')".
+    auto noteAbsent = [&](ReportRow *r) {
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
             const auto &ms = m_columns[c].metrics;
             const auto &vs = r->values[c];
@@ -55,13 +41,40 @@ void Report::buildRows()
                 std::any_of(vs.begin(), vs.end(), isShownValue)) {
                 continue;
             }
-            const QString first = why(ms.front());
-            const bool agree = std::all_of(ms.begin(), ms.end(),
-                                           [&](const Metrics &m) { return why(m) == first; });
-            if (!first.isEmpty() && agree) {
-                r->notes[qsizetype(c)] = QStringLiteral("n/a (%1)").arg(first);
+            QStringList reasons;
+            bool all = true;
+            for (const Metrics &m : ms) {
+                const QString why = r->absentWhy(m);
+                all = all && !why.isEmpty();
+                if (!why.isEmpty() && !reasons.contains(why)) {
+                    reasons << why;
+                }
+            }
+            if (all) {
+                r->notes[qsizetype(c)] = QStringLiteral("n/a (%1)").arg(reasons.join(u"; "));
             }
         }
+    };
+    // A figure that needs host arrival times is n/a for a trial without them: never a
+    // number from another clock. That is its first reason.
+    auto needsArrival = [&](ReportRow *r) {
+        r->absentWhy = [](const Metrics &m) {
+            return m.hasArrival ? QString() : QStringLiteral("no host times");
+        };
+        noteAbsent(r);
+        return r;
+    };
+    // The row's other reasons, after that one.
+    auto whyAbsent = [&](ReportRow *r, auto why) {
+        if (r->absentWhy) {
+            r->absentWhy = [first = r->absentWhy, why](const Metrics &m) {
+                const QString reason = first(m);
+                return reason.isEmpty() ? why(m) : reason;
+            };
+        } else {
+            r->absentWhy = why;
+        }
+        noteAbsent(r);
         return r;
     };
     const auto noKernelTimes = [](const Metrics &m) {
@@ -174,9 +187,9 @@ void Report::buildRows()
                 QStringLiteral("span '%1' → '%2' by kernel time (s)").arg(sp.first, sp.second),
                 B::None, false, 3,
                 [span](const Metrics &m) { return span(m) ? span(m)->kernelSeconds : kAbsent; }),
-            [missingEnd](const Metrics &m) {
+            [missingEnd, span](const Metrics &m) {
                 const QString end = missingEnd(m);
-                return !end.isEmpty() ? end : QStringLiteral("an end untimed or in another boot");
+                return !end.isEmpty() ? end : span(m)->kernelMissing;
             });
     }
     const QString start =

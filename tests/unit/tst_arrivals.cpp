@@ -154,6 +154,33 @@ void TstArrivals::kernelTextBehindTheLoginPrompt()
     // the 2 s after it (0, 1.044522 and 1.049544 s later).
     QCOMPARE(micros(s.window.start.value()), qint64(8'238'209));
     QCOMPARE(s.window.lines, qint64(4));
+
+    // The prompt has no kernel time: the 4.884373 s behind it is the marker's, printed
+    // later. A span to or from 'login:' has none by kernel time (it read 4.884 s from the
+    // banner), and says why; by host time it runs to or from the prompt's arrival.
+    MetricOptions p;
+    p.spans = {{QStringLiteral("Linux version"), QStringLiteral("login:")},
+               {QStringLiteral("login:"), QStringLiteral("Power down")}};
+    p.windowStart = QStringLiteral("login:");
+    p.windowSeconds = 2;
+    const Metrics q = computeMetrics(*run, p);
+    QCOMPARE(q.spans.size(), std::size_t(2));
+    QVERIFY(!q.spans[0].kernelSeconds);
+    QCOMPARE(q.spans[0].kernelMissing, QStringLiteral("'login:' has no kernel time"));
+    // From the banner's production (kernel time 0: 1796014804.531445) to the prompt.
+    QCOMPARE(micros(q.spans[0].seconds.value()), qint64(3'999'339));
+    QVERIFY(!q.spans[1].kernelSeconds);
+    QCOMPARE(q.spans[1].kernelMissing, QStringLiteral("'login:' has no kernel time"));
+    // From the prompt's arrival to `reboot: Power down`'s (1796014810.588069).
+    QCOMPARE(micros(q.spans[1].seconds.value()), qint64(2'057'285));
+    // A window from the prompt: from its arrival on both clocks. Printed: the prompt's line
+    // and the empty one after it; produced: the marker, `ACPI: PM: Preparing to enter
+    // system sleep state S5` and `reboot: Power down` (0.885, 1.932 and 1.937 s later).
+    QCOMPARE(micros(q.window.start.value()), qint64(7'230'468));
+    QCOMPARE(q.window.lines, qint64(2));
+    QCOMPARE(q.window.produced, qint64(3));
+    p.windowSeconds = 1.9;
+    QCOMPARE(computeMetrics(*run, p).window.produced, qint64(1));
 }
 
 namespace {

@@ -639,6 +639,38 @@ void TstReport::absentFiguresSayWhy()
                                    QStringLiteral("boot_time_s = 1.000"),
                                    QStringLiteral("boot_time_s = 5.271"),
                                    QStringLiteral("boot_time_s is n/a (no 'login:')")}));
+
+    // Trials absent for different reasons: each reason once, in trial order (the cell read
+    // a bare "n/a"). The raw capture has no host times; the gate names that too.
+    const auto panicRaw = loadBytes(
+        zstdDecompressFile(QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst")),
+        withFormat(QStringLiteral("raw")));
+    QVERIFY(panicRaw);
+    const Report differ({column(QStringLiteral("raw+panic"), {panicRaw.get(), panic.get()}),
+                         column(QStringLiteral("user+panic"), {userOnly.get(), panic.get()})},
+                        o);
+    auto differCells = [&](const char *key) {
+        QStringList out;
+        for (const ReportRow &r : differ.rows()) {
+            if (r.key == QLatin1String(key)) {
+                for (std::size_t c = 0; c < differ.columns().size(); ++c) {
+                    out << differ.cell(r, c);
+                }
+            }
+        }
+        return out;
+    };
+    QCOMPARE(differCells("boot_time_s"),
+             (QStringList{QStringLiteral("n/a (no host times; no 'login:')"),
+                          QStringLiteral("1.000 ± 0.000 (n=1)")}));
+    QCOMPARE(differCells("boot_time_kernel_s"),
+             (QStringList{QStringLiteral("n/a (no host times; no 'login:')"),
+                          QStringLiteral("n/a (no kernel times; no 'login:')")}));
+    QCOMPARE(differCells("spans.0.seconds"),
+             (QStringList{QStringLiteral("n/a (no host times; no 'harness: rmmod')"), noRmmod}));
+    std::vector<GateCheck> differChecks;
+    QVERIFY(checkGate(differ, conditions, &differChecks, &error));
+    QCOMPARE(differChecks.front().detail, QStringLiteral("boot_time_s is n/a (no host times)"));
 }
 
 // A '|' in a pattern, a label or the kernel's own text (a panic reason) ended its Markdown
