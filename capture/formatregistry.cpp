@@ -13,8 +13,8 @@ std::vector<FormatInfo> makeTable()
     // Detection priority: a recording proves itself by its magic, dmesg --json, journalctl's
     // JSON and export by their first bytes; of the line formats, a LAVA entry first
     // (nothing else starts `- {"dt": `), journalctl's and dmesg's stamps (no console line
-    // starts with them), a line with a host time next, then grabserial's stamp, then kmsg's
-    // record prefix. Raw, last, is what nothing else fits (plain `dmesg` output among it).
+    // starts with them), a line with a host time next, then tio's and grabserial's stamps, then
+    // kmsg's record prefix. Raw, last, is what nothing else fits (plain `dmesg` output among it).
     FormatInfo rec;
     rec.id = Format::Ttyscope;
     rec.name = QStringLiteral("ttyscope");
@@ -95,6 +95,15 @@ std::vector<FormatInfo> makeTable()
     hostts.hasArrival = true;
     hostts.arrivalIsWallClock = true;
     t.push_back(hostts);
+
+    FormatInfo tio;
+    tio.id = Format::Tio;
+    tio.name = QStringLiteral("tio");
+    tio.looksLikeLine = looksTio;
+    tio.makeParser = makeTioParser;
+    tio.hasArrival = true;
+    tio.arrivalIsWallClock = false; // HH:MM:SS has no date; iso8601 makes the parser set it
+    t.push_back(tio);
 
     FormatInfo grab;
     grab.id = Format::Grabserial;

@@ -51,6 +51,7 @@ enum class Format : std::uint8_t {
     JournalShort,  // journalctl -o short-monotonic, short-precise, short-iso-precise
     DmesgJson,     // dmesg --json
     DmesgText,     // dmesg -x, -T, --time-format ctime|iso|reltime|delta
+    Tio,           // tio --timestamp --log: "[HH:MM:SS.mmm] line" or an ISO 8601 stamp
 };
 
 struct FormatInfo

@@ -32,6 +32,7 @@ std::unique_ptr<FormatParser> makeJournalExportParser(Run &run, RunBuilder &buil
 std::unique_ptr<FormatParser> makeJournalShortParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeDmesgJsonParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeDmesgTextParser(Run &run, RunBuilder &builder);
+std::unique_ptr<FormatParser> makeTioParser(Run &run, RunBuilder &builder); // tioformat.cpp
 
 // Detectors for the format table: the head of a recording (also one cut inside its magic),
 // and single lines of hostts, grabserial and kmsg.
@@ -45,5 +46,6 @@ bool looksJournalExport(std::string_view head);
 bool looksJournalShort(std::string_view line);
 bool looksDmesgJson(std::string_view head);
 bool looksDmesgText(std::string_view line);
+bool looksTio(std::string_view line);
 
 } // namespace tty

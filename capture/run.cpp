@@ -567,8 +567,15 @@ void Run::finalize()
     }
     std::vector<BootScan> scans;
     splitBoots(&scans);
-    if (hasArrival && !lines.empty()) {
-        origin = lines.arrival(LineIndex(0)).value_or(HostNs(0));
+    // Run second 0 is the first arrival: a format's first lines may have none (tio
+    // stamps no line of CRs alone, and a port often starts with one).
+    if (hasArrival) {
+        for (LineIndex i(0); i < lines.endIndex(); ++i) {
+            if (const std::optional<HostNs> a = lines.arrival(i)) {
+                origin = *a;
+                break;
+            }
+        }
     }
     estimateOffsets(scans);
 

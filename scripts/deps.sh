@@ -9,10 +9,11 @@
 # systemd provides systemd-analyze, which checks the capture service unit (packaging).
 # hyperfine times whole commands for docs/benchmarks.md (run by hand, never in a test).
 # lld links the builds' programs (CMakeLists.txt: several times faster than ld.bfd).
+# tio writes the timestamped log the tio_live test reads (tests/e2e/tio_live.sh).
 set -e
 PKGS="cmake g++ make pkg-config qt6-base-dev libqcustomplot-dev libserialport-dev libzstd-dev \
 zstd fonts-dejavu-core xvfb xauth ser2net desktop-file-utils appstream dpkg-dev file groff-base \
-shared-mime-info qemu-system-x86 clang clang-format libclang-rt-14-dev llvm lld strace systemd hyperfine"
+shared-mime-info qemu-system-x86 clang clang-format libclang-rt-14-dev llvm lld tio strace systemd hyperfine"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -122,6 +122,11 @@ void TstFormats::detect_data()
                               << "dmesg-text";
     QTest::newRow("dmesg --time-format iso")
         << QByteArray("2026-12-01T20:10:49,000000+00:00 Linux version 6.1\n") << "dmesg-text";
+    QTest::newRow("tio --timestamp (24hour)")
+        << QByteArray("[05:43:32.156] SeaBIOS\r\n\r\r\n[05:43:32.156] [    0.000000] Linux\r\n")
+        << "tio";
+    QTest::newRow("tio iso8601") << QByteArray("[2026-12-06T05:43:39.526] SeaBIOS\r\n") << "tio";
+    QTest::newRow("tio after a CR") << QByteArray("\r[00:00:00.998] a\r\n") << "tio";
     QTest::newRow("empty") << QByteArray() << "raw";
     QTest::newRow("short number not a host time") << QByteArray("12 monkeys\n13 ghosts\n") << "raw";
 }
@@ -399,7 +404,7 @@ void TstFormats::formatOverride()
     QCOMPARE(canonicalFormat(QStringLiteral("conserver")), std::optional(Format::Raw));
     QCOMPARE(canonicalFormat(QStringLiteral("KMSG")), std::optional(Format::Kmsg));
     QCOMPARE(canonicalFormat(QStringLiteral("nonsense")), std::optional<Format>());
-    QCOMPARE(formatNames().size(), 11);
+    QCOMPARE(formatNames().size(), 12);
 }
 
 // The format table is the one place formats are described: its names, aliases and clocks
@@ -411,7 +416,7 @@ void TstFormats::registry()
         QStringList({QStringLiteral("ttyscope"), QStringLiteral("dmesg-json"),
                      QStringLiteral("journal-json"), QStringLiteral("journal-export"),
                      QStringLiteral("lava"), QStringLiteral("journal-short"),
-                     QStringLiteral("dmesg-text"), QStringLiteral("hostts"),
+                     QStringLiteral("dmesg-text"), QStringLiteral("hostts"), QStringLiteral("tio"),
                      QStringLiteral("grabserial"), QStringLiteral("kmsg"), QStringLiteral("raw")}));
     QStringList seen;
     for (const FormatInfo &f : formatTable()) {
@@ -444,7 +449,8 @@ void TstFormats::registry()
          {Clocks{Format::Ttyscope, true, true, true, 2},
           Clocks{Format::HostTs, true, true, false, 2},
           Clocks{Format::Grabserial, true, false, false, 2},
-          Clocks{Format::Kmsg, false, false, false, 1}, Clocks{Format::Lava, true, true, false, 2},
+          Clocks{Format::Tio, true, false, false, 2}, Clocks{Format::Kmsg, false, false, false, 1},
+          Clocks{Format::Lava, true, true, false, 2},
           Clocks{Format::JournalJson, true, true, false, 2},
           Clocks{Format::JournalExport, true, true, false, 2},
           Clocks{Format::JournalShort, true, true, false, 2},

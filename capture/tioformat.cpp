@@ -1,0 +1,294 @@
+// tio's log file with --timestamp (tio 2.x, src/tty.c and src/timestamp.c): each line
+// starts with "[HH:MM:SS.mmm] " or, with --timestamp-format iso8601,
+// "[YYYY-MM-DDTHH:MM:SS.mmm] ". tio stamps a line when the first byte other than CR or LF
+// arrives: a line of CRs alone has no stamp, and CRs in front of a line's text come
+// before its stamp. The HH:MM:SS formats are the local time of day (24hour), the time
+// since tio started (24hour-start; both wrap at 24 h) or the time since the stamp before
+// (24hour-delta). None of them tells its date, so their clock is elapsed time; iso8601 is
+// the host's local wall clock.
+#include "digits.h"
+#include "formats.h"
+#include "lineframer.h"
+#include "run.h"
+#include "runbuilder.h"
+
+#include <QDateTime>
+
+#include <string>
+#include <vector>
+
+namespace tty {
+
+namespace {
+
+constexpr std::int64_t kDayNs = 86'400'000'000'000;
+
+// Two digits at s[p] as a number below `limit`; -1 otherwise.
+int twoDigits(std::string_view s, std::size_t p, int limit)
+{
+    if (p + 2 > s.size() || !isDigit(s[p]) || !isDigit(s[p + 1])) {
+        return -1;
+    }
+    const int v = (s[p] - '0') * 10 + (s[p + 1] - '0');
+    return v < limit ? v : -1;
+}
+
+struct TioStamp
+{
+    enum class Kind { None, Clock, Iso } kind = Kind::None;
+    std::int64_t ns = 0;   // Clock: into the day (or the delta); Iso: the date's midnight
+    std::size_t text = 0;  // where the line's text starts (after the stamp and its space)
+    std::string_view date; // Iso: "YYYY-MM-DD"
+};
+
+// "HH:MM:SS.mmm" at s[p], as nanoseconds; -1 if it is not one.
+std::int64_t clockAt(std::string_view s, std::size_t p)
+{
+    const int h = twoDigits(s, p, 24), m = twoDigits(s, p + 3, 60), sec = twoDigits(s, p + 6, 61);
+    if (h < 0 || m < 0 || sec < 0 || s.size() < p + 12 || s[p + 2] != ':' || s[p + 5] != ':' ||
+        s[p + 8] != '.' || !isDigit(s[p + 9]) || !isDigit(s[p + 10]) || !isDigit(s[p + 11])) {
+        return -1;
+    }
+    const int ms = (s[p + 9] - '0') * 100 + (s[p + 10] - '0') * 10 + (s[p + 11] - '0');
+    return ((std::int64_t(h) * 60 + m) * 60 + sec) * 1'000'000'000 + std::int64_t(ms) * 1'000'000;
+}
+
+TioStamp parseStamp(std::string_view s)
+{
+    TioStamp st;
+    std::size_t p = 0;
+    while (p < s.size() && s[p] == '\r') {
+        ++p;
+    }
+    if (p >= s.size() || s[p] != '[') {
+        return st;
+    }
+    ++p;
+    std::size_t close = 0;
+    if (s.size() > p + 10 && s[p + 4] == '-' && s[p + 7] == '-' && s[p + 10] == 'T') {
+        for (std::size_t i : {p, p + 1, p + 2, p + 3}) {
+            if (!isDigit(s[i])) {
+                return st;
+            }
+        }
+        if (twoDigits(s, p + 5, 13) < 1 || twoDigits(s, p + 8, 32) < 1) {
+            return st;
+        }
+        st.date = s.substr(p, 10);
+        st.ns = clockAt(s, p + 11);
+        st.kind = TioStamp::Kind::Iso;
+        close = p + 23;
+    } else {
+        st.ns = clockAt(s, p);
+        st.kind = TioStamp::Kind::Clock;
+        close = p + 12;
+    }
+    if (st.ns < 0 || close >= s.size() || s[close] != ']') {
+        return TioStamp{};
+    }
+    st.text = close + 1 < s.size() && s[close + 1] == ' ' ? close + 2 : close + 1;
+    return st;
+}
+
+class TioParser : public FormatParser
+{
+public:
+    TioParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
+    bool feed(const char *p, std::size_t n) override
+    {
+        m_framer.feed(p, n, std::nullopt, [this](const LineFramer::Line &l) { line(l); });
+        return true;
+    }
+    void finish() override
+    {
+        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+        decide();
+        if (m_delta) {
+            m_run.warnings << QStringLiteral("tio 24hour-delta stamps: arrival times are the "
+                                             "sum of the deltas from tio's start");
+        }
+        if (m_untimed > 0) {
+            m_run.warnings << QStringLiteral("%1 line(s) with text had no tio timestamp; they "
+                                             "were kept with the time of the line before")
+                                  .arg(m_untimed);
+        }
+        if (m_overflow > 0) {
+            m_run.warnings << QStringLiteral("%1 line(s) had a tio timestamp past what the "
+                                             "clock can hold (more than 292 years of stamps "
+                                             "added up); kept with the time of the line before")
+                                  .arg(m_overflow);
+        }
+        if (m_mixed > 0) {
+            m_run.warnings << QStringLiteral("%1 line(s) had a tio timestamp of another format "
+                                             "than the first (the stamp format was switched "
+                                             "during the session); kept with the time of the "
+                                             "line before")
+                                  .arg(m_mixed);
+        }
+    }
+
+private:
+    struct Pending
+    {
+        std::string text;
+        std::uint16_t flags;
+        TioStamp stamp;
+        std::size_t dateAt; // Iso: the date's offset in `text`
+    };
+
+    // Whether HH:MM:SS stamps are deltas: the first stamps are held back until that is
+    // known. A clock (of the day or since the start) never goes back by less than a day's
+    // wrap; deltas go up and down from the start (at 115200 baud a line of 60 bytes takes
+    // 5 ms, so even a flood's deltas vary).
+    static constexpr std::size_t kDecideAfter = 4096;
+    static constexpr std::int64_t kWrapAtLeast = kDayNs / 2;
+
+    void line(const LineFramer::Line &l)
+    {
+        const TioStamp st = parseStamp(l.text);
+        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
+        if (m_decided) {
+            add(l.text, flags, st);
+            return;
+        }
+        if (st.kind == TioStamp::Kind::Clock) {
+            if (m_lastClock >= 0 && st.ns < m_lastClock && m_lastClock - st.ns < kWrapAtLeast) {
+                m_delta = true;
+            }
+            m_lastClock = st.ns;
+            ++m_clockStamps;
+        }
+        Pending p{std::string(l.text), flags, st, 0};
+        if (st.kind == TioStamp::Kind::Iso) {
+            p.dateAt = std::size_t(st.date.data() - l.text.data());
+        }
+        m_pending.push_back(std::move(p));
+        if (m_delta || m_clockStamps >= kDecideAfter || st.kind == TioStamp::Kind::Iso) {
+            decide();
+        }
+    }
+
+    void decide()
+    {
+        if (m_decided) {
+            return;
+        }
+        m_decided = true;
+        m_lastClock = -1;
+        for (Pending &p : m_pending) {
+            if (p.stamp.kind == TioStamp::Kind::Iso) {
+                p.stamp.date = std::string_view(p.text).substr(p.dateAt, 10);
+            }
+            add(p.text, p.flags, p.stamp);
+        }
+        m_pending.clear();
+        m_pending.shrink_to_fit();
+    }
+
+    // The stamp on the host clock; none when the line has no usable one.
+    std::optional<HostNs> arrivalOf(const TioStamp &st)
+    {
+        if (st.kind == TioStamp::Kind::None) {
+            return std::nullopt;
+        }
+        if (!m_kind) {
+            m_kind = st.kind;
+            m_run.arrivalIsWallClock = st.kind == TioStamp::Kind::Iso;
+        }
+        if (st.kind != *m_kind) {
+            ++m_mixed;
+            return std::nullopt;
+        }
+        if (st.kind == TioStamp::Kind::Iso) {
+            if (st.date != m_dateKey) {
+                const QDateTime dt = QDateTime::fromString(QString::fromLatin1(st.date.data(), 10) +
+                                                               QStringLiteral("T00:00:00"),
+                                                           Qt::ISODate);
+                std::int64_t midnight = 0;
+                if (!dt.isValid() || __builtin_mul_overflow(dt.toMSecsSinceEpoch(),
+                                                            std::int64_t(1'000'000), &midnight)) {
+                    return std::nullopt;
+                }
+                m_dateKey = std::string(st.date);
+                m_midnight = midnight;
+            }
+            return HostNs(m_midnight + st.ns);
+        }
+        // Untrusted: a file of 23:59:59 deltas, or of stamps that wrap every line, runs
+        // past int64 nanoseconds after some 10^5 lines; those lines get no time.
+        std::int64_t at = 0;
+        if (m_delta) {
+            if (__builtin_add_overflow(m_elapsed, st.ns, &at)) {
+                ++m_overflow;
+                return std::nullopt;
+            }
+            m_elapsed = at;
+            return HostNs(at);
+        }
+        const std::int64_t days = m_lastClock >= 0 && st.ns < m_lastClock
+                                      ? m_days + 1 // midnight, or 24 h since tio started
+                                      : m_days;
+        if (__builtin_mul_overflow(days, kDayNs, &at) || __builtin_add_overflow(at, st.ns, &at)) {
+            ++m_overflow;
+            return std::nullopt;
+        }
+        m_days = days;
+        m_lastClock = st.ns;
+        return HostNs(at);
+    }
+
+    void add(std::string_view text, std::uint16_t flags, const TioStamp &st)
+    {
+        const std::optional<HostNs> at = arrivalOf(st);
+        std::string_view body = text;
+        if (st.kind != TioStamp::Kind::None) {
+            body = text.substr(st.text);
+        } else {
+            std::size_t p = 0;
+            while (p < body.size() && body[p] == '\r') {
+                ++p;
+            }
+            body = body.substr(p);
+            m_untimed += body.empty() ? 0 : 1; // a line of CRs alone is never stamped
+        }
+        if (at) {
+            m_last = at;
+        }
+        // Lines before the first stamp have no time; later untimed ones arrived after
+        // the line before, whose time they keep (as grabserial's).
+        m_b.addBytes(std::int64_t(body.size()) + 2);
+        m_b.addLine(body, m_last, flags);
+    }
+
+    Run &m_run;
+    RunBuilder &m_b;
+    LineFramer m_framer;
+    std::vector<Pending> m_pending;
+    bool m_decided = false;
+    bool m_delta = false;
+    std::size_t m_clockStamps = 0;
+    std::int64_t m_lastClock = -1;
+    std::int64_t m_days = 0;
+    std::int64_t m_elapsed = 0;
+    std::optional<TioStamp::Kind> m_kind;
+    std::optional<HostNs> m_last;
+    std::string m_dateKey;
+    std::int64_t m_midnight = 0;
+    std::int64_t m_untimed = 0;
+    std::int64_t m_mixed = 0;
+    std::int64_t m_overflow = 0;
+};
+
+} // namespace
+
+bool looksTio(std::string_view line)
+{
+    return parseStamp(line).kind != TioStamp::Kind::None;
+}
+
+std::unique_ptr<FormatParser> makeTioParser(Run &run, RunBuilder &builder)
+{
+    return std::make_unique<TioParser>(run, builder);
+}
+
+} // namespace tty
