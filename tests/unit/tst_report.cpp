@@ -565,17 +565,18 @@ void TstReport::absentFiguresSayWhy()
                       column(QStringLiteral("user"), {userOnly.get()}),
                       column(QStringLiteral("mixed"), {quiet.get(), panic.get()})},
                      o);
-    auto cells = [&](const char *key) {
+    auto cellsOf = [](const Report &report, const char *key) {
         QStringList out;
-        for (const ReportRow &r : rep.rows()) {
+        for (const ReportRow &r : report.rows()) {
             if (r.key == QLatin1String(key)) {
-                for (std::size_t c = 0; c < rep.columns().size(); ++c) {
-                    out << rep.cell(r, c);
+                for (std::size_t c = 0; c < report.columns().size(); ++c) {
+                    out << report.cell(r, c);
                 }
             }
         }
         return out;
     };
+    auto cells = [&](const char *key) { return cellsOf(rep, key); };
     const QString noLogin = QStringLiteral("n/a (no 'login:')");
     QCOMPARE(cells("boot_time_s"),
              (QStringList{noLogin, QStringLiteral("5.271"), QStringLiteral("1.000"),
@@ -649,17 +650,7 @@ void TstReport::absentFiguresSayWhy()
     const Report differ({column(QStringLiteral("raw+panic"), {panicRaw.get(), panic.get()}),
                          column(QStringLiteral("user+panic"), {userOnly.get(), panic.get()})},
                         o);
-    auto differCells = [&](const char *key) {
-        QStringList out;
-        for (const ReportRow &r : differ.rows()) {
-            if (r.key == QLatin1String(key)) {
-                for (std::size_t c = 0; c < differ.columns().size(); ++c) {
-                    out << differ.cell(r, c);
-                }
-            }
-        }
-        return out;
-    };
+    auto differCells = [&](const char *key) { return cellsOf(differ, key); };
     QCOMPARE(differCells("boot_time_s"),
              (QStringList{QStringLiteral("n/a (no host times; no 'login:')"),
                           QStringLiteral("1.000 ± 0.000 (n=1)")}));
