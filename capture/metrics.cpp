@@ -438,9 +438,9 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     if (!run.hasArrival) {
         return; // the boot-done line's arrival is what every variant ends on
     }
+    const std::optional<RunSeconds> begun = run.timeOf(start);
     const std::optional<RunSeconds> done =
-                                        run.runTimeOf(matchArrival(run, hit, o.bootPattern, end)),
-                                    begun = run.timeOf(start);
+        run.runTimeOf(matchArrival(run, hit, o.bootPattern, end));
     if (promptBeforeBoot(run, start) > 0) {
         m->bootStartNote = QStringLiteral("the boot's first line starts with the prompt of the "
                                           "system before it: when its own first byte came is "

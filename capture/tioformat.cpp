@@ -142,6 +142,7 @@ private:
     // 5 ms, so even a flood's deltas vary).
     static constexpr std::size_t kDecideAfter = 4096;
     static constexpr std::int64_t kWrapAtLeast = kDayNs / 2;
+    static constexpr std::size_t kHeldBytes = std::size_t(16) << 20;
 
     void line(const LineFramer::Line &l)
     {
@@ -156,14 +157,17 @@ private:
                 m_delta = true;
             }
             m_lastClock = st.ns;
-            ++m_clockStamps;
         }
         Pending p{std::string(l.text), flags, st, 0};
         if (st.kind == TioStamp::Kind::Iso) {
             p.dateAt = std::size_t(st.date.data() - l.text.data());
         }
+        m_pendingBytes += p.text.size();
         m_pending.push_back(std::move(p));
-        if (m_delta || m_clockStamps >= kDecideAfter || st.kind == TioStamp::Kind::Iso) {
+        // Held back no further than kDecideAfter lines or 16 MiB (a forced --format tio
+        // on a file without stamps, or of endless lines): then they are a clock.
+        if (m_delta || st.kind == TioStamp::Kind::Iso || m_pending.size() >= kDecideAfter ||
+            m_pendingBytes >= kHeldBytes) {
             decide();
         }
     }
@@ -264,9 +268,9 @@ private:
     RunBuilder &m_b;
     LineFramer m_framer;
     std::vector<Pending> m_pending;
+    std::size_t m_pendingBytes = 0;
     bool m_decided = false;
     bool m_delta = false;
-    std::size_t m_clockStamps = 0;
     std::int64_t m_lastClock = -1;
     std::int64_t m_days = 0;
     std::int64_t m_elapsed = 0;
