@@ -137,9 +137,10 @@ private:
     };
 
     // Whether HH:MM:SS stamps are deltas: the first stamps are held back until that is
-    // known. A clock (of the day or since the start) never goes back by less than a day's
-    // wrap; deltas go up and down from the start (at 115200 baud a line of 60 bytes takes
-    // 5 ms, so even a flood's deltas vary).
+    // known. A clock (of the day or since the start) goes back by less than half a day
+    // only when the host's clock is set back (NTP, the end of summer time), rarely; deltas
+    // go up and down from the start (at 115200 baud a line of 60 bytes takes 5 ms, so
+    // even a flood's deltas vary): two such steps make them deltas.
     static constexpr std::size_t kDecideAfter = 4096;
     static constexpr std::int64_t kWrapAtLeast = kDayNs / 2;
     static constexpr std::size_t kHeldBytes = std::size_t(16) << 20;
@@ -154,7 +155,7 @@ private:
         }
         if (st.kind == TioStamp::Kind::Clock) {
             if (m_lastClock >= 0 && st.ns < m_lastClock && m_lastClock - st.ns < kWrapAtLeast) {
-                m_delta = true;
+                m_delta = ++m_stepsBack >= 2;
             }
             m_lastClock = st.ns;
         }
@@ -229,9 +230,11 @@ private:
             m_elapsed = at;
             return HostNs(at);
         }
-        const std::int64_t days = m_lastClock >= 0 && st.ns < m_lastClock
-                                      ? m_days + 1 // midnight, or 24 h since tio started
-                                      : m_days;
+        // Back by half a day or more: midnight, or 24 h since tio started. Back by less:
+        // the host's clock was set back, which the loader folds (and reports) as for
+        // every format with host times.
+        const bool wrapped = m_lastClock >= 0 && m_lastClock - st.ns >= kWrapAtLeast;
+        const std::int64_t days = wrapped ? m_days + 1 : m_days;
         if (__builtin_mul_overflow(days, kDayNs, &at) || __builtin_add_overflow(at, st.ns, &at)) {
             ++m_overflow;
             return std::nullopt;
@@ -272,6 +275,7 @@ private:
     bool m_decided = false;
     bool m_delta = false;
     std::int64_t m_lastClock = -1;
+    int m_stepsBack = 0; // small steps back among the held lines
     std::int64_t m_days = 0;
     std::int64_t m_elapsed = 0;
     std::optional<TioStamp::Kind> m_kind;

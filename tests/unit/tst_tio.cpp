@@ -16,6 +16,7 @@ private slots:
     void realTioLogs_data();
     void realTioLogs();
     void midnight();
+    void clockSetBack();
     void deltas();
     void linesWithoutStamps();
     void formatSwitchedInSession();
@@ -106,6 +107,22 @@ void TstTio::midnight()
     QVERIFY(run->warnings.isEmpty());
 }
 
+// 24hour is the host's local time: the end of summer time sets it back an hour. One such
+// step is not deltas, and not a day: the loader folds it as any host clock set back.
+void TstTio::clockSetBack()
+{
+    const auto run = loadTio("[02:59:59.000] [   10.000000] a\r\n"
+                             "[02:00:00.500] [   10.500000] b\r\n"
+                             "[02:00:01.500] [   11.500000] c\r\n");
+    QVERIFY(run);
+    QCOMPARE(at(*run, 0), qint64(0));
+    QCOMPARE(at(*run, 1), qint64(0)); // folded onto the line before
+    QCOMPARE(at(*run, 2), qint64(1'000'000));
+    QCOMPARE(run->warnings.size(), 1);
+    QVERIFY2(run->warnings.front().contains(QLatin1String("host clock went back 1 time(s)")),
+             qPrintable(run->warnings.front()));
+}
+
 // 24hour-delta: each stamp is the time since the one before (the first: since tio started).
 // Summed; never read as a clock that keeps going back.
 void TstTio::deltas()
@@ -169,26 +186,26 @@ void TstTio::formatSwitchedInSession()
 // Untrusted input: 106,760 deltas of almost a day each add up past int64 nanoseconds
 // (292 years) after 106,751 of them; those lines keep the time before, never a wrapped one.
 // Long before that the loader's own guard (docs/report.md) refuses arrivals 146 years from
-// the others: from line 53,378 on, each keeps the time of the line before.
+// the others: from line 53,379 on, each keeps the time of the line before.
 void TstTio::deltasPastTheClock()
 {
-    QByteArray text = "[00:00:01.000] a\n[00:00:00.500] b\n";
+    QByteArray text = "[00:00:01.000] a\n[00:00:00.500] b\n[00:00:00.250] b\n";
     for (int i = 0; i < 106'760; ++i) {
         text += "[23:59:59.999] c\n";
     }
     const auto run = loadTio(text);
     QVERIFY(run);
-    QCOMPARE(run->lines.size(), LineCount(106'762));
+    QCOMPARE(run->lines.size(), LineCount(106'763));
     QCOMPARE(run->warnings.size(), 3);
     QVERIFY2(run->warnings[1].startsWith(QLatin1String("9 line(s) had a tio timestamp past")),
              qPrintable(run->warnings[1]));
     QVERIFY2(run->warnings[2].startsWith(QLatin1String("53385 arrival time(s) were too far")),
              qPrintable(run->warnings[2]));
-    // The last line placed, 0-based 53,376: 0.5 s + 53,375 × 86,399.999 s (in milliseconds:
+    // The last line placed, 0-based 53,377: 0.75 s + 53,375 × 86,399.999 s (in milliseconds:
     // a double holds this many seconds to about a microsecond).
-    const double last = run->timeOf(LineIndex(53'376))->count();
-    QCOMPARE(qRound64(last * 1000), qint64(4'611'599'947'125));
-    QCOMPARE(run->timeOf(LineIndex(106'761))->count(), last);
+    const double last = run->timeOf(LineIndex(53'377))->count();
+    QCOMPARE(qRound64(last * 1000), qint64(4'611'599'947'375));
+    QCOMPARE(run->timeOf(LineIndex(106'762))->count(), last);
 }
 
 QTEST_GUILESS_MAIN(TstTio)
