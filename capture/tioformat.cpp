@@ -21,7 +21,8 @@ namespace tty {
 
 namespace {
 
-constexpr std::int64_t kDayNs = 86'400'000'000'000;
+constexpr std::int64_t kHourNs = 3'600'000'000'000;
+constexpr std::int64_t kDayNs = 24 * kHourNs;
 
 // Two digits at s[p] as a number below `limit`; -1 otherwise.
 int twoDigits(std::string_view s, std::size_t p, int limit)
@@ -36,7 +37,7 @@ int twoDigits(std::string_view s, std::size_t p, int limit)
 struct TioStamp
 {
     enum class Kind { None, Clock, Iso } kind = Kind::None;
-    std::int64_t ns = 0;   // Clock: into the day (or the delta); Iso: the date's midnight
+    std::int64_t ns = 0;   // into the day (Clock: or the delta)
     std::size_t text = 0;  // where the line's text starts (after the stamp and its space)
     std::string_view date; // Iso: "YYYY-MM-DD"
 };
@@ -205,19 +206,25 @@ private:
             return std::nullopt;
         }
         if (st.kind == TioStamp::Kind::Iso) {
-            if (st.date != m_dateKey) {
-                const QDateTime dt = QDateTime::fromString(QString::fromLatin1(st.date.data(), 10) +
-                                                               QStringLiteral("T00:00:00"),
-                                                           Qt::ISODate);
-                std::int64_t midnight = 0;
+            // The local time of the hour's start, cached: one QDateTime an hour rather than
+            // a line, and exact across a change of summer time (at an hour's start).
+            const std::int64_t hour = st.ns / kHourNs;
+            if (st.date != m_dateKey || hour != m_hourKey) {
+                const QDateTime dt =
+                    QDateTime::fromString(QStringLiteral("%1T%2:00:00")
+                                              .arg(QString::fromLatin1(st.date.data(), 10))
+                                              .arg(hour, 2, 10, QLatin1Char('0')),
+                                          Qt::ISODate);
+                std::int64_t hourStart = 0;
                 if (!dt.isValid() || __builtin_mul_overflow(dt.toMSecsSinceEpoch(),
-                                                            std::int64_t(1'000'000), &midnight)) {
+                                                            std::int64_t(1'000'000), &hourStart)) {
                     return std::nullopt;
                 }
                 m_dateKey = std::string(st.date);
-                m_midnight = midnight;
+                m_hourKey = hour;
+                m_hourStart = hourStart;
             }
-            return HostNs(m_midnight + st.ns);
+            return HostNs(m_hourStart + st.ns % kHourNs);
         }
         // Untrusted: a file of 23:59:59 deltas, or of stamps that wrap every line, runs
         // past int64 nanoseconds after some 10^5 lines; those lines get no time.
@@ -281,7 +288,8 @@ private:
     std::optional<TioStamp::Kind> m_kind;
     std::optional<HostNs> m_last;
     std::string m_dateKey;
-    std::int64_t m_midnight = 0;
+    std::int64_t m_hourKey = -1;
+    std::int64_t m_hourStart = 0;
     std::int64_t m_untimed = 0;
     std::int64_t m_mixed = 0;
     std::int64_t m_overflow = 0;
