@@ -252,8 +252,8 @@ bool checkGate(const Report &report, const std::vector<GateCondition> &condition
                         v = row->values[ci][t];
                     }
                     // The trial's own reason first: a column's note may join several.
-                    const QString own = absentReason(*row, m);
-                    checkFigure(g, v, note.isEmpty() || own != QLatin1String("n/a") ? own : note,
+                    const bool ownReason = row->absentWhy && !row->absentWhy(m).isEmpty();
+                    checkFigure(g, v, ownReason || note.isEmpty() ? absentReason(*row, m) : note,
                                 row, &c);
                 }
                 out->push_back(c);

@@ -59,8 +59,7 @@ std::size_t seriesBins(LineCount lines)
 
 std::optional<RunSeconds> Run::timeOf(LineIndex i) const
 {
-    const std::optional<HostNs> a = lines.arrival(i);
-    return a ? std::optional<RunSeconds>(RunSeconds(seconds(*a - origin))) : std::nullopt;
+    return runTimeOf(lines.arrival(i));
 }
 
 std::optional<RunSeconds> Run::runTimeOf(std::optional<HostNs> at) const
