@@ -150,7 +150,7 @@ void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t f
     m_spans.push_back(Span{start, text.size()});
     out->arrivals.push_back(LineTable::packArrival(arrival));
     out->kernelAndFlags.push_back(LineTable::packKernelAndFlags(f.kernel, f.flags));
-    detectEvents(m_rules, text, f.message, local, &out->events);
+    detectEvents(m_rules, text, f, local, &out->events);
 }
 
 } // namespace tty

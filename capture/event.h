@@ -58,6 +58,9 @@ struct Event
     std::uint32_t count = 0;       // drop: messages dropped; kmsg gap: sequence numbers missing
     std::optional<std::int32_t> note; // index into Run::notes for text that is not the line's
     EventKind kind = EventKind::Marker;
+    // Matched in the text in front of the kernel's on its line (rules.h): it came with the
+    // line's first byte.
+    bool inFront = false;
 };
 
 } // namespace tty

@@ -21,6 +21,7 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<
         }
         if (p.timeAt > 0 && p.time) {
             flags |= KernelTimeNotAtStart;
+            f.front = p.timeAt;
         }
         f.message = p.message;
     }
@@ -31,17 +32,19 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<
     return f;
 }
 
-void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,
-                  std::vector<Event> *out)
+void detectEvents(const RuleSet &rules, std::string_view text, const LineFacts &facts,
+                  LineIndex line, std::vector<Event> *out)
 {
+    const std::size_t message = facts.message;
     const auto add = [&](const RuleSet::Match &m) {
         Event e;
         e.line = line;
         e.kind = m.kind;
         e.count = m.count;
+        e.inFront = m.inFront;
         out->push_back(e);
     };
-    rules.match(text, message, add);
+    rules.match(text, message, message == 0 ? promptEnd(text) : facts.front, add);
     // A login prompt has no newline: what the console printed next ends its line, a
     // power-cycled board's firmware ("corpusvm login: ESC c ... SeaBIOS ..."). The
     // line-anchored rules are tried there too, on lines without a kernel prefix only (a

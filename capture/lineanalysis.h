@@ -17,6 +17,7 @@ struct LineFacts
     std::optional<KernelUs> kernel;
     std::uint16_t flags = 0; // LineFlag bits, the level included
     std::size_t message = 0; // where the message starts, after the prefix
+    std::size_t front = 0;   // other text in front of a kernel timestamp (KernelTimeNotAtStart)
 };
 
 // `kernel`/`level` override the parsed prefix (kmsg records carry them outside the text);
@@ -33,8 +34,10 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags,
 std::size_t promptEnd(std::string_view text);
 
 // Appends the events the rules find in the line, also those of line-anchored rules in
-// the text after a login prompt on a line without a kernel prefix (promptEnd).
-void detectEvents(const RuleSet &rules, std::string_view text, std::size_t message, LineIndex line,
-                  std::vector<Event> *out);
+// the text after a login prompt on a line without a kernel prefix (promptEnd). `front`
+// (LineFacts::front) or, on such a line, the prompt is the text in front: an event
+// matched in it is marked Event::inFront.
+void detectEvents(const RuleSet &rules, std::string_view text, const LineFacts &facts,
+                  LineIndex line, std::vector<Event> *out);
 
 } // namespace tty

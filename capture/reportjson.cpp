@@ -167,8 +167,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         const std::optional<HostNs> a = run.eventArrival(e);
         eo[QStringLiteral("arrival")] =
             run.hasArrival && a ? num(double(a->count()) * 1e-9) : QJsonValue();
-        const std::optional<KernelUs> k =
-            !e.note && e.line < run.lines.endIndex() ? run.lines.kernelTime(e.line) : std::nullopt;
+        const std::optional<KernelUs> k = run.eventKernelTime(e);
         eo[QStringLiteral("kernel_time")] =
             k ? QJsonValue(double(k->count()) * 1e-6) : QJsonValue();
         if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {

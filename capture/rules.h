@@ -43,6 +43,9 @@ public:
         int rule;
         EventKind kind;
         std::uint32_t count;
+        // The match is in the text in front of the kernel's (a boot loader's, a prompt's),
+        // which came with the line's first byte, not with the kernel text behind it.
+        bool inFront = false;
     };
 
     // The table shipped with ttyscope, compiled once per process (builtinShared()): a copy
@@ -69,8 +72,11 @@ public:
     // made only when no spare one is free; changing the rules empties the pool.
     std::shared_ptr<const RuleSet> lendCopy() const;
 
-    // Calls onMatch(Match) for each rule matching; one match per kind per line.
-    template <typename F> void match(std::string_view line, std::size_t message, F &&onMatch) const
+    // Calls onMatch(Match) for each rule matching; one match per kind per line. `front`
+    // is the length of other text in front of the kernel's on the line (0: none): a
+    // line-anchored match starts in it, another is in it when that text alone matches.
+    template <typename F>
+    void match(std::string_view line, std::size_t message, std::size_t front, F &&onMatch) const
     {
         std::uint64_t seen = 0; // bit per kind: one event of a kind per line
         const std::string_view msg = line.substr(message < line.size() ? message : line.size());
@@ -79,13 +85,14 @@ public:
                 tryRule(r, msg, &seen, onMatch);
             }
         }
+        const std::string_view lead = line.substr(0, front);
         if (!line.empty()) {
             for (int r : m_lineByFirstByte[std::uint8_t(line[0])]) {
-                tryRule(r, line, &seen, onMatch);
+                tryRule(r, line, &seen, onMatch, !lead.empty());
             }
         }
         for (int r : m_anywhere) {
-            tryRule(r, line, &seen, onMatch);
+            tryRule(r, line, &seen, onMatch, false, lead);
         }
     }
 
@@ -107,8 +114,11 @@ private:
     void index();
     bool ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *count) const;
 
+    // inFront: the match is in the text in front of the kernel's; else, `lead` (that
+    // text) is matched alone when the rule matched `s`.
     template <typename F>
-    void tryRule(int r, std::string_view s, std::uint64_t *seen, F &onMatch) const
+    void tryRule(int r, std::string_view s, std::uint64_t *seen, F &onMatch, bool inFront = false,
+                 std::string_view lead = {}) const
     {
         const Rule &rule = m_rules[std::size_t(r)];
         static_assert(kEventKindCount <= 64, "one bit per kind in `seen`");
@@ -119,7 +129,9 @@ private:
         std::uint32_t count = 0;
         if (ruleMatches(rule, s, &count)) {
             *seen |= bit;
-            onMatch(Match{r, rule.kind, count});
+            std::uint32_t ignored = 0;
+            inFront = inFront || (!lead.empty() && ruleMatches(rule, lead, &ignored));
+            onMatch(Match{r, rule.kind, count, inFront});
         }
     }
 

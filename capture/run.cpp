@@ -164,7 +164,22 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
     if (e.kind == EventKind::Firmware || e.kind == EventKind::Drop) {
         return lines.arrival(arrivalStandIn(*this, e.line, lines.endIndex()));
     }
+    if (e.inFront) {
+        return lines.arrival(e.line); // a --mark on "Probing EDD ... [ 0.0] Linux version"
+    }
     return kernelTextArrival(*this, e.line);
+}
+
+std::optional<KernelUs> Run::eventKernelTime(const Event &e) const
+{
+    if (e.note || e.line >= lines.endIndex()) {
+        return std::nullopt;
+    }
+    const bool startsLine = e.kind == EventKind::Firmware || e.kind == EventKind::Drop;
+    if ((e.inFront || startsLine) && (lines.flags(e.line) & KernelTimeNotAtStart)) {
+        return std::nullopt;
+    }
+    return lines.kernelTime(e.line);
 }
 
 std::optional<RunSeconds> Run::eventTime(const Event &e) const

@@ -127,6 +127,10 @@ public:
     std::optional<HostNs> eventArrival(const Event &e) const;
     // That arrival in run seconds; none without one.
     std::optional<RunSeconds> eventTime(const Event &e) const;
+    // The kernel time of an event: its line's, unless the event is a note or lies in the
+    // text in front of the line's kernel timestamp (a boot loader's or a prompt's text,
+    // which the kernel did not stamp).
+    std::optional<KernelUs> eventKernelTime(const Event &e) const;
     // The same for events[index], from a table finalize() fills: passes over all events
     // of a big log (10^5 and more) then need not reach into the line table once each.
     std::optional<RunSeconds> eventTime(std::size_t index) const

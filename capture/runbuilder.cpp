@@ -32,7 +32,7 @@ void RunBuilder::add(std::string_view text, std::optional<HostNs> arrival, std::
         ++m_splitPieces;
     }
     m_run.lines.append(text, repairArrival(arrival, idx), f.kernel, f.flags);
-    detectEvents(m_rules, text, f.message, idx, &m_run.events);
+    detectEvents(m_rules, text, f, idx, &m_run.events);
 }
 
 std::optional<HostNs> RunBuilder::repairArrivalSlow(std::optional<HostNs> stamped, LineIndex line)
@@ -95,7 +95,7 @@ void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
     // The completed text's prefix decides the level and kernel time, as in addLine.
     const LineFacts f = analyseLine(text, flags);
     m_run.lines.replaceLast(text, f.flags, f.kernel);
-    detectEvents(m_rules, text, f.message, idx, &m_run.events);
+    detectEvents(m_rules, text, f, idx, &m_run.events);
     m_run.events.insert(m_run.events.end(), after.rbegin(), after.rend());
 }
 

@@ -510,10 +510,7 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
             return t ? QString::number(tr.xOf(*t), 'f', 3) : QString();
         }
         case Kernel: {
-            if (e.note || e.line >= run.lines.endIndex()) {
-                return {};
-            }
-            const std::optional<KernelUs> k = run.lines.kernelTime(e.line);
+            const std::optional<KernelUs> k = run.eventKernelTime(e);
             return k ? QString::number(double(k->count()) * 1e-6, 'f', 6) : QString();
         }
         case Text: {

@@ -157,11 +157,9 @@ RowKey keyOf(const EventRef &ref, const KeyContext &c, std::vector<LineText> &ne
         }
         break;
     case EventSortKey::Kernel:
-        if (!e.note && e.line < run.lines.endIndex()) {
-            if (const std::optional<KernelUs> t = run.lines.kernelTime(e.line)) {
-                k.w[0] = orderedBits(std::int64_t(t->count()));
-                k.has = true;
-            }
+        if (const std::optional<KernelUs> t = run.eventKernelTime(e)) {
+            k.w[0] = orderedBits(std::int64_t(t->count()));
+            k.has = true;
         }
         break;
     case EventSortKey::Text: {

@@ -18,6 +18,8 @@ private slots:
     void bannerBehindTheBootLoader_data();
     void bannerBehindTheBootLoader();
     void kernelTextBehindTheLoginPrompt();
+    void markersMatchedInFront_data();
+    void markersMatchedInFront();
     void kernelTextAfterAQuietSpell();
     void damagedClocksStayInBounds();
 };
@@ -181,6 +183,63 @@ void TstArrivals::kernelTextBehindTheLoginPrompt()
     QCOMPARE(q.window.produced, qint64(3));
     p.windowSeconds = 1.9;
     QCOMPARE(computeMetrics(*run, p).window.produced, qint64(1));
+}
+
+void TstArrivals::markersMatchedInFront_data()
+{
+    QTest::addColumn<QString>("mark");
+    QTest::addColumn<qint64>("line");     // 0-based
+    QTest::addColumn<qint64>("timeUs");   // run time of the marker
+    QTest::addColumn<qint64>("kernelUs"); // -1: none
+    // "Probing EDD (edd=off to disable)... o ESC c ... [    0.000000] Linux version ...":
+    // the loader's text came with the line's first byte (run time 0.064434), the banner
+    // with the next line's (3.465658, as the boot event).
+    QTest::newRow("loader's text")
+        << QStringLiteral("Probing EDD") << qint64(8) << qint64(64'434) << qint64(-1);
+    QTest::newRow("kernel's banner")
+        << QStringLiteral("Linux version") << qint64(8) << qint64(3'465'658) << qint64(0);
+    // "corpusvm login: [    4.884373] harness: poweroff": the prompt at 7.230468, the
+    // marker at the next line's first byte, 8.238209 (kernelTextBehindTheLoginPrompt).
+    QTest::newRow("prompt") << QStringLiteral("login:") << qint64(367) << qint64(7'230'468)
+                            << qint64(-1);
+    QTest::newRow("kernel's marker") << QStringLiteral("harness: poweroff") << qint64(367)
+                                     << qint64(8'238'209) << qint64(4'884'373);
+    // A pattern across both is complete only once the kernel's text came (as an alignment
+    // on it, matchInFront).
+    QTest::newRow("across both") << QStringLiteral("login: \\[ +4\\.88") << qint64(367)
+                                 << qint64(8'238'209) << qint64(4'884'373);
+}
+
+// A --mark matched in the text in front of a kernel timestamp is that text's: it arrived
+// with the line's first byte and has no kernel time (it was the kernel text's before).
+void TstArrivals::markersMatchedInFront()
+{
+    QFETCH(QString, mark);
+    QFETCH(qint64, line);
+    QFETCH(qint64, timeUs);
+    QFETCH(qint64, kernelUs);
+    RuleSet rules = RuleSet::builtin();
+    QString error;
+    QVERIFY2(rules.addMarker(mark, &error), qPrintable(error));
+    LoadOptions o;
+    o.rules = &rules;
+    const std::unique_ptr<Run> run = loadRun(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.hostts.log.zst"), o,
+        &error);
+    QVERIFY2(run, qPrintable(error));
+    std::vector<const Event *> marks;
+    for (const Event &e : run->events) {
+        if (e.kind == EventKind::Marker) {
+            marks.push_back(&e);
+        }
+    }
+    QCOMPARE(marks.size(), std::size_t(1));
+    QCOMPARE(marks[0]->line, LineIndex(line));
+    QCOMPARE(micros(run->eventTime(*marks[0])->count()), timeUs);
+    const std::optional<KernelUs> k = run->eventKernelTime(*marks[0]);
+    QCOMPARE(k ? qint64(k->count()) : qint64(-1), kernelUs);
+    // The same time as the alignment on the pattern.
+    QCOMPARE(micros(aligned(*run, QStringLiteral("regex:") + mark)), timeUs);
 }
 
 namespace {

@@ -18,7 +18,7 @@ QStringList kindsOf(const RuleSet &rules, const QByteArray &line, quint32 *count
     const std::string_view s(line.constData(), std::size_t(line.size()));
     const KernelPrefix p = parseKernelPrefix(s);
     QStringList kinds;
-    rules.match(s, p.message, [&](const RuleSet::Match &m) {
+    rules.match(s, p.message, 0, [&](const RuleSet::Match &m) {
         kinds << QLatin1String(eventKindName(m.kind));
         if (count && (m.kind == EventKind::Drop || m.kind == EventKind::Ratelimit)) {
             *count = m.count;
@@ -325,7 +325,7 @@ void TstRules::everyRuleCovered()
     for (const QString &sample : samples) {
         const QByteArray line = sample.toLatin1();
         const std::string_view s(line.constData(), std::size_t(line.size()));
-        rules.match(s, parseKernelPrefix(s).message,
+        rules.match(s, parseKernelPrefix(s).message, 0,
                     [&](const RuleSet::Match &m) { hit[std::size_t(m.rule)] = true; });
     }
     for (std::size_t r = 0; r < hit.size(); ++r) {
