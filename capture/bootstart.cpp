@@ -48,7 +48,9 @@ std::size_t promptBeforeBoot(const Run &run, LineIndex line)
 
 LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end)
 {
-    if (line + 1_lines >= std::min(end, run.lines.endIndex()) || promptBeforeBoot(run, line) == 0) {
+    // Stamped at line ends: the line's stamp is the text behind the prompt's.
+    if (run.arrivalIsLineEnd || line + 1_lines >= std::min(end, run.lines.endIndex()) ||
+        promptBeforeBoot(run, line) == 0) {
         return line;
     }
     // promptBeforeBoot found the line first in its boot; the next must be in it too.
@@ -56,11 +58,20 @@ LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end)
     return line + 1_lines < b.end ? line + 1_lines : line;
 }
 
+bool onlyEndKnown(const Run &run, LineIndex line)
+{
+    return run.arrivalIsLineEnd && line < run.lines.endIndex() &&
+           (run.lines.flags(line) & NoNewline);
+}
+
 std::optional<HostNs> kernelTextArrival(const Run &run, LineIndex line)
 {
     const LineTable &lines = run.lines;
-    if (line >= lines.endIndex()) {
+    if (line >= lines.endIndex() || onlyEndKnown(run, line)) {
         return std::nullopt;
+    }
+    if (run.arrivalIsLineEnd) {
+        return lines.arrival(line);
     }
     const std::optional<KernelUs> kt = lines.kernelTime(line);
     if (!kt || !(lines.flags(line) & KernelTimeNotAtStart)) {
@@ -115,8 +126,12 @@ std::optional<HostNs> matchArrival(const Run &run, LineIndex line, const QString
     if (line >= run.lines.endIndex()) {
         return std::nullopt;
     }
+    if (onlyEndKnown(run, line)) {
+        return std::nullopt;
+    }
     if (matchInFront(run, line, pattern)) {
-        return run.lines.arrival(line);
+        // The line's first byte; stamped at its end, the front text's time is not known.
+        return run.arrivalIsLineEnd ? std::nullopt : run.lines.arrival(line);
     }
     return run.lines.kernelTime(line) ? kernelTextArrival(run, line)
                                       : run.lines.arrival(arrivalStandIn(run, line, end));

@@ -29,6 +29,11 @@ std::size_t promptBeforeBoot(const Run &run, LineIndex line);
 // the same boot stands in.
 LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end);
 
+// Whether `line`'s time is only when its end arrived and its text may have come long
+// before: in a run stamped at line ends (Run::arrivalIsLineEnd), a last line without a
+// newline, which ts stamped when the input ended. Its first byte's time is not known.
+bool onlyEndKnown(const Run &run, LineIndex line);
+
 // When `line`'s kernel text (its timestamp and message) arrived on the host clock. That is
 // the line's arrival, except on a line with other text before the timestamp, which came
 // first: a boot loader's ("Probing EDD (edd=off to disable)... o ESC c [    0.000000]
@@ -37,7 +42,8 @@ LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end);
 // production time, and no later than the next line's first byte; the estimate is the next
 // line's arrival less the kernel time between the two (a burst: about the next line's
 // arrival; a quiet spell after the line: about its production), kept within those
-// bounds. A line without a kernel time: arrivalStandIn's line's arrival.
+// bounds. A line without a kernel time: arrivalStandIn's line's arrival. In a run stamped
+// at line ends, the kernel text is the line's end: its stamp (none if onlyEndKnown).
 std::optional<HostNs> kernelTextArrival(const Run &run, LineIndex line);
 
 // Whether a user's pattern matches the text in front of `line`'s own: before its timestamp
@@ -49,7 +55,9 @@ bool matchInFront(const Run &run, LineIndex line, const QString &pattern);
 // When the text a user's pattern found on `line` arrived: the line's arrival when the
 // pattern matches the text in front of the line's timestamp (or of the output glued
 // behind the system before's prompt), else kernelTextArrival (or arrivalStandIn's within
-// `end`, for firmware glued behind a prompt). The matcher is only built for such lines.
+// `end`, for firmware glued behind a prompt). The matcher is only built for such lines. In
+// a run stamped at line ends, a match in front has no known time, nor one on a line that
+// onlyEndKnown.
 std::optional<HostNs> matchArrival(const Run &run, LineIndex line, const QString &pattern,
                                    LineIndex end);
 

@@ -89,12 +89,22 @@ std::vector<FormatInfo> makeTable()
     FormatInfo hostts;
     hostts.id = Format::HostTs;
     hostts.name = QStringLiteral("hostts");
-    hostts.aliases = {QStringLiteral("ts"), QStringLiteral("host")};
+    hostts.aliases = {QStringLiteral("host")};
     hostts.looksLikeLine = looksHostTs;
     hostts.lineFormat = LineFormat::HostTs;
     hostts.hasArrival = true;
     hostts.arrivalIsWallClock = true;
     t.push_back(hostts);
+
+    // moreutils ts '%.s': the same lines with a space, but ts stamps a line once it has read
+    // the line's end (a prompt's line: when the next newline came, maybe seconds later).
+    FormatInfo ts = hostts;
+    ts.id = Format::Ts;
+    ts.name = QStringLiteral("ts");
+    ts.aliases = {QStringLiteral("moreutils")};
+    ts.looksLikeLine = looksTs;
+    ts.arrivalIsLineEnd = true;
+    t.push_back(ts);
 
     FormatInfo tio;
     tio.id = Format::Tio;

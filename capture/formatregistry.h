@@ -41,7 +41,7 @@ enum class LineFormat; // blockparser.h
 enum class Format : std::uint8_t {
     Unknown,       // a run built in memory (tests): no name, never detected or chosen
     Ttyscope,      // ttyscope's own recordings (docs/format.md)
-    HostTs,        // "<unix seconds>\t<line>", as ts(1) or a serial logger writes it
+    HostTs,        // "<unix seconds>\t<line>": the line's first byte, as ttyscope's samples
     Grabserial,    // grabserial -t / -T
     Kmsg,          // /dev/kmsg records
     Raw,           // console text without host times (dmesg, conserver, minicom logs)
@@ -52,6 +52,7 @@ enum class Format : std::uint8_t {
     DmesgJson,     // dmesg --json
     DmesgText,     // dmesg -x, -T, --time-format ctime|iso|reltime|delta
     Tio,           // tio --timestamp --log: "[HH:MM:SS.mmm] line" or an ISO 8601 stamp
+    Ts,            // moreutils ts '%.s': "<unix seconds> line", stamped at the line's end
 };
 
 struct FormatInfo
@@ -70,6 +71,8 @@ struct FormatInfo
     // Unix times (a parser may still find them so per file: grabserial -T).
     bool hasArrival = false;
     bool arrivalIsWallClock = false;
+    // A line's host time is when its end arrived, not its first byte (Run::arrivalIsLineEnd).
+    bool arrivalIsLineEnd = false;
     // The kernel time is a field of the record, not a "[    1.234567]" prefix of the text.
     bool kernelTimeInRecord = false;
     // Bytes a line ending counts as where the file does not say (the Bytes series).

@@ -210,11 +210,24 @@ bool looksRecording(std::string_view head)
             kRecordingMagic.substr(0, head.size()) == head && !head.empty());
 }
 
-bool looksHostTs(std::string_view l)
+namespace {
+// "<unix seconds>" followed by `separator`.
+bool unixSecondsThen(std::string_view l, char separator)
 {
     std::int64_t ns = 0;
     const std::size_t q = parseSeconds(l, 0, &ns, 9);
-    return q != std::string_view::npos && q < l.size() && (l[q] == '\t' || l[q] == ' ');
+    return q != std::string_view::npos && q < l.size() && l[q] == separator;
+}
+} // namespace
+
+bool looksHostTs(std::string_view l)
+{
+    return unixSecondsThen(l, '\t');
+}
+
+bool looksTs(std::string_view l)
+{
+    return unixSecondsThen(l, ' ');
 }
 
 bool looksGrabserial(std::string_view l)

@@ -37,7 +37,8 @@ std::unique_ptr<FormatParser> makeTioParser(Run &run, RunBuilder &builder); // t
 // Detectors for the format table: the head of a recording (also one cut inside its magic),
 // and single lines of hostts, grabserial and kmsg.
 bool looksRecording(std::string_view head);
-bool looksHostTs(std::string_view line);
+bool looksHostTs(std::string_view line); // "<unix seconds>\t"
+bool looksTs(std::string_view line);     // "<unix seconds> " (moreutils ts '%.s')
 bool looksGrabserial(std::string_view line);
 bool looksKmsg(std::string_view line);
 bool looksLava(std::string_view line);

@@ -441,6 +441,10 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     const std::optional<RunSeconds> begun = run.timeOf(start);
     const std::optional<RunSeconds> done =
         run.runTimeOf(matchArrival(run, hit, o.bootPattern, end));
+    if (!done && run.arrivalIsLineEnd) {
+        m->bootDoneNote =
+            QStringLiteral("ts stamped only the end of the line of '%1'").arg(o.bootPattern);
+    }
     if (promptBeforeBoot(run, start) > 0) {
         m->bootStartNote = QStringLiteral("the boot's first line starts with the prompt of the "
                                           "system before it: when its own first byte came is "

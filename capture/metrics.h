@@ -111,6 +111,9 @@ struct Metrics
     // Why the boot times from the first byte are absent while the boot-done line is known
     // (the capture did not hold the boot's start); empty otherwise.
     QString bootStartNote;
+    // Why the boot-done line, found, has no arrival: its host time is only its line's end
+    // (moreutils ts), which came later than the match; empty otherwise.
+    QString bootDoneNote;
     PanicResult panic;
     std::array<std::int64_t, kEventKindCount> eventCounts{};
     std::vector<IntervalStats> intervals;

@@ -136,6 +136,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
             QStringLiteral("the format has no host arrival times");
     } else if (!m.bootStartNote.isEmpty()) {
         j[QStringLiteral("boot_time_note")] = m.bootStartNote;
+    } else if (!m.bootDoneNote.isEmpty()) {
+        j[QStringLiteral("boot_time_note")] = m.bootDoneNote;
     } else if (!m.bootDoneLine && !o.bootPattern.isEmpty()) {
         j[QStringLiteral("boot_time_note")] =
             QStringLiteral("no line matches the boot pattern '%1'").arg(o.bootPattern);

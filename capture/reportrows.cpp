@@ -215,11 +215,14 @@ void Report::buildRows()
     }
     const QString noBootDone = QStringLiteral("no '%1'").arg(m_options.bootPattern);
     const auto bootNotDone = [noBootDone](const Metrics &m) {
-        return m.bootDoneLine ? QString() : noBootDone;
+        return m.bootDoneLine ? m.bootDoneNote : noBootDone;
     };
     // From kernel start: the boot-done line, and a kernel time to place the kernel's start.
     const auto noKernelStart = [noBootDone, noKernelTimes](const Metrics &m) {
-        return !m.bootDoneLine ? noBootDone : noKernelTimes(m);
+        if (!m.bootDoneLine) {
+            return noBootDone;
+        }
+        return !m.bootDoneNote.isEmpty() ? m.bootDoneNote : noKernelTimes(m);
     };
     const bool fromKernel = m_options.bootStart == QLatin1String("kernel");
     whyAbsent(bootTime, [fromKernel, noKernelStart, bootNotDone](const Metrics &m) {

@@ -161,11 +161,16 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
     // with the next line's behind the system before's prompt. Every other event is in
     // the kernel's text, which came after any other text in front of its timestamp: a
     // boot loader's, a prompt's (bootstart.h).
+    if (onlyEndKnown(*this, e.line)) {
+        return std::nullopt; // stamped when the input ended (moreutils ts)
+    }
     if (e.kind == EventKind::Firmware || e.kind == EventKind::Drop) {
         return lines.arrival(arrivalStandIn(*this, e.line, lines.endIndex()));
     }
     if (e.inFront) {
-        return lines.arrival(e.line); // a --mark on "Probing EDD ... [ 0.0] Linux version"
+        // A --mark on "Probing EDD ... [ 0.0] Linux version": the line's first byte, not
+        // known when the stamp is the line's end.
+        return arrivalIsLineEnd ? std::nullopt : lines.arrival(e.line);
     }
     return kernelTextArrival(*this, e.line);
 }

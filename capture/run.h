@@ -88,8 +88,12 @@ public:
 
     bool hasArrival = false;         // the format carries host arrival times
     bool arrivalIsWallClock = false; // ...and they are Unix times (not elapsed)
-    HostNs origin;                   // run second 0 (first arrival)
-    std::int64_t bytes = 0;          // console bytes including line endings as received
+    // ...and each is when the line's end arrived (moreutils ts), not its first byte: the
+    // text in front of a kernel timestamp, and a last line without a newline (stamped when
+    // the input ended), came at a time not known (bootstart.h).
+    bool arrivalIsLineEnd = false;
+    HostNs origin;              // run second 0 (first arrival)
+    std::int64_t bytes = 0;     // console bytes including line endings as received
     std::int64_t metaLines = 0; // console-server lines (conserver MARKs) not counted as console
     std::int64_t kernelLines = 0;
 

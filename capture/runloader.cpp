@@ -127,6 +127,7 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     run->hasArrival = info.hasArrival;
     // A parser may still find a file's stamps are wall-clock times (grabserial -T).
     run->arrivalIsWallClock = info.arrivalIsWallClock;
+    run->arrivalIsLineEnd = info.arrivalIsLineEnd;
     if (!any) {
         // An empty file: nothing to parse.
     } else if (info.makeParser) {

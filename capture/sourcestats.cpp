@@ -248,9 +248,10 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
     if (!m.bootDoneLine) {
         t.bootNote = QStringLiteral("no line matches the boot-done pattern (--boot-pattern)");
     } else if (!m.bootTime) {
-        t.bootNote = !m.bootStartNote.isEmpty()
-                         ? QStringLiteral("no boot time (%1)").arg(m.bootStartNote)
-                         : QStringLiteral("no boot time (no host arrival times)");
+        const QString why = !m.bootStartNote.isEmpty()  ? m.bootStartNote
+                            : !m.bootDoneNote.isEmpty() ? m.bootDoneNote
+                                                        : QStringLiteral("no host arrival times");
+        t.bootNote = QStringLiteral("no boot time (%1)").arg(why);
     } else if (m.baud <= 0) {
         t.bootNote = t.wireNote;
     }

@@ -6,10 +6,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     fuzz::initQt();
     // New formats go at the end, so that the seeds' first bytes keep their meaning.
+    // clang-format off
     static const char *const kFormats[] = {
         "auto",       "hostts",     "grabserial",   "kmsg",           "raw",
         "ttyscope",   "lava",       "journal-json", "journal-export", "journal-short",
-        "dmesg-json", "dmesg-text", "tio"};
+        "dmesg-json", "dmesg-text", "tio",          "ts"};
+    // clang-format on
     constexpr std::size_t kCount = sizeof kFormats / sizeof kFormats[0];
     if (size < 1) {
         return 0;
