@@ -58,6 +58,22 @@ LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end)
     return line + 1_lines < b.end ? line + 1_lines : line;
 }
 
+std::optional<HostNs> frontAnswered(const Run &run, LineIndex line)
+{
+    const std::optional<HostNs> end = run.lines.arrival(line);
+    const std::optional<HostNs> before =
+        line > LineIndex(0) ? run.lines.arrival(line - 1_lines) : std::nullopt;
+    for (std::size_t e = run.eventsBefore(line);
+         e < run.events.size() && run.events[e].line == line; ++e) {
+        const Event &ev = run.events[e];
+        if (ev.sentToConsole && ev.arrival && (!end || *ev.arrival <= *end) &&
+            (!before || *ev.arrival >= *before)) {
+            return ev.arrival;
+        }
+    }
+    return std::nullopt;
+}
+
 bool onlyEndKnown(const Run &run, LineIndex line)
 {
     return run.arrivalIsLineEnd && line < run.lines.endIndex() &&
@@ -109,9 +125,15 @@ bool matchInFront(const Run &run, LineIndex line, const QString &pattern)
     if (line >= run.lines.endIndex()) {
         return false;
     }
-    const bool timedBehind =
-        run.lines.kernelTime(line) && (run.lines.flags(line) & KernelTimeNotAtStart);
-    const std::size_t prompt = timedBehind ? 0 : promptBeforeBoot(run, line);
+    const bool timed = run.lines.kernelTime(line).has_value();
+    const bool timedBehind = timed && (run.lines.flags(line) & KernelTimeNotAtStart);
+    std::size_t prompt = timedBehind ? 0 : promptBeforeBoot(run, line);
+    if (run.arrivalIsLineEnd && !timed && prompt == 0) {
+        // Stamped at line ends: what follows a login prompt on its line (the answer typed
+        // to it, later output) came later, by as long as the prompt waited.
+        const LineText held = run.lines.text(line);
+        prompt = promptEnd(held.view());
+    }
     if (!timedBehind && prompt == 0) {
         return false; // the usual line: nothing in front of its own text
     }
@@ -130,8 +152,8 @@ std::optional<HostNs> matchArrival(const Run &run, LineIndex line, const QString
         return std::nullopt;
     }
     if (matchInFront(run, line, pattern)) {
-        // The line's first byte; stamped at its end, the front text's time is not known.
-        return run.arrivalIsLineEnd ? std::nullopt : run.lines.arrival(line);
+        // The line's first byte; stamped at its end, when it was answered, if it was.
+        return run.arrivalIsLineEnd ? frontAnswered(run, line) : run.lines.arrival(line);
     }
     return run.lines.kernelTime(line) ? kernelTextArrival(run, line)
                                       : run.lines.arrival(arrivalStandIn(run, line, end));

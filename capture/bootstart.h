@@ -34,6 +34,11 @@ LineIndex arrivalStandIn(const Run &run, LineIndex line, LineIndex end);
 // newline, which ts stamped when the input ended. Its first byte's time is not known.
 bool onlyEndKnown(const Run &run, LineIndex line);
 
+// In a run stamped at line ends, when the text in front on `line` (a login prompt) was
+// seen: the first input sent to the console while the line was open (LAVA types the user
+// name once it has read the prompt), which came after it; none without one.
+std::optional<HostNs> frontAnswered(const Run &run, LineIndex line);
+
 // When `line`'s kernel text (its timestamp and message) arrived on the host clock. That is
 // the line's arrival, except on a line with other text before the timestamp, which came
 // first: a boot loader's ("Probing EDD (edd=off to disable)... o ESC c [    0.000000]

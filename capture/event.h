@@ -61,6 +61,9 @@ struct Event
     // Matched in the text in front of the kernel's on its line (rules.h): it came with the
     // line's first byte.
     bool inFront = false;
+    // A note of what was sent to the console (LAVA's input): sent after the sender saw
+    // what it answers, a login prompt on its line (bootstart.h).
+    bool sentToConsole = false;
 };
 
 } // namespace tty

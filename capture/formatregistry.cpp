@@ -60,7 +60,10 @@ std::vector<FormatInfo> makeTable()
     lava.looksLikeLine = looksLava;
     lava.makeParser = makeLavaParser;
     lava.hasArrival = true;
-    lava.arrivalIsWallClock = true; // dt: UTC, when LAVA received the line
+    lava.arrivalIsWallClock = true; // dt: UTC, when LAVA received the line...
+    // ...whole: its ShellLogger keeps a partial line until its newline came (a prompt's,
+    // until the answer LAVA typed to it was echoed).
+    lava.arrivalIsLineEnd = true;
     t.push_back(lava);
 
     FormatInfo jshort;

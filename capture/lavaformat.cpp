@@ -386,6 +386,7 @@ private:
         std::string text = msg->isCollection ? joinItems(msg->items) : msg->text;
         if (level == "input") {
             m_b.addNoteEvent(EventKind::Marker, "LAVA sent: " + text, t);
+            m_run.events.back().sentToConsole = true;
         } else if (level == "results") {
             m_b.addNoteEvent(EventKind::Marker, "LAVA result: " + text, t);
         } else {

@@ -442,8 +442,10 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
     const std::optional<RunSeconds> done =
         run.runTimeOf(matchArrival(run, hit, o.bootPattern, end));
     if (!done && run.arrivalIsLineEnd) {
-        m->bootDoneNote =
-            QStringLiteral("ts stamped only the end of the line of '%1'").arg(o.bootPattern);
+        m->bootDoneNote = QStringLiteral("%1 stamped only the end of the line of '%2'")
+                              .arg(run.meta.format == Format::Lava ? QStringLiteral("LAVA")
+                                                                   : QStringLiteral("ts"),
+                                   o.bootPattern);
     }
     if (promptBeforeBoot(run, start) > 0) {
         m->bootStartNote = QStringLiteral("the boot's first line starts with the prompt of the "

@@ -170,7 +170,7 @@ std::optional<HostNs> Run::eventArrival(const Event &e) const
     if (e.inFront) {
         // A --mark on "Probing EDD ... [ 0.0] Linux version": the line's first byte, not
         // known when the stamp is the line's end.
-        return arrivalIsLineEnd ? std::nullopt : lines.arrival(e.line);
+        return arrivalIsLineEnd ? frontAnswered(*this, e.line) : lines.arrival(e.line);
     }
     return kernelTextArrival(*this, e.line);
 }
