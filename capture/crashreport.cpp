@@ -1,6 +1,7 @@
 #include "crashreport.h"
 
 #include "bootstart.h"
+#include "jsonnumber.h"
 
 #include "metrics.h"
 
@@ -80,9 +81,8 @@ QJsonArray crashesToJson(const Run &run, const Metrics &m)
             {QStringLiteral("kind"), QLatin1String(eventKindName(c.kind))},
             {QStringLiteral("line"), double(lineNumber(c.line))},
             {QStringLiteral("arrival"),
-             run.hasArrival && a ? QJsonValue(double(a->count()) * 1e-9) : QJsonValue()},
-            {QStringLiteral("kernel_time"),
-             k ? QJsonValue(double(k->count()) * 1e-6) : QJsonValue()},
+             run.hasArrival && a ? QJsonValue(jsonSeconds(*a)) : QJsonValue()},
+            {QStringLiteral("kernel_time"), k ? QJsonValue(jsonSeconds(*k)) : QJsonValue()},
             {QStringLiteral("end_line"), double(lineNumber(c.endLine))},
             {QStringLiteral("trace_complete"), c.traceComplete},
             {QStringLiteral("frames"), QJsonArray::fromStringList(c.frames)}});

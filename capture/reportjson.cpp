@@ -1,6 +1,7 @@
 // The JSON of a report (docs/report.md documents every key): per run, per group, and the
 // differences of two columns.
 #include "crashreport.h"
+#include "jsonnumber.h"
 #include "report.h"
 
 #include <QJsonArray>
@@ -14,11 +15,11 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 QJsonValue num(double v)
 {
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+    return jsonNumber(v);
 }
 QJsonValue num(const std::optional<double> &v)
 {
-    return v ? num(*v) : QJsonValue(QJsonValue::Null);
+    return jsonNumber(v);
 }
 } // namespace
 
@@ -168,10 +169,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                        {QStringLiteral("text"), QString::fromUtf8(t.data(), qsizetype(t.size()))}};
         const std::optional<HostNs> a = run.eventArrival(e);
         eo[QStringLiteral("arrival")] =
-            run.hasArrival && a ? num(double(a->count()) * 1e-9) : QJsonValue();
+            run.hasArrival && a ? QJsonValue(jsonSeconds(*a)) : QJsonValue();
         const std::optional<KernelUs> k = run.eventKernelTime(e);
-        eo[QStringLiteral("kernel_time")] =
-            k ? QJsonValue(double(k->count()) * 1e-6) : QJsonValue();
+        eo[QStringLiteral("kernel_time")] = k ? QJsonValue(jsonSeconds(*k)) : QJsonValue();
         if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
             eo[QStringLiteral("count")] = double(e.count);
         }

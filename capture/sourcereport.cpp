@@ -1,6 +1,7 @@
 #include "sourcereport.h"
 
 #include "gate.h"
+#include "jsonnumber.h"
 
 #include <QJsonArray>
 
@@ -14,7 +15,7 @@ constexpr int kTemplateColumn = 72; // template characters shown in text tables
 
 QJsonValue num(const std::optional<double> &v)
 {
-    return v && std::isfinite(*v) ? QJsonValue(*v) : QJsonValue();
+    return jsonNumber(v);
 }
 
 QString fixed(const std::optional<double> &v, int decimals)

@@ -1,6 +1,7 @@
 // Metrics on a small log whose figures are known by construction, and the report in
 // text, Markdown and JSON (with the difference column for two runs).
 #include "gate.h"
+#include "jsonnumber.h"
 #include "report.h"
 #include "tst_helpers.h"
 
@@ -40,6 +41,7 @@ class TstReport : public QObject
     Q_OBJECT
 private slots:
     void metrics();
+    void jsonNumbersAsPasted();
     void panicIncomplete_data();
     void panicIncomplete();
     void report();
@@ -705,6 +707,24 @@ void TstReport::markdownKeepsItsColumns()
     QVERIFY(rep.markdown().contains(QStringLiteral("| metric | v6.1\\|patched |")));
     QVERIFY(rep.markdown().contains(QStringLiteral("| kernel panic: a\\|b | panic | 1 |")));
     QVERIFY(rows > 20);
+}
+
+// The JSON's numbers are pasted into review threads: the shortest form of the double
+// nearest the figure, without the arithmetic's noise (a nanosecond count times 1e-9 gave
+// 1796014801.3647501, 9.199955000000001 and 40.000099999999996 before).
+void TstReport::jsonNumbersAsPasted()
+{
+    const QJsonArray a{jsonSeconds(HostNs(1796014801364750000)),
+                       jsonSeconds(KernelUs(40000100)),
+                       jsonSeconds(KernelUs(-1500000)),
+                       jsonNumber(double(9199955000) * 1e-9),
+                       jsonNumber(380837 * 10 / 115200.0),
+                       jsonNumber(std::optional<double>()),
+                       jsonNumber(std::nan("")),
+                       jsonNumber(11365.0)};
+    QCOMPARE(
+        QJsonDocument(a).toJson(QJsonDocument::Compact),
+        QByteArray("[1796014801.36475,40.0001,-1.5,9.199955,33.0587673611111,null,null,11365]"));
 }
 
 QTEST_GUILESS_MAIN(TstReport)
