@@ -186,18 +186,14 @@ std::optional<Format> canonicalFormat(const QString &name)
     return std::nullopt;
 }
 
-Format detectFormat(std::string_view head)
+namespace {
+// Calls f on each of the first `most` lines of `head` with text, as detection reads them;
+// returns how many it called it on.
+template <typename F> int forEachHeadLine(std::string_view head, int most, F &&f)
 {
-    const std::vector<FormatInfo> &table = formatTable();
-    for (const FormatInfo &i : table) {
-        if (i.matchesHead && i.matchesHead(head)) {
-            return i.id;
-        }
-    }
-    std::vector<int> votes(table.size(), 0);
     int total = 0;
     std::size_t p = 0;
-    while (p < head.size() && total < 20) {
+    while (p < head.size() && total < most) {
         std::size_t nl = head.find('\n', p);
         if (nl == std::string_view::npos) {
             nl = head.size();
@@ -208,10 +204,26 @@ Format detectFormat(std::string_view head)
             continue;
         }
         ++total;
+        f(l);
+    }
+    return total;
+}
+} // namespace
+
+Format detectFormat(std::string_view head)
+{
+    const std::vector<FormatInfo> &table = formatTable();
+    for (const FormatInfo &i : table) {
+        if (i.matchesHead && i.matchesHead(head)) {
+            return i.id;
+        }
+    }
+    std::vector<int> votes(table.size(), 0);
+    const int total = forEachHeadLine(head, 20, [&](std::string_view l) {
         for (std::size_t f = 0; f < table.size(); ++f) {
             votes[f] += table[f].looksLikeLine && table[f].looksLikeLine(l);
         }
-    }
+    });
     // A clear majority: a few garbage lines at the start must not change the verdict.
     for (std::size_t f = 0; f < table.size() && total > 0; ++f) {
         if (votes[f] * 2 > total) {
@@ -219,6 +231,14 @@ Format detectFormat(std::string_view head)
         }
     }
     return Format::Raw;
+}
+
+bool looksStampedButUnread(std::string_view head)
+{
+    int stamped = 0;
+    const int total = forEachHeadLine(
+        head, 20, [&](std::string_view l) { stamped += looksUnreadStamp(l) ? 1 : 0; });
+    return total > 0 && stamped * 2 > total;
 }
 
 std::optional<Format> resolveFormat(const QString &option, std::string_view head)

@@ -92,8 +92,8 @@ inline QString formatName(Format f)
 
 // Stable names, as accepted by --format, in detection order (ttyscope, dmesg-json, ...).
 QStringList formatNames();
-// A name or alias, any case (dmesg, console, conserver, text = raw; ts, host = hostts;
-// recording = ttyscope); nullopt when unknown. "auto" is not a format: the caller
+// A name or alias, any case (dmesg, console, conserver, text = raw; host = hostts;
+// moreutils = ts; recording = ttyscope); nullopt when unknown. "auto" is not a format: the caller
 // detects instead.
 std::optional<Format> canonicalFormat(const QString &name);
 // Looks at the first decompressed bytes; Raw when nothing more specific fits.
@@ -101,5 +101,9 @@ Format detectFormat(std::string_view head);
 // What --format chose: detected from `head` when the option is empty or "auto", else the
 // named format (nullopt: no such name).
 std::optional<Format> resolveFormat(const QString &option, std::string_view head);
+// Whether most of the first lines of `head` start with a date or a time of day that no
+// format reads (ts's default "Dec 06 09:10:00", a custom "[2026-12-06 09:10:00.123456]"):
+// detected as raw, such a file gets a warning saying why its host-time figures are n/a.
+bool looksStampedButUnread(std::string_view head);
 
 } // namespace tty

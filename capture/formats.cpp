@@ -230,6 +230,17 @@ bool looksTs(std::string_view l)
     return unixSecondsThen(l, ' ');
 }
 
+bool looksUnreadStamp(std::string_view l)
+{
+    // "Dec 06 09:10:00" (ts's default, syslog), "2026-12-06 09:10:00", "09:10:00.5" (ts -s),
+    // each maybe in brackets and with a fraction.
+    static const QRegularExpression re(QStringLiteral(
+        R"(^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ 0-3]\d \d\d:\d\d:\d\d|)"
+        R"(\d\d:\d\d:\d\d)([.,]\d+)?\]?[ \t])"));
+    return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 48))))
+        .hasMatch();
+}
+
 bool looksGrabserial(std::string_view l)
 {
     static const QRegularExpression re(

@@ -39,6 +39,8 @@ std::unique_ptr<FormatParser> makeTioParser(Run &run, RunBuilder &builder); // t
 bool looksRecording(std::string_view head);
 bool looksHostTs(std::string_view line); // "<unix seconds>\t"
 bool looksTs(std::string_view line);     // "<unix seconds> " (moreutils ts '%.s')
+// A date or time of day at the line's start that no format reads (formatregistry.h).
+bool looksUnreadStamp(std::string_view line);
 bool looksGrabserial(std::string_view line);
 bool looksKmsg(std::string_view line);
 bool looksLava(std::string_view line);

@@ -128,6 +128,15 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     // A parser may still find a file's stamps are wall-clock times (grabserial -T).
     run->arrivalIsWallClock = info.arrivalIsWallClock;
     run->arrivalIsLineEnd = info.arrivalIsLineEnd;
+    const bool detected = options.format.isEmpty() || options.format == QLatin1String("auto");
+    if (detected && info.id == Format::Raw &&
+        looksStampedButUnread(block.view().substr(0, 64 * 1024))) {
+        run->warnings << QStringLiteral(
+            "the lines start with a date or a time that ttyscope does not read as the host's "
+            "(ts's default or a custom format, a terminal's): they are kept as text, and the "
+            "figures that need host times are n/a; ts '%.s', tio, grabserial and ttyscope "
+            "capture write stamps it reads");
+    }
     if (!any) {
         // An empty file: nothing to parse.
     } else if (info.makeParser) {

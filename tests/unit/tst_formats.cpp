@@ -45,6 +45,8 @@ private slots:
     void hostts();
     void grabserial();
     void rawConserver();
+    void stampsNotRead_data();
+    void stampsNotRead();
     void dmesg();
     void kmsg();
     void recordingFormat();
@@ -194,6 +196,47 @@ void TstFormats::grabserial()
     QCOMPARE(run->lines.arrival(LineIndex(0)), HostNs(1796014814818990000));
     QCOMPARE(run->lines.arrival(LineIndex(1)), HostNs(1796014860000000000));
     QCOMPARE(lineText(*run, 1), QByteArray("[    3.000000] b"));
+}
+
+void TstFormats::stampsNotRead_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<bool>("warned");
+    // moreutils ts's default format, a custom one, ts -s: stamps no format reads.
+    QTest::newRow("ts default") << QByteArray("Nov 30 05:00:01 SeaBIOS (version 1.16.2)\n"
+                                              "Nov 30 05:00:04 [    0.000000] Linux version 6.1\n"
+                                              "Nov 30 05:00:04 [    0.000000] Command line:\n")
+                                << true;
+    QTest::newRow("ts custom") << QByteArray("[2026-11-30 05:00:01.300316] SeaBIOS\n"
+                                             "[2026-11-30 05:00:04.765974] [    0.000000] Linux\n")
+                               << true;
+    QTest::newRow("ts -s") << QByteArray("00:00:00 SeaBIOS\n00:00:03.401 [    0.000000] Linux\n")
+                           << true;
+    // Console text: no warning.
+    QTest::newRow("raw") << QByteArray(
+                                "SeaBIOS (version 1.16.2)\r\n[    0.000000] Linux version\r\n"
+                                "[    0.000000] Command line: console=ttyS0\r\n")
+                         << false;
+    QTest::newRow("one stamped line of three")
+        << QByteArray("12:00:00 x\n[    0.000000] Linux version\n[    0.1] y\n") << false;
+}
+
+// A file whose lines start with a date or time no format reads is read as raw text; it says
+// why its host-time figures are n/a, rather than only showing them so.
+void TstFormats::stampsNotRead()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(bool, warned);
+    const auto run = loadBytes(text);
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, Format::Raw);
+    QVERIFY(!run->hasArrival);
+    const QString w = run->warnings.join(u'\n');
+    QCOMPARE(w.contains(QLatin1String("does not read as the host's")), warned);
+    // Forced raw: the user knows.
+    QVERIFY(!loadBytes(text, withFormat(QStringLiteral("raw")))
+                 ->warnings.join(u'\n')
+                 .contains(QLatin1String("does not read as the host's")));
 }
 
 void TstFormats::rawConserver()
