@@ -49,11 +49,6 @@ double aligned(const Run &run, const QString &spec)
     return t ? t->count() : -2;
 }
 
-std::int64_t micros(double seconds)
-{
-    return qRound64(seconds * 1e6);
-}
-
 const Event *firstOf(const Run &run, EventKind kind)
 {
     for (const Event &e : run.events) {

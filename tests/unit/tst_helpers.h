@@ -33,6 +33,12 @@ inline char *toString(LoadOutcome o)
 
 namespace testutil {
 
+// Seconds as whole microseconds, the resolution the tests compare times at.
+inline std::int64_t micros(double seconds)
+{
+    return qRound64(seconds * 1e6);
+}
+
 inline QByteArray zstdCompress(const QByteArray &in, int level = 3)
 {
     QByteArray out(qsizetype(ZSTD_compressBound(std::size_t(in.size()))), Qt::Uninitialized);

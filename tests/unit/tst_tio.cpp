@@ -24,11 +24,6 @@ private slots:
 };
 
 namespace {
-std::int64_t micros(double seconds)
-{
-    return qRound64(seconds * 1e6);
-}
-
 std::unique_ptr<Run> loadTio(const QByteArray &text)
 {
     return loadBytes(text, withFormat(QStringLiteral("tio")));

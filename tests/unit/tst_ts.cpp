@@ -25,11 +25,6 @@ private slots:
 };
 
 namespace {
-std::int64_t micros(double seconds)
-{
-    return qRound64(seconds * 1e6);
-}
-
 std::unique_ptr<Run> loadFixture(const QString &name, const LoadOptions &o = LoadOptions{})
 {
     QString error;
