@@ -59,6 +59,13 @@ void TstRules::builtin_data()
     row("drop <=5.9 glued", "** 12 printk messages dropped ** [   10.000000] next record", "drop",
         12);
     row("drop after timestamp", "[    2.295696] ** 2208 printk messages dropped **", "drop", 2208);
+    // A real console resuming from suspend (linux-arm-kernel, 5.8): the notice follows the
+    // UART's garbage on its line.
+    row("drop after garbage", "CCCCCCCC** 1196 printk messages dropped **", "drop", 1196);
+    row("drop after prompt", "corpusvm login: ** 41 printk messages dropped **", "drop", 41);
+    row("drop after escape", "\x1b[0m** 37 printk messages dropped ** ", "drop", 37);
+    row("drop <=5.9 after garbage", "CC** 12 printk messages dropped ** [   10.000000] next record",
+        "drop", 12);
     row("6.12 replay notice", "** replaying previous printk message **", "console");
     row("6.1 too many dropped",
         "[   30.7] printk: Too many dropped messages. Suppress messages on non-panic CPUs to "
@@ -231,6 +238,8 @@ void TstRules::builtin_data()
     row("warning mid-line", "[    1.0] a line mentioning WARNING: in the middle", "");
     row("panic quoted", "[    1.0] echo 'Kernel panic - not syncing: x'", "");
     row("drop text elsewhere", "[    1.0] we saw ** 5 printk messages dropped ** earlier", "");
+    row("drop text at the end", "[    1.0] we saw ** 5 printk messages dropped **", "");
+    row("drop text after garbage", "CC we saw ** 5 printk messages dropped ** earlier", "");
     row("power down word", "[    1.0] reboot: Powering something", "");
 }
 
@@ -257,8 +266,8 @@ void TstRules::everyRuleCovered()
     std::vector<bool> hit(rules.rules().size(), false);
     const QStringList samples = {
         "** 1 printk messages dropped ** [ 1.000000] glued",
-        "[ 1.0] ** 1 printk messages dropped **", "** replaying previous printk message **",
-        "[ 1.0] a: 1 callbacks suppressed",
+        "[ 1.0] ** 1 printk messages dropped **", "CC** 1 printk messages dropped **",
+        "** replaying previous printk message **", "[ 1.0] a: 1 callbacks suppressed",
         "[ 1.0] printk: x: 1 output lines suppressed due to ratelimiting",
         "[ 1.0] printk: Too many dropped messages.", "[ 1.0] Kernel panic - not syncing: x",
         "[ 1.0] ---[ end Kernel panic - not syncing: x ]---", "[ 1.0] Oops: x",
@@ -343,19 +352,22 @@ void TstRules::everyRuleCovered()
     }
 }
 
-// Drop notices in a loaded run: both placements are summed, not double counted.
+// Drop notices in a loaded run: every placement is summed, not double counted; a kernel
+// message quoting one is none.
 void TstRules::dropsInARun()
 {
     const QByteArray in("[    1.000000] a\n"
                         "** 5 printk messages dropped **\n"
                         "** 2 printk messages dropped ** [    1.100000] glued (<= 5.9)\n"
                         "[    1.200000] ** 7 printk messages dropped **\n"
-                        "** replaying previous printk message **\n");
+                        "** replaying previous printk message **\n"
+                        "CCCCCCCC** 1196 printk messages dropped **\n"
+                        "[    1.300000] we saw ** 9 printk messages dropped **\n");
     const auto run = loadBytes(in);
     QVERIFY(run);
     const Metrics m = computeMetrics(*run, MetricOptions{});
-    QCOMPARE(m.dropNotices, qint64(3));
-    QCOMPARE(m.droppedMessages, qint64(14));
+    QCOMPARE(m.dropNotices, qint64(4));
+    QCOMPARE(m.droppedMessages, qint64(1210));
     QCOMPARE(m.eventCounts[std::size_t(EventKind::Console)], qint64(1));
     QCOMPARE(run->lines.kernelTime(LineIndex(2)), KernelUs(1100000));
 }
