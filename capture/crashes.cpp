@@ -249,14 +249,21 @@ private:
         return l.caller == head.caller;
     }
 
-    // The line a report really starts at: the `cut here` of a WARN splat, the `invoked
-    // oom-killer` of an OOM kill.
+    // The line a report really starts at: the `cut here` of a WARN splat or of an arm
+    // fault (`8<--- cut here ---`), the `invoked oom-killer` of an OOM kill.
     LineIndex reportStart(const Head &h, const LineInfo &hl, LineIndex floor, Scan *s) const
     {
-        if (h.kind == EventKind::Warning || h.kind == EventKind::Bug) {
-            for (LineIndex l = h.line - 1_lines; l >= std::max(floor, h.line - 4_lines); --l) {
+        if (h.kind == EventKind::Warning || h.kind == EventKind::Bug || h.kind == EventKind::Oops) {
+            // arm prints the page table walk between its cut line and die()'s headline.
+            const LineCount back = h.kind == EventKind::Oops ? 6_lines : 4_lines;
+            for (LineIndex l = h.line - 1_lines; l >= std::max(floor, h.line - back); --l) {
                 const HeldLineInfo li = m_src.info(l);
-                if (startsWith(li.msg, "------------[ cut here ]")) {
+                if (startsWith(li.msg, "Unhandled fault: ") ||
+                    startsWith(li.msg, "Unhandled prefetch abort: ")) {
+                    s->armFault = toQ(printedText(li.msg));
+                }
+                if (startsWith(li.msg, "------------[ cut here ]") ||
+                    startsWith(li.msg, "8<--- cut here ---")) {
                     return l;
                 }
             }

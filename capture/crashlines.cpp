@@ -71,6 +71,59 @@ std::string_view symbolAt(std::string_view s, std::size_t p)
     return s.substr(start, p - start);
 }
 
+// An identifier at p, else empty.
+std::string_view identAt(std::string_view s, std::size_t p)
+{
+    std::size_t e = p;
+    while (e < s.size() && isIdentChar(s[e])) {
+        ++e;
+    }
+    return s.substr(p, e - p);
+}
+
+// arm's frames name the function first, then its caller: "%ps from %pS" since 5.17
+// (" foo from bar+0x1/0x2", " foo [mod] from bar+0x1/0x2 [mod2]", " foo from 0x401018a0"),
+// "[<addr>] (%ps) from [<addr>] (%pS)" before, with an offset in the first parentheses
+// too in 3.x ("(foo+0x0/0x10) from").
+std::string_view armFrameFunction(std::string_view s, std::size_t p)
+{
+    const bool paren = p < s.size() && s[p] == '(' && p > 0;
+    const std::size_t start = paren ? p + 1 : p;
+    const std::string_view fn = identAt(s, start);
+    if (fn.empty()) {
+        return {};
+    }
+    std::size_t q = start + fn.size();
+    if (paren) {
+        if (startsWith(s.substr(q), "+0x")) {
+            const std::string_view withOffset = symbolAt(s, start);
+            if (withOffset.empty()) {
+                return {};
+            }
+            q = s.find(')', q);
+            if (q == std::string_view::npos) {
+                return {};
+            }
+        }
+        if (q >= s.size() || s[q] != ')') {
+            return {};
+        }
+        ++q;
+    } else if (startsWith(s.substr(q), " [")) { // the module of a module's function
+        q = s.find(']', q);
+        q = q == std::string_view::npos ? s.size() : q + 1;
+    }
+    if (!startsWith(s.substr(q), " from ")) {
+        return {};
+    }
+    q = skipAddresses(s, q + 6);
+    if (paren && q < s.size() && s[q] == '(') {
+        ++q;
+    }
+    const bool address = startsWith(s.substr(q), "0x") && q + 2 < s.size() && isHex(s[q + 2]);
+    return address || !symbolAt(s, q).empty() ? fn : std::string_view();
+}
+
 } // namespace
 
 // A symbol as a title shows it: compiler suffixes (.isra.0, .cold, .constprop.3) dropped.
@@ -119,6 +172,19 @@ bool isSeparator(std::string_view m)
     return m.size() >= 20 && m.find_first_not_of('=') == std::string_view::npos;
 }
 
+// A row of arm's dump of an exception stack inside a trace: "1fa0: 00000000 c0100148 ...".
+// A row that starts mid-dump is padded with spaces to its first word.
+bool isStackDumpRow(std::string_view m)
+{
+    if (m.size() < 14 || m[4] != ':' || m[5] != ' ' ||
+        !std::all_of(m.begin(), m.begin() + 4, isHex)) {
+        return false;
+    }
+    const std::string_view words = m.substr(6);
+    return std::all_of(words.begin(), words.end(), [](char c) { return c == ' ' || isHex(c); }) &&
+           std::any_of(words.begin(), words.end(), isHex);
+}
+
 // Lines that may stand inside a stack without ending it.
 bool isTraceFiller(std::string_view m)
 {
@@ -136,7 +202,8 @@ bool isTraceFiller(std::string_view m)
     }
     return startsWith(m, "Call Trace:") || startsWith(m, "Call trace:") ||
            startsWith(m, "Exception stack") || startsWith(m, "irq event stamp") ||
-           startsWith(m, "hardirqs ") || startsWith(m, "softirqs ") || startsWith(m, "... ");
+           startsWith(m, "hardirqs ") || startsWith(m, "softirqs ") || startsWith(m, "... ") ||
+           isStackDumpRow(m);
 }
 
 LineInfo infoOf(std::string_view text)
@@ -153,6 +220,7 @@ LineInfo infoOf(std::string_view text)
 
 } // namespace crash
 
+using crash::armFrameFunction;
 using crash::isIdentChar;
 using crash::skipAddresses;
 using crash::symbolAt;
@@ -168,6 +236,10 @@ QString frameFunction(std::string_view m, bool *unreliable)
     }
     if (unreliable) {
         *unreliable = q;
+    }
+    const std::string_view arm = armFrameFunction(m, p);
+    if (!arm.empty()) {
+        return toQ(arm);
     }
     std::string_view sym = symbolAt(m, p);
     if (sym.empty()) {

@@ -16,6 +16,7 @@ namespace {
 
 // Frames that belong to the reporting machinery, not to the code that went wrong. Matched
 // as prefixes after leading underscores are dropped ("__kasan_report" -> "kasan_report").
+// The last ones are arm's unwinder, fault handlers and exception entries.
 bool isMachinery(const QString &fn)
 {
     static const QStringList kPrefixes{QStringLiteral("dump_stack"),
@@ -151,7 +152,19 @@ bool isMachinery(const QString &fn)
                                        QStringLiteral("el1_da"),
                                        QStringLiteral("show_fault_oops"),
                                        QStringLiteral("do_general_protection"),
-                                       QStringLiteral("exc_general_protection")};
+                                       QStringLiteral("exc_general_protection"),
+                                       QStringLiteral("unwind_backtrace"),
+                                       QStringLiteral("arm_notify_die"),
+                                       QStringLiteral("do_DataAbort"),
+                                       QStringLiteral("do_PrefetchAbort"),
+                                       QStringLiteral("do_alignment"),
+                                       QStringLiteral("do_undefinstr"),
+                                       QStringLiteral("do_kernel_fault"),
+                                       QStringLiteral("do_sect_fault"),
+                                       QStringLiteral("dabt_svc"),
+                                       QStringLiteral("pabt_svc"),
+                                       QStringLiteral("irq_svc"),
+                                       QStringLiteral("und_svc")};
     qsizetype i = 0;
     while (i < fn.size() && fn[i] == u'_') {
         ++i;
@@ -488,6 +501,15 @@ QString titleOf(EventKind kind, const Scan &s)
     }
     // Faults, BUG() and die() headers: named by the instruction pointer's function.
     const QString fn = firstGuilty(s.seq);
+    if (!s.armFault.isEmpty() && h.startsWith(QLatin1String("Internal error: : "))) {
+        // die("") after an unhandled arm fault: the fault's name is the title.
+        static const QRegularExpression kFault(
+            QStringLiteral("^(Unhandled (?:fault|prefetch abort): .+?) \\(0x[0-9a-f]+\\)"));
+        const QRegularExpressionMatch m = kFault.match(s.armFault);
+        if (m.hasMatch()) {
+            return withFunction(m.captured(1), fn);
+        }
+    }
     struct Form
     {
         const char *re;

@@ -18,6 +18,9 @@ struct Scan
     QString firstAt;    // first lockdep "at: FUNC"
     QString releaseAt;  // lockdep: the frame after "is trying to release lock"
     QString oomInvoked; // the OOM report's "invoked oom-killer" line
+    // arm's "Unhandled fault: NAME (0xFSR) at 0xADDR" before die()'s headline, which
+    // then says nothing of the fault ("Internal error: : 1b [#1] SMP ARM").
+    QString armFault;
     // Functions in the order printed: instruction-pointer lines and reliable frames of
     // the report's first stack.
     QStringList seq;

@@ -54,6 +54,8 @@ private slots:
     void reports();
     void samples_data();
     void samples();
+    void frames_data();
+    void frames();
     void comparison();
     void slicedAsSequential();
     void titlesPrintNoControls();
@@ -92,6 +94,15 @@ void TstCrashes::reports_data()
         {"lockdep|suspicious RCU usage in qux_lookup|2|17|complete",
          "lockdep|INFO: trying to register non-static key in quux_start|18|31|complete"});
     row("lockdep_unlock_balance.log", {"lockdep|bad unlock balance in baz_unlock|2|20|complete"});
+    // arm (32-bit): "8<--- cut here ---" starts the report; frames name the function
+    // first ("foo [mod] from bar+0x1/0x2", 5.10's "[<addr>] (foo) from [<addr>] (bar+..)"),
+    // with exception stack dumps inside the trace. die("") after an unhandled fault says
+    // nothing of it: the fault line names the crash.
+    row("nullderef_arm_61.log",
+        {"bug|Unable to handle kernel NULL pointer dereference in gizmo_read_reg|2|42|complete"});
+    row("unhandled_fault_arm_510.log",
+        {"oops|Unhandled fault: imprecise external abort in sprocket_irq|2|42|complete"});
+    row("hung_task_arm_66.log", {"hung_task|INFO: task hung in gizmo_wait_ready|1|15|complete"});
     row("nullderef_arm64_61.log",
         {"bug|Unable to handle kernel NULL pointer dereference in baz_work_fn|1|26|complete"});
     row("nullderef_x86_510_panic.log",
@@ -111,7 +122,7 @@ void TstCrashes::reports_data()
     row("warn_arm64_612_caller.log", {"warning|WARNING in foo_probe|1|20|complete"});
     row("warn_x86_510.log", {"warning|WARNING in foo_probe|2|20|complete"});
     // Every fixture has a row.
-    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 23);
+    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 26);
 }
 
 void TstCrashes::reports()
@@ -156,6 +167,39 @@ void TstCrashes::samples()
                                                   "__handle_sysrq.cold"}));
         QCOMPARE(c.frames.size(), 10);
     }
+}
+
+void TstCrashes::frames_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("function");
+    auto row = [](const char *name, const char *line, const char *fn) {
+        QTest::newRow(name) << QByteArray(line) << QString::fromLatin1(fn);
+    };
+    row("x86", " foo_probe+0x1f/0x80 [foo]", "foo_probe");
+    row("x86 4.x", " [<ffffffff81234567>] bar_ioctl+0x12/0x40", "bar_ioctl");
+    row("inline", " baz mm/baz.c:12 [inline]", "baz");
+    row("arm 5.17+", " platform_probe from really_probe+0xe0/0x400", "platform_probe");
+    row("arm module", " gizmo_probe [gizmo] from platform_probe+0x64/0xc0", "gizmo_probe");
+    row("arm to module", " wait_for_completion from gizmo_wait+0x40/0x90 [gizmo]",
+        "wait_for_completion");
+    row("arm from address", " secondary_start_kernel from 0x401018a0", "secondary_start_kernel");
+    row("arm 5.10", "[<c07899e0>] (sprocket_irq) from [<c0187c6c>] (__handle_irq+0x60/0x21c)",
+        "sprocket_irq");
+    row("arm 3.x",
+        "[<c0013e2c>] (dump_backtrace+0x0/0x10c) from [<c0013f9c>] (show_stack+0x18/0x1c)",
+        "dump_backtrace");
+    row("not a frame: prose", " data from the device was lost", "");
+    row("not a frame: paren", "pgd = (ptrval)", "");
+    row("not a frame: no caller", " kthread from", "");
+}
+
+// The function of a stack line in every layout the kernels print.
+void TstCrashes::frames()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, function);
+    QCOMPARE(frameFunction(std::string_view(line.constData(), std::size_t(line.size()))), function);
 }
 
 // Two columns: which crash titles are in A only, in B only, in both, with counts.
@@ -240,7 +284,7 @@ void TstCrashes::slicedAsSequential()
     QCOMPARE(describe(four), describe(one));
     QCOMPARE(one.size() % 4, std::size_t(0));
     const std::size_t perGroup = one.size() / 4;
-    QCOMPARE(perGroup, std::size_t(32)); // the 32 reports of reports_data, file after file
+    QCOMPARE(perGroup, std::size_t(35)); // the 35 reports of reports_data, file after file
     for (std::size_t i = 0; i < one.size(); ++i) {
         QCOMPARE(four[i].frames, one[i].frames);
         QCOMPARE(four[i].event, one[i].event);
