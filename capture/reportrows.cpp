@@ -148,7 +148,7 @@ void Report::buildRows()
                                })),
               windowMissing);
     whyAbsent(add("window.produced",
-                  QStringLiteral("lines produced (printed + dropped)%1, %2").arg(only, win),
+                  QStringLiteral("kernel lines produced (printed + dropped)%1, %2").arg(only, win),
                   B::None, true, 0,
                   [](const Metrics &m) -> std::optional<double> {
                       return m.window.found && m.window.producedKnown ? double(m.window.produced)
