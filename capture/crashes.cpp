@@ -66,10 +66,13 @@ bool isConsequencePanic(std::string_view m)
     return false;
 }
 
+// die()'s header: x86's and powerpc's `Oops: `, arm's `Internal error: `, riscv's
+// `Oops [#1]` / `Oops - illegal instruction [#1]` and `Kernel BUG [#1]`, mips' `Oops[#1]:`.
 bool isOopsHeader(std::string_view m)
 {
-    return startsWith(m, "Oops: ") || startsWith(m, "Internal error: ") ||
-           startsWith(m, "invalid opcode: ");
+    return startsWith(m, "Oops: ") || startsWith(m, "Oops [#") || startsWith(m, "Oops - ") ||
+           startsWith(m, "Oops[#") || startsWith(m, "Kernel BUG [#") ||
+           startsWith(m, "Internal error: ") || startsWith(m, "invalid opcode: ");
 }
 
 // A line's message and caller, with the text they are views of.

@@ -515,7 +515,7 @@ QString titleOf(EventKind kind, const Scan &s)
         const char *re;
         const char *stem;
     };
-    static constexpr std::array<Form, 25> kForms{{
+    static constexpr std::array<Form, 27> kForms{{
         {"^BUG: (kernel NULL pointer dereference|unable to handle kernel NULL pointer|Kernel "
          "NULL pointer)",
          "BUG: kernel NULL pointer dereference"},
@@ -544,6 +544,10 @@ QString titleOf(EventKind kind, const Scan &s)
         {"^BUG: (spinlock|rwlock) ([a-zA-Z ]+) on CPU", "BUG: %1 %2"},
         {"^Internal error: ([A-Za-z -]+?)(: | \\[)", "Internal error: %1"},
         {"^Oops: ", "Oops"},
+        // riscv's die() ("Oops - illegal instruction [#1]", "Oops [#1]"), mips' and
+        // loongarch's ("Oops[#1]:").
+        {"^Oops - ([A-Za-z() -]+?) ?\\[#", "Oops - %1"},
+        {"^Oops ?\\[#", "Oops"},
         {"^BUG (\\S+) \\([^)]*\\): (.+)", "BUG %1: %2"},
         {"^BUG: workqueue lockup", "BUG: workqueue lockup"},
         {"^VFS: Busy inodes after unmount", "VFS: Busy inodes after unmount"},

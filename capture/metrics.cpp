@@ -1,6 +1,7 @@
 #include "metrics.h"
 
 #include "bootstart.h"
+#include "crashes.h"
 #include "kernelprefix.h"
 #include "lagsummary.h"
 #include "linematcher.h"
@@ -278,6 +279,40 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     }
     w.producedDropped = std::llround(dropped);
     w.produced += w.producedDropped;
+}
+
+// The die() header (an oops event) before a panic in its boot: after one the kernel
+// prints no stack for the panic ("Avoid nested stack-dumping": TAINT_DIE), the oops'
+// report holds it.
+std::optional<LineIndex> oopsBefore(const Run &run, LineIndex panic)
+{
+    const LineIndex bootFirst = run.boots[std::size_t(run.bootOf(panic))].first;
+    for (std::size_t i = run.eventsBefore(panic); i-- > 0;) {
+        const Event &e = run.events[i];
+        if (e.line < bootFirst) {
+            break;
+        }
+        if (e.kind == EventKind::Oops) {
+            return e.line;
+        }
+    }
+    return std::nullopt;
+}
+
+// Whether stack frames follow a panic banner before `to`: not every stack has a `Call
+// Trace:` line (arm before 6.9 prints its frames right after `Hardware name:`).
+bool stackAfter(const Run &run, LineIndex panic, LineIndex to)
+{
+    TextReader reader(run.lines);
+    const LineIndex last = std::min(to, panic + 64_lines);
+    for (LineIndex i = panic + 1_lines; i < last; ++i) {
+        const std::string_view t = reader.text(i);
+        const KernelPrefix k = parseKernelPrefix(t);
+        if (!frameFunction(t.substr(std::min(k.message, t.size()))).isEmpty()) {
+            return true;
+        }
+    }
+    return false;
 }
 
 void measureSpans(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
@@ -589,7 +624,8 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         if (!panicLine) {
             p.missing << QStringLiteral("banner");
         }
-        if (!traceLine) {
+        p.stackInOops = panicLine ? oopsBefore(run, *panicLine) : std::nullopt;
+        if (!traceLine && !p.stackInOops && !(panicLine && stackAfter(run, *panicLine, to))) {
             p.missing << QStringLiteral("call trace");
         }
         if (!endLine) {

@@ -68,6 +68,9 @@ struct PanicResult
     QStringList missing; // "banner", "call trace", "end marker"
     std::optional<LineIndex> line;
     QString reason;
+    // The die() header of the oops before the panic in its boot: the kernel prints no stack
+    // of the panic's own after one, so none is missing.
+    std::optional<LineIndex> stackInOops;
 };
 
 struct IntervalStats

@@ -64,6 +64,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (m.panic.detected) {
         panic[QStringLiteral("line")] = double(lineNumber(m.panic.line.value_or(LineIndex(-1))));
         panic[QStringLiteral("reason")] = m.panic.reason;
+        if (m.panic.stackInOops) {
+            panic[QStringLiteral("stack_in_oops_line")] = double(lineNumber(*m.panic.stackInOops));
+        }
     }
     j[QStringLiteral("panic")] = panic;
     QJsonObject lag{{QStringLiteral("max_s"), m.lagMax ? num(*m.lagMax) : QJsonValue()},

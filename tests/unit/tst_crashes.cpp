@@ -54,6 +54,8 @@ private slots:
     void reports();
     void samples_data();
     void samples();
+    void panicStack_data();
+    void panicStack();
     void frames_data();
     void frames();
     void comparison();
@@ -103,6 +105,12 @@ void TstCrashes::reports_data()
     row("unhandled_fault_arm_510.log",
         {"oops|Unhandled fault: imprecise external abort in sprocket_irq|2|42|complete"});
     row("hung_task_arm_66.log", {"hung_task|INFO: task hung in gizmo_wait_ready|1|15|complete"});
+    // riscv: die() says "Oops [#1]" after a fault's headline, "Kernel BUG [#2]" after
+    // BUG()'s, and "Oops - illegal instruction [#3]" on its own.
+    row("riscv_oops_66.log",
+        {"bug|Unable to handle kernel NULL pointer dereference in widget_read|2|22|complete",
+         "bug|kernel BUG in widget_release|23|35|complete",
+         "oops|Oops - illegal instruction in gadget_clock_read|37|51|complete"});
     row("nullderef_arm64_61.log",
         {"bug|Unable to handle kernel NULL pointer dereference in baz_work_fn|1|26|complete"});
     row("nullderef_x86_510_panic.log",
@@ -122,7 +130,7 @@ void TstCrashes::reports_data()
     row("warn_arm64_612_caller.log", {"warning|WARNING in foo_probe|1|20|complete"});
     row("warn_x86_510.log", {"warning|WARNING in foo_probe|2|20|complete"});
     // Every fixture has a row.
-    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 26);
+    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 27);
 }
 
 void TstCrashes::reports()
@@ -167,6 +175,67 @@ void TstCrashes::samples()
                                                   "__handle_sysrq.cold"}));
         QCOMPARE(c.frames.size(), 10);
     }
+}
+
+void TstCrashes::panicStack_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("log");
+    QTest::addColumn<QString>("missing");
+    QTest::addColumn<int>("stackInOops"); // 1-based line, 0: none
+    auto row = [](const char *name, const char *file, const QByteArray &log, const char *missing,
+                  int oops) {
+        QTest::newRow(name) << QString::fromLatin1(file) << log << QString::fromLatin1(missing)
+                            << oops;
+    };
+    // After die() the kernel prints no stack for the panic: the oops' report has it.
+    row("x86 after oops", "nullderef_x86_510_panic.log", {}, "", 5);
+    row("arm after unhandled fault", "unhandled_fault_arm_510.log", {}, "", 6);
+    row("riscv after illegal instruction", "riscv_oops_66.log", {}, "", 37);
+    // arm before 6.9 prints its frames with no `Call trace:` line.
+    row("arm frames without a header", "",
+        "[    3.000000] Kernel panic - not syncing: VFS: Unable to mount root fs on "
+        "unknown-block(0,0)\n"
+        "[    3.000010] CPU: 0 PID: 1 Comm: swapper/0 Not tainted 6.1.0-armmp #1\n"
+        "[    3.000020] Hardware name: Generic DT based system\n"
+        "[    3.000030]  unwind_backtrace from show_stack+0x10/0x14\n"
+        "[    3.000040]  show_stack from dump_stack_lvl+0x40/0x4c\n"
+        "[    3.000050]  dump_stack_lvl from panic+0x10c/0x340\n"
+        "[    3.000060]  panic from mount_block_root+0x1e8/0x254\n"
+        "[    3.000070] ---[ end Kernel panic - not syncing: VFS: Unable to mount root fs on "
+        "unknown-block(0,0) ]---\n",
+        "", 0);
+    // No oops before it, and no frame came: the stack was lost.
+    row("stack lost", "",
+        "[    3.000000] Kernel panic - not syncing: sysrq triggered crash\n"
+        "[    3.000010] CPU: 0 PID: 1 Comm: init Not tainted 6.1.0-57-amd64 #1\n"
+        "[    3.000020] ---[ end Kernel panic - not syncing: sysrq triggered crash ]---\n",
+        "call trace", 0);
+    // An oops in an earlier boot does not count.
+    row("oops a boot before", "",
+        "[    1.000000] Linux version 6.1.0-57-amd64 (debian-kernel@lists.debian.org)\n"
+        "[    2.000000] Oops: 0002 [#1] PREEMPT SMP PTI\n"
+        "[    1.000000] Linux version 6.1.0-57-amd64 (debian-kernel@lists.debian.org)\n"
+        "[    3.000000] Kernel panic - not syncing: sysrq triggered crash\n"
+        "[    3.000020] ---[ end Kernel panic - not syncing: sysrq triggered crash ]---\n",
+        "call trace", 0);
+}
+
+// Whether a panic's stack is missing: frames after its banner, with or without a `Call
+// Trace:` line, or none expected after an oops.
+void TstCrashes::panicStack()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, log);
+    QFETCH(QString, missing);
+    QFETCH(int, stackInOops);
+    const auto run = file.isEmpty() ? loadBytes(log) : loadFixture(file);
+    QVERIFY(run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QVERIFY(m.panic.detected);
+    QCOMPARE(m.panic.missing.join(QLatin1Char(',')), missing);
+    QCOMPARE(m.panic.complete, missing.isEmpty());
+    QCOMPARE(m.panic.stackInOops ? lineNumber(*m.panic.stackInOops) : 0, qint64(stackInOops));
 }
 
 void TstCrashes::frames_data()
@@ -284,7 +353,7 @@ void TstCrashes::slicedAsSequential()
     QCOMPARE(describe(four), describe(one));
     QCOMPARE(one.size() % 4, std::size_t(0));
     const std::size_t perGroup = one.size() / 4;
-    QCOMPARE(perGroup, std::size_t(35)); // the 35 reports of reports_data, file after file
+    QCOMPARE(perGroup, std::size_t(38)); // the 38 reports of reports_data, file after file
     for (std::size_t i = 0; i < one.size(); ++i) {
         QCOMPARE(four[i].frames, one[i].frames);
         QCOMPARE(four[i].event, one[i].event);

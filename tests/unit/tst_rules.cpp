@@ -97,6 +97,12 @@ void TstRules::builtin_data()
     row("stack segment", "[    1.0] stack segment: 0000 [#1] SMP", "oops");
     row("double fault", "[    1.0] double fault: 0000 [#1] SMP", "oops");
     row("arm internal error", "[    1.0] Internal error: Oops: 96000005 [#1] SMP", "oops");
+    row("riscv oops", "[    1.0] Oops [#1]", "oops");
+    row("riscv illegal instruction", "[    1.0] Oops - illegal instruction [#1]", "oops");
+    row("riscv store fault", "[    1.0] Oops - store (or AMO) access fault [#2]", "oops");
+    row("riscv BUG", "[    1.0] Kernel BUG [#1]", "oops");
+    row("mips oops", "[    1.0] Oops[#1]:", "oops");
+    row("oops word", "[    1.0] Oops - the widget fell over", "");
     // BUG
     row("null deref", "[    1.0] BUG: kernel NULL pointer dereference, address: 0000000000000000",
         "bug");
@@ -271,6 +277,7 @@ void TstRules::everyRuleCovered()
         "[ 1.0] printk: x: 1 output lines suppressed due to ratelimiting",
         "[ 1.0] printk: Too many dropped messages.", "[ 1.0] Kernel panic - not syncing: x",
         "[ 1.0] ---[ end Kernel panic - not syncing: x ]---", "[ 1.0] Oops: x",
+        "[ 1.0] Oops - illegal instruction [#1]", "[ 1.0] Kernel BUG [#1]",
         "[ 1.0] general protection fault: 0000 [#1]", "[ 1.0] invalid opcode: 0000 [#1]",
         "[ 1.0] divide error: 0000 [#1]", "[ 1.0] stack segment: 0000 [#1]",
         "[ 1.0] double fault: 0000 [#1]", "[ 1.0] PANIC: double fault, error_code: 0x0",
