@@ -75,7 +75,7 @@ std::optional<RunSeconds> Run::producedAt(LineIndex i) const
     }
     const Boot &b = boots[std::size_t(bootOf(i))];
     if (hasArrival && b.kernelZero) {
-        return RunSeconds(seconds(*b.kernelZero - origin) + seconds(*k));
+        return RunSeconds(seconds(*b.kernelZeroAt(i) - origin) + seconds(*k));
     }
     return b.timeBase + Seconds(seconds(*k));
 }
@@ -201,6 +201,7 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
     end = std::min(end, lines.endIndex());
     for (LineIndex i = s->done; i < end; ++i) {
         const HostNs arrival = hasArrival ? lines.arrival(i).value_or(kNoHost) : kNoHost;
+        const HostNs previousArrival = s->lastArrival;
         s->lastArrival = std::max(s->lastArrival, arrival);
         while (s->event < events.size() && events[s->event].line < i) {
             ++s->event;
@@ -242,10 +243,50 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
         s->scan.minKernel = std::min(s->scan.minKernel, *kt);
         s->scan.maxKernel = std::max(s->scan.maxKernel, *kt);
         if (arrival != kNoHost && !(lines.flags(i) & KernelTimeNotAtStart)) {
-            s->scan.envelope = std::min(s->scan.envelope, arrival - kt->sinceOrigin());
+            const HostNs lag = arrival - kt->sinceOrigin();
+            trackClockShift(&s->scan, i, lag,
+                            previousArrival != kNoHost ? arrival - previousArrival
+                                                       : Nanoseconds(0));
+            HostNs &zero = s->scan.shifts.empty() ? s->scan.envelope : s->scan.shifts.back().zero;
+            zero = std::min(zero, lag);
         }
     }
     s->done = std::max(s->done, end);
+}
+
+void Run::trackClockShift(BootScan *scan, LineIndex i, HostNs lag, Nanoseconds silence)
+{
+    // lag is arrival - kernel time: a line's console lag plus the boot's offset. A console
+    // that had caught up (the lag at its floor) and then shows the floor raised by a jump
+    // it never comes back from has not built a backlog: its clocks moved apart. A line
+    // that came after the console had been idle for `silence` was produced at most that
+    // long before it came (a console with a backlog is never idle), so a lag beyond its
+    // floor by more than the silence proves the shift.
+    constexpr Nanoseconds kShift = std::chrono::seconds(1); // the least shift found
+    constexpr Nanoseconds kIdle = std::chrono::seconds(1);  // the least silence that proves
+    const HostNs floor = scan->shifts.empty() ? scan->envelope : scan->shifts.back().zero;
+    const HostNs last = scan->lastLag;
+    scan->lastLag = lag;
+    if (last == kNoHost || floor == BootScan().envelope) {
+        return;
+    }
+    if (lag - floor < kShift / 2) {
+        scan->jump = Nanoseconds(0); // back at the floor: no shift so far
+        return;
+    }
+    const Nanoseconds jump = lag - last;
+    if (jump > scan->jump && last - floor < kShift / 2) {
+        scan->jump = jump;
+        scan->jumpLine = i;
+        scan->leastSinceJump = lag;
+    } else if (scan->jump > Nanoseconds(0)) {
+        scan->leastSinceJump = std::min(scan->leastSinceJump, lag);
+    }
+    if (scan->jump >= kShift && silence >= kIdle && (lag - floor) - silence >= kShift &&
+        scan->leastSinceJump - floor >= kShift) {
+        scan->shifts.push_back(Boot::ClockShift{scan->jumpLine, scan->leastSinceJump});
+        scan->jump = Nanoseconds(0);
+    }
 }
 
 LineIndex Run::handoverLine(const BootSplit &s, LineIndex next) const
@@ -348,8 +389,10 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         Boot &b = boots[bi];
         b.kernelZero.reset(); // none without arrivals
+        b.shifts.clear();
         if (scans[bi].envelope != BootScan().envelope) {
             b.kernelZero = scans[bi].envelope;
+            b.shifts = scans[bi].shifts;
         }
         b.timeBase = RunSeconds(0);
     }
@@ -415,9 +458,10 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
     }
 }
 
-RunSeconds Run::bootBase(const Boot &b) const
+RunSeconds Run::bootBase(const Boot &b, std::optional<LineIndex> line) const
 {
-    return hasArrival && b.kernelZero ? RunSeconds(seconds(*b.kernelZero - origin)) : b.timeBase;
+    const std::optional<HostNs> zero = line ? b.kernelZeroAt(*line) : b.kernelZero;
+    return hasArrival && zero ? RunSeconds(seconds(*zero - origin)) : b.timeBase;
 }
 
 void Run::placeDrops()
@@ -538,8 +582,16 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
     const int ending = formatInfo(meta.format).lineEndingBytes;
     for (const Boot &b : bootsOverlapping(from, to)) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
-        const double base = bootBase(b).count(); // the series bins by plain seconds
+        double base = bootBase(b, first).count(); // the series bins by plain seconds
+        std::size_t shift = 0;                    // the next of the boot's clock shifts
+        while (shift < b.shifts.size() && b.shifts[shift].from <= first) {
+            ++shift;
+        }
         for (LineIndex i = first; i < end; ++i) {
+            if (shift < b.shifts.size() && b.shifts[shift].from == i) {
+                base = bootBase(b, i).count();
+                ++shift;
+            }
             const std::optional<KernelUs> k = lines.kernelTime(i);
             const double p = k ? base + seconds(*k) : kNaN;
             if (k) {

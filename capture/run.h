@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -47,6 +48,27 @@ struct Boot
     // Lower envelope of (arrival - kernel time): the host time of kernel time 0,
     // estimated per boot. None when the format has no arrival times.
     std::optional<HostNs> kernelZero;
+    // Where the two clocks moved apart within the boot: the kernel's stops during a
+    // suspend (its timestamps go on where they were, the host's do not), and a host
+    // clock can step forward. From `from` on, kernel time 0 lies at `zero` (the lower
+    // envelope of the lines after it). Found only where the console had caught up before
+    // and went idle after (Run::advanceBootSplit): a backlog cannot make such a jump.
+    struct ClockShift
+    {
+        LineIndex from;
+        HostNs zero;
+    };
+    std::vector<ClockShift> shifts;
+    // Kernel time 0 for line i of this boot.
+    std::optional<HostNs> kernelZeroAt(LineIndex i) const
+    {
+        if (shifts.empty() || i < shifts.front().from || !kernelZero) {
+            return kernelZero;
+        }
+        auto it = std::upper_bound(shifts.begin(), shifts.end(), i,
+                                   [](LineIndex l, const ClockShift &c) { return l < c.from; });
+        return std::prev(it)->zero;
+    }
     RunSeconds timeBase; // runs without arrival times: run time of this boot's kernel time 0
     QString version;     // from the `Linux version` banner
 };
@@ -164,6 +186,8 @@ public:
     void splitBootsSoFar(std::optional<LineIndex> end = std::nullopt);
 
 private:
+    static constexpr HostNs kNoHost = HostNs(std::numeric_limits<std::int64_t>::min());
+    static constexpr KernelUs kNoKernel = KernelUs(-1);
     // What the boot-splitting pass learns about each boot for the passes after it.
     struct BootScan
     {
@@ -173,9 +197,15 @@ private:
         // Extremes of kernel time, minKernel > maxKernel while there was none.
         KernelUs minKernel = KernelUs(std::numeric_limits<std::int64_t>::max());
         KernelUs maxKernel = KernelUs(std::numeric_limits<std::int64_t>::min());
+        // Clock shifts found so far (Boot::shifts), each zero the lower envelope of its
+        // lines; and the search for the next one: the largest jump of (arrival - kernel
+        // time) from a console that had caught up, and the least of it since that jump.
+        std::vector<Boot::ClockShift> shifts;
+        HostNs lastLag = kNoHost;
+        Nanoseconds jump{0};
+        LineIndex jumpLine;
+        HostNs leastSinceJump = kNoHost;
     };
-    static constexpr HostNs kNoHost = HostNs(std::numeric_limits<std::int64_t>::min());
-    static constexpr KernelUs kNoKernel = KernelUs(-1);
     // The boot-splitting pass, resumable line by line.
     struct BootSplit
     {
@@ -205,8 +235,11 @@ private:
     LineIndex handoverLine(const BootSplit &s, LineIndex next) const;
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
-    // Run seconds of the boot's kernel time 0.
-    RunSeconds bootBase(const Boot &b) const;
+    // Run seconds of the boot's kernel time 0 (for `line` of it: after a clock shift).
+    RunSeconds bootBase(const Boot &b, std::optional<LineIndex> line = std::nullopt) const;
+    // Looks for a clock shift at kernel line i of the boot (Boot::shifts); `silence` is
+    // how long nothing came before the line.
+    static void trackClockShift(BootScan *scan, LineIndex i, HostNs lag, Nanoseconds silence);
     // The production interval of every drop event.
     void placeDrops();
     // Adds the lines [from, to) to a copy of the series' finest level.

@@ -176,6 +176,35 @@ void RunBuilder::finish()
                               .arg(lineNumber(m_firstOutOfRangeLine.value_or(LineIndex(-1))));
     }
     m_run.finalize();
+    warnClockShifts();
+}
+
+void RunBuilder::warnClockShifts()
+{
+    int count = 0;
+    Nanoseconds largest{0};
+    std::optional<LineIndex> first;
+    for (const Boot &b : m_run.boots) {
+        HostNs zero = b.kernelZero.value_or(HostNs(0));
+        for (const Boot::ClockShift &c : b.shifts) {
+            ++count;
+            largest = std::max(largest, c.zero - zero);
+            zero = c.zero;
+            first = first.value_or(c.from);
+        }
+    }
+    if (count == 0) {
+        return;
+    }
+    m_run.warnings << QStringLiteral(
+                          "the kernel's clock fell behind the host's %1 time(s) within a boot "
+                          "(largest %2 s, first at line %3) while the console was idle: a "
+                          "suspend stops the kernel's clock, and a host clock stepping forward "
+                          "looks the same. Console lag after each counts from the kernel's new "
+                          "offset; durations and windows keep the host's clock")
+                          .arg(count)
+                          .arg(double(largest.count()) * 1e-9, 0, 'f', 3)
+                          .arg(lineNumber(first.value_or(LineIndex(-1))));
 }
 
 } // namespace tty

@@ -77,6 +77,8 @@ private:
     void add(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
              const LineFacts &f);
     std::optional<HostNs> repairArrivalSlow(std::optional<HostNs> arrival, LineIndex line);
+    // A warning for the clock shifts Run::finalize found (Boot::shifts).
+    void warnClockShifts();
 
     Run &m_run;
     const RuleSet &m_rules;
