@@ -47,6 +47,16 @@ std::size_t parseTime(std::string_view s, std::size_t p, std::int64_t *outUs, bo
         ++c;
     }
     const std::ptrdiff_t fd = c - fracStart;
+    if (c < e && *c == '@') {
+        // Amlogic's vendor kernels (4.9, 4.19) print the CPU: "[    0.000000@0]".
+        const char *const cpu = ++c;
+        while (c < e && isDigit(*c) && c - cpu < 4) {
+            ++c;
+        }
+        if (c == cpu) {
+            return std::string_view::npos;
+        }
+    }
     if (fd == 0 || (strict && fd != 6) || c >= e || *c != ']') {
         return std::string_view::npos;
     }

@@ -1,5 +1,6 @@
 // Parses the prefix printk puts in front of every console line:
 //   [<level>][[ seconds.micro]][[ T123]|[ C1]] text
+// (Amlogic's vendor kernels print the CPU in the timestamp: [ seconds.micro@CPU]).
 // On real consoles the prefix need not start the line (firmware escape codes, an
 // unterminated `login: ` prompt or a pre-5.10 drop notice can stand before it), so a
 // timestamp is also looked for a little further into the line.

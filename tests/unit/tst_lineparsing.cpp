@@ -114,6 +114,15 @@ void TstLineParsing::prefix_data()
     QTest::newRow("pre-5.10 drop glued")
         << QByteArray("** 3 printk messages dropped ** [    7.000000] next") << qint64(7000000)
         << -1 << '\0' << -1 << false << QByteArray("next");
+    // Amlogic's vendor kernels (4.9, 4.19: Khadas, Odroid, Chromecast boards).
+    QTest::newRow("amlogic cpu") << QByteArray("[   12.345678@3] mmc0: new HS200 MMC card")
+                                 << qint64(12345678) << -1 << '\0' << -1 << true
+                                 << QByteArray("mmc0: new HS200 MMC card");
+    QTest::newRow("amlogic after garbage")
+        << QByteArray("\x1b[0m[    0.000000@0] Booting Linux") << qint64(0) << -1 << '\0' << -1
+        << false << QByteArray("Booting Linux");
+    QTest::newRow("at without cpu") << QByteArray("[   12.345678@] x") << qint64(-1) << -1 << '\0'
+                                    << -1 << true << QByteArray("[   12.345678@] x");
     QTest::newRow("bracket not a time") << QByteArray("[ 1.2.3] x") << qint64(-1) << -1 << '\0'
                                         << -1 << true << QByteArray("[ 1.2.3] x");
     QTest::newRow("unterminated") << QByteArray("[   12.345678") << qint64(-1) << -1 << '\0' << -1
