@@ -224,7 +224,8 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
             // the new boot starts at this line, with everything after the old kernel's
             // last line (its shutdown, a login prompt) left to the old boot.
             closeBoot(s, i);
-        } else if (started && (banner || (kt && clockRestarted(*s, *kt, arrival)))) {
+        } else if (started && ((banner && !beforeOwnBanner(*s, i, kt)) ||
+                               (kt && clockRestarted(*s, *kt, arrival)))) {
             // Output between the two kernels that is not the old system's prompt (a boot
             // loader's, firmware's not known as such) belongs to the new boot.
             closeBoot(s, handoverLine(*s, i));
@@ -287,6 +288,18 @@ void Run::trackClockShift(BootScan *scan, LineIndex i, HostNs lag, Nanoseconds s
         scan->shifts.push_back(Boot::ClockShift{scan->jumpLine, scan->leastSinceJump});
         scan->jump = Nanoseconds(0);
     }
+}
+
+bool Run::beforeOwnBanner(const BootSplit &s, LineIndex banner, std::optional<KernelUs> kt)
+{
+    // arm and arm64 print `Booting Linux on physical CPU 0x0` before `Linux version`, at
+    // the same kernel time: the kernel's own first lines, not a boot of their own. A boot
+    // whose only kernel lines came just before the banner, in its first second and not
+    // after it by the clock, is that kernel's start.
+    constexpr LineCount kLinesBefore{8};
+    constexpr KernelUs kFirstSecond = KernelUs(1000000);
+    return s.cur.firstKernelLine && banner - *s.cur.firstKernelLine <= kLinesBefore && !s.ended &&
+           s.scan.maxKernel < kFirstSecond && (!kt || s.scan.maxKernel <= *kt);
 }
 
 LineIndex Run::handoverLine(const BootSplit &s, LineIndex next) const

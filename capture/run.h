@@ -227,6 +227,9 @@ private:
     void advanceBootSplit(BootSplit *s, LineIndex end) const;
     // Whether a kernel line at `kt` (arriving at `arrival`) starts a new boot by its clock.
     static bool clockRestarted(const BootSplit &s, KernelUs kt, HostNs arrival);
+    // Whether the current boot's kernel lines are those a kernel prints before its own
+    // banner at line `banner` (arm's `Booting Linux on physical CPU`).
+    static bool beforeOwnBanner(const BootSplit &s, LineIndex banner, std::optional<KernelUs> kt);
     // Ends the current boot before line `start`, where the next one begins.
     static void closeBoot(BootSplit *s, LineIndex start);
     // Where a boot followed by a kernel (not firmware) output hands over to it, the next

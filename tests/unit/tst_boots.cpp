@@ -22,6 +22,7 @@ class TstBoots : public QObject
     Q_OBJECT
 private slots:
     void twoBootsFromSamples();
+    void armBootingLineBeforeTheBanner();
     void consoleServerLog_data();
     void consoleServerLog();
     void promptThenNextKernel_data();
@@ -42,6 +43,34 @@ private slots:
 };
 
 // Two real captures one after the other, as a console server logs across a reboot.
+// arm and arm64 print `Booting Linux on physical CPU` before `Linux version`, at the same
+// kernel time: one boot, which starts at that line (a real arm64 capture under QEMU,
+// tests/fixtures/arm64). Every arm boot read as two: a one-line boot, then the banner's.
+void TstBoots::armBootingLineBeforeTheBanner()
+{
+    QFile f(QStringLiteral(TTYSCOPE_FIXTURES "/arm64/panic_noroot-arm64.hostts.log"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray one = f.readAll();
+    const auto run = loadBytes(one);
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(1));
+    const Boot &b = run->boots.front();
+    QCOMPARE(b.first, LineIndex(0));
+    QCOMPARE(b.firstKernelLine, std::optional<LineIndex>(LineIndex(0)));
+    QCOMPARE(b.version, QStringLiteral("6.1.0-57-arm64"));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.boots, 1);
+    QCOMPARE(m.lines, qint64(250));
+    QVERIFY(m.panic.detected && m.panic.complete);
+    // Two such boots one after the other: two boots, the second from its `Booting Linux`.
+    const auto twice = loadBytes(one + one);
+    QVERIFY(twice);
+    QCOMPARE(twice->boots.size(), std::size_t(2));
+    QCOMPARE(twice->boots[1].first, LineIndex(250));
+    QVERIFY(lineText(*twice, 250).contains("Booting Linux on physical CPU"));
+    QCOMPARE(twice->boots[1].version, QStringLiteral("6.1.0-57-arm64"));
+}
+
 void TstBoots::twoBootsFromSamples()
 {
     const QByteArray a =
