@@ -439,9 +439,13 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
                 return lines.arrival(i); // in no boot: as it was
             }
             if (!entered) {
+                // Lines before the boot's first kernel time (a capture attached to a
+                // running board starts mid-line, at kernel time 88 s) take that time, not
+                // the boot's kernel time 0, which the capture never saw.
                 entered = true;
                 boots[bi].timeBase = RunSeconds(base);
-                t = base;
+                const BootScan &scan = scans[bi];
+                t = base + (scan.minKernel <= scan.maxKernel ? seconds(scan.minKernel) : 0.0);
             }
             if (const std::optional<KernelUs> kt = lines.kernelTime(i)) {
                 t = std::max(t, base + seconds(*kt));
@@ -665,8 +669,16 @@ void Run::finalize()
 
     // The series range from the boots' kernel-time extremes and the last arrival (the
     // same values as timeOf/producedAt give, without a pass over the lines).
-    double lo = 0, hi = 0;
+    // The range holds the data only: a raw capture attached to a running board starts at
+    // kernel time 88 s, and its timeline is not to begin 88 s before its first line.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     if (m_lastArrival) {
+        // The first arrival: run second 0 with host times, else where the layout put the
+        // first line.
+        const std::optional<HostNs> first = hasArrival || lines.empty()
+                                                ? std::optional<HostNs>(origin)
+                                                : lines.arrival(LineIndex(0));
+        lo = seconds(first.value_or(origin) - origin);
         hi = std::max(hi, seconds(*m_lastArrival - origin));
     }
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
@@ -675,6 +687,9 @@ void Run::finalize()
             lo = std::min(lo, base + seconds(scans[bi].minKernel));
             hi = std::max(hi, base + seconds(scans[bi].maxKernel));
         }
+    }
+    if (!(lo <= hi)) {
+        lo = hi = 0; // no line has a time
     }
     series.reset(lo, hi, seriesBins(lines.size()));
     series.setPresent(Channel::Produced, kernelLines > 0);

@@ -207,7 +207,10 @@ QPair<double, double> TimelineView::fullRange() const
         if (r.lines.empty() || !isDrawn(ri)) {
             continue;
         }
-        double a = runX(ri, std::min(0.0, r.series.start()));
+        // From the first line's time (run second 0 with host times; a raw capture of a
+        // running board starts at its kernel time, not 0) or the first production before it.
+        const double start = r.timeOf(LineIndex(0)).value_or(RunSeconds(0)).count();
+        double a = runX(ri, std::min(start, r.series.start()));
         const std::optional<RunSeconds> last = r.timeOf(r.lines.endIndex() - 1_lines);
         double b = runX(ri, last ? std::max(last->count(), r.series.end()) : r.series.end());
         if (!m_runs[ri].clipX(a, b)) {

@@ -50,6 +50,8 @@ public:
     void updateRuns(const QVector<TimelineRun> &runs);
     // Right end of the data, in x (for following a live capture).
     double dataEnd() const { return fullRange().second; }
+    // Left end of the data, in x.
+    double dataStart() const { return fullRange().first; }
     const QVector<TimelineRun> &runs() const { return m_runs; }
     // The trials of one side drawn at most. More lines than this on a lane are a solid band
     // that tells nothing one by one, and QCustomPlot keeps its plottables in lists searched

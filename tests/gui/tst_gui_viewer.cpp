@@ -423,6 +423,35 @@ private slots:
         QVERIFY(f.size() > 10000);
     }
 
+    // A raw capture of a board that had been running for 88 s (it starts mid-line, then
+    // at kernel time 88.120001): its timeline starts at its first line, not 88 s before
+    // it at kernel time 0, where 93 % of the view was empty.
+    void rawCaptureOfARunningBoard()
+    {
+        QTemporaryDir dir;
+        QFile crash(QStringLiteral(TTYSCOPE_SAMPLES "/../crashes/riscv_oops_66.log"));
+        QVERIFY(crash.open(QIODevice::ReadOnly));
+        const QString path = dir.filePath(QStringLiteral("attached.log"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("et0: link up, 100Mbps\n" + crash.readAll());
+        out.close();
+        MainWindow w2;
+        w2.openFiles({path});
+        QVERIFY(w2.waitForLoaded());
+        const Run &r = *w2.session().sides[0].trials[0].run;
+        // The line before the first timestamp takes its time.
+        QCOMPARE(r.timeOf(LineIndex(0)), r.timeOf(LineIndex(1)));
+        QCOMPARE(std::llround(r.timeOf(LineIndex(1))->count() * 1e6), 88120001LL);
+        // Aligned on the capture's start, the view runs from its first line (0 s) to the
+        // panic's end (6.884843 s), with 1 % of margin.
+        TimelineView *t = w2.timeline();
+        QVERIFY2(t->dataStart() > -0.1 && t->dataStart() < 0,
+                 qPrintable(QString::number(t->dataStart())));
+        QVERIFY2(t->dataEnd() > 6.88 && t->dataEnd() < 7.0,
+                 qPrintable(QString::number(t->dataEnd())));
+    }
+
     void damagedFileSaysWhatWasKept()
     {
         // A zstd file cut in the middle: the window says so and shows what was read.
