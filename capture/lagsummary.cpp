@@ -42,13 +42,10 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
         const bool timed = run.hasArrival && b.kernelZero;
         HostNs zero = b.kernelZeroAt(first).value_or(HostNs(0));
-        std::size_t shift = 0; // the next of the boot's clock shifts
-        while (shift < b.shifts.size() && b.shifts[shift].from <= first) {
-            ++shift;
-        }
+        Boot::ShiftWalk shifts(b, first);
         for (LineIndex i = first; i < end; ++i) {
-            if (shift < b.shifts.size() && b.shifts[shift].from == i) {
-                zero = b.shifts[shift++].zero;
+            if (const std::optional<HostNs> z = shifts.at(i)) {
+                zero = *z;
             }
             const std::optional<KernelUs> k = run.lines.kernelTime(i);
             if (!k) {

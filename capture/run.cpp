@@ -600,14 +600,10 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
     for (const Boot &b : bootsOverlapping(from, to)) {
         const LineIndex first = std::max(from, b.first), end = std::min(to, b.end);
         double base = bootBase(b, first).count(); // the series bins by plain seconds
-        std::size_t shift = 0;                    // the next of the boot's clock shifts
-        while (shift < b.shifts.size() && b.shifts[shift].from <= first) {
-            ++shift;
-        }
+        Boot::ShiftWalk shifts(b, first);
         for (LineIndex i = first; i < end; ++i) {
-            if (shift < b.shifts.size() && b.shifts[shift].from == i) {
+            if (shifts.at(i)) {
                 base = bootBase(b, i).count();
-                ++shift;
             }
             const std::optional<KernelUs> k = lines.kernelTime(i);
             const double p = k ? base + seconds(*k) : kNaN;

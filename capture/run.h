@@ -59,6 +59,29 @@ struct Boot
         HostNs zero;
     };
     std::vector<ClockShift> shifts;
+    // The shifts met by a pass over the boot's lines in order, from `first` on: at(i)
+    // gives the new kernel time 0 where a shift starts at line i.
+    class ShiftWalk
+    {
+    public:
+        ShiftWalk(const Boot &b, LineIndex first) : m_shifts(b.shifts)
+        {
+            while (m_next < m_shifts.size() && m_shifts[m_next].from <= first) {
+                ++m_next;
+            }
+        }
+        std::optional<HostNs> at(LineIndex i)
+        {
+            if (m_next < m_shifts.size() && m_shifts[m_next].from == i) {
+                return m_shifts[m_next++].zero;
+            }
+            return std::nullopt;
+        }
+
+    private:
+        const std::vector<ClockShift> &m_shifts;
+        std::size_t m_next = 0;
+    };
     // Kernel time 0 for line i of this boot.
     std::optional<HostNs> kernelZeroAt(LineIndex i) const
     {
