@@ -70,9 +70,11 @@ bool isConsequencePanic(std::string_view m)
 // `Oops [#1]` / `Oops - illegal instruction [#1]` and `Kernel BUG [#1]`, mips' `Oops[#1]:`.
 bool isOopsHeader(std::string_view m)
 {
+    // s390's die() names the program check: "monitor event: 0040 ilc:2 [#1]" after a BUG().
     return startsWith(m, "Oops: ") || startsWith(m, "Oops [#") || startsWith(m, "Oops - ") ||
            startsWith(m, "Oops[#") || startsWith(m, "Kernel BUG [#") ||
-           startsWith(m, "Internal error: ") || startsWith(m, "invalid opcode: ");
+           startsWith(m, "Internal error: ") || startsWith(m, "invalid opcode: ") ||
+           m.find(" ilc:") != std::string_view::npos;
 }
 
 // A line's message and caller, with the text they are views of.

@@ -135,9 +135,20 @@ QString baseName(const QString &sym)
 
 // The function of an instruction-pointer line: x86 `RIP: 0010:foo+0x1/0x2` (and the
 // 4.x `RIP: 0010:[<addr>]  [<addr>] foo+...`, `IP: foo+...`), i386 `EIP:`, arm64
-// `pc : foo+...`, arm `PC is at foo+...`, riscv `epc : `, powerpc `NIP [addr] foo+...`.
+// `pc : foo+...`, arm `PC is at foo+...`, riscv `epc : `, powerpc `NIP [addr] foo+...`,
+// s390 `Krnl PSW : <mask> <addr> (foo+...)`.
 QString ipFunction(std::string_view m)
 {
+    if (startsWith(m, "Krnl PSW : ")) {
+        std::size_t q = skipSpaces(m, 11);
+        for (int word = 0; word < 2; ++word) { // the PSW's mask and address
+            while (q < m.size() && isHex(m[q])) {
+                ++q;
+            }
+            q = skipSpaces(m, q);
+        }
+        return q < m.size() && m[q] == '(' ? toQ(symbolAt(m, q + 1)) : QString();
+    }
     static constexpr std::array<std::string_view, 7> kPrefixes{
         "RIP: ", "IP: ", "EIP: ", "pc : ", "PC is at ", "epc : ", "NIP "};
     for (std::string_view p : kPrefixes) {
@@ -185,9 +196,36 @@ bool isStackDumpRow(std::string_view m)
            std::any_of(words.begin(), words.end(), isHex);
 }
 
+// A frame whose address has no symbol: s390's " [<0000000000000000>] 0x0" (a call through
+// a NULL pointer), x86's " ? 0xffffffffc0a01234" (an unloaded module's text).
+bool isAddressFrame(std::string_view m)
+{
+    std::size_t p = skipSpaces(m, 0);
+    const bool paren = p < m.size() && m[p] == '(';
+    p = skipAddresses(m, paren ? p + 1 : p);
+    if (p + 1 < m.size() && m[p] == '?' && m[p + 1] == ' ') {
+        p = skipAddresses(m, p + 2);
+    }
+    if (!startsWith(m.substr(p), "0x")) {
+        return false;
+    }
+    p += 2;
+    const std::size_t digits = p;
+    while (p < m.size() && isHex(m[p])) {
+        ++p;
+    }
+    if (paren && p < m.size() && m[p] == ')') {
+        ++p;
+    }
+    return p > digits && skipSpaces(m, p) == m.size();
+}
+
 // Lines that may stand inside a stack without ending it.
 bool isTraceFiller(std::string_view m)
 {
+    if (isAddressFrame(m)) {
+        return true;
+    }
     m = m.substr(std::min(m.size(), skipSpaces(m, 0)));
     if (m.empty() || m[0] == '<') { // <TASK> </TASK> <IRQ> </IRQ> <NMI> <EOI>
         return true;
@@ -223,11 +261,18 @@ LineInfo infoOf(std::string_view text)
 using crash::armFrameFunction;
 using crash::isIdentChar;
 using crash::skipAddresses;
+using crash::startsWith;
 using crash::symbolAt;
 using crash::toQ;
 
 QString frameFunction(std::string_view m, bool *unreliable)
 {
+    // s390 puts a frame its unwinder could not vouch for in parentheses,
+    // "([<addr>] foo+0x4a/0xc0)": the return register's function, the caller of a
+    // function called through a bad pointer. It is a frame: x86's is a reliable one.
+    if (startsWith(m, "([<")) {
+        m.remove_prefix(1);
+    }
     std::size_t p = skipAddresses(m, 0);
     bool q = false;
     if (p + 1 < m.size() && m[p] == '?' && m[p + 1] == ' ') {

@@ -515,7 +515,7 @@ QString titleOf(EventKind kind, const Scan &s)
         const char *re;
         const char *stem;
     };
-    static constexpr std::array<Form, 27> kForms{{
+    static constexpr std::array<Form, 29> kForms{{
         {"^BUG: (kernel NULL pointer dereference|unable to handle kernel NULL pointer|Kernel "
          "NULL pointer)",
          "BUG: kernel NULL pointer dereference"},
@@ -527,6 +527,8 @@ QString titleOf(EventKind kind, const Scan &s)
          "Unable to handle kernel NULL pointer dereference"},
         {"^Unable to handle kernel (paging request|execute|write|access)",
          "Unable to handle kernel paging request"},
+        {"^Unable to handle kernel pointer dereference",
+         "Unable to handle kernel pointer dereference"},
         {"^(Oops: )?general protection fault", "general protection fault"},
         {"^(Oops: )?invalid opcode", "invalid opcode"},
         {"^(Oops: )?divide error", "divide error"},
@@ -548,6 +550,8 @@ QString titleOf(EventKind kind, const Scan &s)
         // loongarch's ("Oops[#1]:").
         {"^Oops - ([A-Za-z() -]+?) ?\\[#", "Oops - %1"},
         {"^Oops ?\\[#", "Oops"},
+        // s390's die() after a program check: "illegal operation: 0001 ilc:1 [#1]".
+        {"^([A-Za-z][A-Za-z -]+ (exception|operation|event)): [0-9a-f]{4} ilc:", "%1"},
         {"^BUG (\\S+) \\([^)]*\\): (.+)", "BUG %1: %2"},
         {"^BUG: workqueue lockup", "BUG: workqueue lockup"},
         {"^VFS: Busy inodes after unmount", "VFS: Busy inodes after unmount"},

@@ -111,6 +111,15 @@ void TstCrashes::reports_data()
         {"bug|Unable to handle kernel NULL pointer dereference in widget_read|2|22|complete",
          "bug|kernel BUG in widget_release|23|35|complete",
          "oops|Oops - illegal instruction in gadget_clock_read|37|51|complete"});
+    // s390: a fault's headline, then die()'s "Oops: 0004 ilc:3 [#1]"; BUG()'s "monitor
+    // event: 0040 ilc:2" and other program checks on their own. The PSW line names the
+    // function; a frame in parentheses is the return register's, an address without a
+    // symbol (a call through NULL: "[<0000000000000000>] 0x0") keeps the trace going.
+    row("s390_614.log",
+        {"bug|Unable to handle kernel pointer dereference in gizmo_read_reg|2|31|complete",
+         "bug|Unable to handle kernel pointer dereference in full_proxy_read|32|59|complete",
+         "oops|illegal operation in gizmo_irq_handler|60|81|complete",
+         "bug|BUG: corrupted list in gizmo_drop_request|83|110|complete"});
     row("nullderef_arm64_61.log",
         {"bug|Unable to handle kernel NULL pointer dereference in baz_work_fn|1|26|complete"});
     row("nullderef_x86_510_panic.log",
@@ -130,7 +139,7 @@ void TstCrashes::reports_data()
     row("warn_arm64_612_caller.log", {"warning|WARNING in foo_probe|1|20|complete"});
     row("warn_x86_510.log", {"warning|WARNING in foo_probe|2|20|complete"});
     // Every fixture has a row.
-    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 27);
+    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 28);
 }
 
 void TstCrashes::reports()
@@ -192,6 +201,7 @@ void TstCrashes::panicStack_data()
     row("x86 after oops", "nullderef_x86_510_panic.log", {}, "", 5);
     row("arm after unhandled fault", "unhandled_fault_arm_510.log", {}, "", 6);
     row("riscv after illegal instruction", "riscv_oops_66.log", {}, "", 37);
+    row("s390 after a BUG's monitor event", "s390_614.log", {}, "", 85);
     // arm before 6.9 prints its frames with no `Call trace:` line.
     row("arm frames without a header", "",
         "[    3.000000] Kernel panic - not syncing: VFS: Unable to mount root fs on "
@@ -258,6 +268,11 @@ void TstCrashes::frames_data()
     row("arm 3.x",
         "[<c0013e2c>] (dump_backtrace+0x0/0x10c) from [<c0013f9c>] (show_stack+0x18/0x1c)",
         "dump_backtrace");
+    row("s390", " [<000001e12d18ac16>] vfs_read+0x96/0x340", "vfs_read");
+    row("s390 module", " [<000003ff7fb2a1c4>] gizmo_read_reg+0x34/0x90 [gizmo]", "gizmo_read_reg");
+    row("s390 return register", "([<000001e12d421b6a>] full_proxy_read+0x4a/0xc0)",
+        "full_proxy_read");
+    row("not a frame: s390 address only", " [<0000000000000000>] 0x0", "");
     row("not a frame: prose", " data from the device was lost", "");
     row("not a frame: paren", "pgd = (ptrval)", "");
     row("not a frame: no caller", " kthread from", "");
@@ -353,7 +368,7 @@ void TstCrashes::slicedAsSequential()
     QCOMPARE(describe(four), describe(one));
     QCOMPARE(one.size() % 4, std::size_t(0));
     const std::size_t perGroup = one.size() / 4;
-    QCOMPARE(perGroup, std::size_t(38)); // the 38 reports of reports_data, file after file
+    QCOMPARE(perGroup, std::size_t(42)); // the 42 reports of reports_data, file after file
     for (std::size_t i = 0; i < one.size(); ++i) {
         QCOMPARE(four[i].frames, one[i].frames);
         QCOMPARE(four[i].event, one[i].event);

@@ -102,6 +102,21 @@ void TstRules::builtin_data()
     row("riscv store fault", "[    1.0] Oops - store (or AMO) access fault [#2]", "oops");
     row("riscv BUG", "[    1.0] Kernel BUG [#1]", "oops");
     row("mips oops", "[    1.0] Oops[#1]:", "oops");
+    // s390's die(): the program check's name, its code and instruction length.
+    row("s390 oops", "[    1.0] Oops: 0004 ilc:3 [#1] PREEMPT SMP", "oops");
+    row("s390 BUG", "[    1.0] monitor event: 0040 ilc:2 [#1]PREEMPT SMP", "oops");
+    row("s390 illegal operation", "[    1.0] illegal operation: 0001 ilc:1 [#2] SMP", "oops");
+    row("s390 caller id", "[    1.0][    T1] specification exception: 0006 ilc:2 [#1] SMP", "oops");
+    row("s390 raw", "HFP divide exception: 000f ilc:2 [#1] SMP", "oops");
+    row("s390 quoted", "[    1.0] gizmo: saw 'illegal operation: 0001 ilc:1 [#2]'", "");
+    row("s390 fault",
+        "[    1.0] Unable to handle kernel pointer dereference in virtual kernel "
+        "address space",
+        "bug");
+    row("s390 user fault",
+        "[    1.0] Unable to handle kernel paging request in virtual user "
+        "address space",
+        "bug");
     row("oops word", "[    1.0] Oops - the widget fell over", "");
     // BUG
     row("null deref", "[    1.0] BUG: kernel NULL pointer dereference, address: 0000000000000000",
@@ -282,6 +297,8 @@ void TstRules::everyRuleCovered()
         "[ 1.0] divide error: 0000 [#1]", "[ 1.0] stack segment: 0000 [#1]",
         "[ 1.0] double fault: 0000 [#1]", "[ 1.0] PANIC: double fault, error_code: 0x0",
         "[ 1.0] Internal error: Oops: 96000005 [#1] SMP",
+        "[ 1.0] monitor event: 0040 ilc:2 [#1] SMP",
+        "[ 1.0] Unable to handle kernel pointer dereference in virtual kernel address space",
         "[ 1.0] BUG: unable to handle kernel paging request at ffffffffa0001000",
         "[ 1.0] Unable to handle kernel paging request at virtual address dead000000000108",
         "[ 1.0] kernel BUG at mm/slub.c:1!",
