@@ -68,7 +68,10 @@ std::string_view symbolAt(std::string_view s, std::size_t p)
     if (q == hex || !startsWith(s.substr(q), "/0x")) {
         return {};
     }
-    return s.substr(start, p - start);
+    // 64-bit big-endian powerpc (ELF ABI v1) names a function's text ".foo": the same
+    // function as on other kernels, so that their crashes get the same titles.
+    const std::size_t from = s[start] == '.' && p - start > 1 ? start + 1 : start;
+    return s.substr(from, p - from);
 }
 
 // An identifier at p, else empty.
@@ -135,8 +138,8 @@ QString baseName(const QString &sym)
 
 // The function of an instruction-pointer line: x86 `RIP: 0010:foo+0x1/0x2` (and the
 // 4.x `RIP: 0010:[<addr>]  [<addr>] foo+...`, `IP: foo+...`), i386 `EIP:`, arm64
-// `pc : foo+...`, arm `PC is at foo+...`, riscv `epc : `, powerpc `NIP [addr] foo+...`,
-// s390 `Krnl PSW : <mask> <addr> (foo+...)`.
+// `pc : foo+...`, arm `PC is at foo+...`, riscv `epc : `, powerpc `NIP [addr] foo+...`
+// and `LR [addr] foo+...`, s390 `Krnl PSW : <mask> <addr> (foo+...)`.
 QString ipFunction(std::string_view m)
 {
     if (startsWith(m, "Krnl PSW : ")) {
@@ -149,13 +152,15 @@ QString ipFunction(std::string_view m)
         }
         return q < m.size() && m[q] == '(' ? toQ(symbolAt(m, q + 1)) : QString();
     }
-    static constexpr std::array<std::string_view, 7> kPrefixes{
-        "RIP: ", "IP: ", "EIP: ", "pc : ", "PC is at ", "epc : ", "NIP "};
+    // powerpc's "LR [addr] foo+..." after its NIP: the interrupted function's caller
+    // when that function is a leaf (a user copy, a string routine) that never saved it.
+    static constexpr std::array<std::string_view, 8> kPrefixes{
+        "RIP: ", "IP: ", "EIP: ", "pc : ", "PC is at ", "epc : ", "NIP ", "LR ["};
     for (std::string_view p : kPrefixes) {
         if (!startsWith(m, p)) {
             continue;
         }
-        std::size_t q = p.size();
+        std::size_t q = p == "LR [" ? 3 : p.size();
         // The code segment of RIP/EIP lines: "0010:".
         if (q + 5 <= m.size() && isHex(m[q]) && isHex(m[q + 1]) && isHex(m[q + 2]) &&
             isHex(m[q + 3]) && m[q + 4] == ':') {
@@ -214,10 +219,14 @@ bool isAddressFrame(std::string_view m)
     while (p < m.size() && isHex(m[p])) {
         ++p;
     }
+    if (p == digits) {
+        return false;
+    }
     if (paren && p < m.size() && m[p] == ')') {
         ++p;
     }
-    return p > digits && skipSpaces(m, p) == m.size();
+    const std::string_view rest = m.substr(skipSpaces(m, p));
+    return rest.empty() || rest == "(unreliable)"; // powerpc's mark of a stale slot
 }
 
 // Lines that may stand inside a stack without ending it.
@@ -230,9 +239,14 @@ bool isTraceFiller(std::string_view m)
     if (m.empty() || m[0] == '<') { // <TASK> </TASK> <IRQ> </IRQ> <NMI> <EOI>
         return true;
     }
-    static constexpr std::array<std::string_view, 16> kFill{
-        "RIP: ", "RSP: ", "RAX: ", "RDX: ", "RBP: ", "R10: ", "R13: ", "Code: ",
-        "FS: ",  "CS: ",  "CR2: ", "DR0: ", "DR3: ", "DR6: ", "EIP: ", "---"};
+    // x86's registers of an interrupted context, and powerpc's: its traces print the
+    // registers of an interrupt frame ("--- interrupt: 300 at foo+0x1/0x2") between the
+    // frames of the handler and the frames of the code it interrupted.
+    static constexpr std::array<std::string_view, 27> kFill{
+        "RIP: ",  "RSP: ",  "RAX: ",  "RDX: ", "RBP: ",       "R10: ",    "R13: ",
+        "Code: ", "FS: ",   "CS: ",   "CR2: ", "DR0: ",       "DR3: ",    "DR6: ",
+        "EIP: ",  "---",    "NIP:  ", "NIP [", "LR [",        "LR = ",    "REGS: ",
+        "MSR: ",  "CFAR: ", "DAR: ",  "GPR",   "interrupt: ", "IRQMASK: "};
     for (std::string_view f : kFill) {
         if (startsWith(m, f)) {
             return true;
@@ -278,6 +292,10 @@ QString frameFunction(std::string_view m, bool *unreliable)
     if (p + 1 < m.size() && m[p] == '?' && m[p + 1] == ' ') {
         q = true;
         p = skipAddresses(m, p + 2);
+    }
+    // powerpc marks the first frame's saved link register, often stale, "(unreliable)".
+    if (!q && m.size() > 13 && m.substr(m.size() - 13) == " (unreliable)") {
+        q = true;
     }
     if (unreliable) {
         *unreliable = q;

@@ -109,6 +109,10 @@ void TstRules::builtin_data()
     row("s390 caller id", "[    1.0][    T1] specification exception: 0006 ilc:2 [#1] SMP", "oops");
     row("s390 raw", "HFP divide exception: 000f ilc:2 [#1] SMP", "oops");
     row("s390 quoted", "[    1.0] gizmo: saw 'illegal operation: 0001 ilc:1 [#2]'", "");
+    row("powerpc 4.x data fault",
+        "[    1.0] Unable to handle kernel paging request for data at address 0x00000000", "bug");
+    row("powerpc 4.x fetch fault",
+        "[    1.0] Unable to handle kernel paging request for instruction fetch", "bug");
     row("s390 fault",
         "[    1.0] Unable to handle kernel pointer dereference in virtual kernel "
         "address space",
@@ -299,6 +303,7 @@ void TstRules::everyRuleCovered()
         "[ 1.0] Internal error: Oops: 96000005 [#1] SMP",
         "[ 1.0] monitor event: 0040 ilc:2 [#1] SMP",
         "[ 1.0] Unable to handle kernel pointer dereference in virtual kernel address space",
+        "[ 1.0] Unable to handle kernel paging request for data at address 0x00000000",
         "[ 1.0] BUG: unable to handle kernel paging request at ffffffffa0001000",
         "[ 1.0] Unable to handle kernel paging request at virtual address dead000000000108",
         "[ 1.0] kernel BUG at mm/slub.c:1!",
