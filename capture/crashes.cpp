@@ -68,13 +68,26 @@ bool isConsequencePanic(std::string_view m)
 
 // die()'s header: x86's and powerpc's `Oops: `, arm's `Internal error: `, riscv's
 // `Oops [#1]` / `Oops - illegal instruction [#1]` and `Kernel BUG [#1]`, mips' `Oops[#1]:`.
+// "Kernel bug detected[#1]:": text, the die counter and a colon ending the line.
+bool isTrapDieHeader(std::string_view m)
+{
+    const std::size_t at = m.rfind("[#");
+    if (at == std::string_view::npos || m.size() < at + 5 || m.substr(m.size() - 2) != "]:") {
+        return false;
+    }
+    const std::string_view digits = m.substr(at + 2, m.size() - 2 - (at + 2));
+    return !digits.empty() &&
+           std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 bool isOopsHeader(std::string_view m)
 {
-    // s390's die() names the program check: "monitor event: 0040 ilc:2 [#1]" after a BUG().
+    // s390's die() names the program check: "monitor event: 0040 ilc:2 [#1]" after a BUG();
+    // mips' and loongarch's the trap: "Kernel bug detected[#1]:".
     return startsWith(m, "Oops: ") || startsWith(m, "Oops [#") || startsWith(m, "Oops - ") ||
            startsWith(m, "Oops[#") || startsWith(m, "Kernel BUG [#") ||
            startsWith(m, "Internal error: ") || startsWith(m, "invalid opcode: ") ||
-           m.find(" ilc:") != std::string_view::npos;
+           m.find(" ilc:") != std::string_view::npos || isTrapDieHeader(m);
 }
 
 // A line's message and caller, with the text they are views of.

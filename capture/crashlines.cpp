@@ -139,9 +139,19 @@ QString baseName(const QString &sym)
 // The function of an instruction-pointer line: x86 `RIP: 0010:foo+0x1/0x2` (and the
 // 4.x `RIP: 0010:[<addr>]  [<addr>] foo+...`, `IP: foo+...`), i386 `EIP:`, arm64
 // `pc : foo+...`, arm `PC is at foo+...`, riscv `epc : `, powerpc `NIP [addr] foo+...`
-// and `LR [addr] foo+...`, s390 `Krnl PSW : <mask> <addr> (foo+...)`.
+// and `LR [addr] foo+...`, s390 `Krnl PSW : <mask> <addr> (foo+...)`, mips `epc   : <addr>
+// foo+...`, loongarch `ERA: <addr> foo+...`.
 QString ipFunction(std::string_view m)
 {
+    // mips' "epc   : 80123456 foo+0x12/0x34", loongarch's "  ERA: 9000000002cd2a28 foo+...".
+    const std::string_view t = m.substr(std::min(m.size(), skipSpaces(m, 0)));
+    if (startsWith(t, "epc   : ") || startsWith(t, "ERA: ")) {
+        std::size_t q = skipSpaces(t, t.find(':') + 1);
+        while (q < t.size() && isHex(t[q])) {
+            ++q;
+        }
+        return toQ(symbolAt(t, skipSpaces(t, q)));
+    }
     if (startsWith(m, "Krnl PSW : ")) {
         std::size_t q = skipSpaces(m, 11);
         for (int word = 0; word < 2; ++word) { // the PSW's mask and address

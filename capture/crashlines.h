@@ -38,7 +38,8 @@ QString baseName(const QString &sym);
 // The function of an instruction-pointer line: x86 `RIP: 0010:foo+0x1/0x2` (and the
 // 4.x `RIP: 0010:[<addr>]  [<addr>] foo+...`, `IP: foo+...`), i386 `EIP:`, arm64
 // `pc : foo+...`, arm `PC is at foo+...`, riscv `epc : `, powerpc `NIP [addr] foo+...`
-// and `LR [addr] foo+...`, s390 `Krnl PSW : <mask> <addr> (foo+...)`.
+// and `LR [addr] foo+...`, s390 `Krnl PSW : <mask> <addr> (foo+...)`, mips `epc   : <addr>
+// foo+...`, loongarch `ERA: <addr> foo+...`.
 QString ipFunction(std::string_view m);
 
 // The function after "at:" of a lockdep lock line ("..., at: foo+0x1/0x2").

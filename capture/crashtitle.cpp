@@ -438,7 +438,7 @@ QString titleOf(EventKind kind, const Scan &s)
         const char *re;
         const char *stem;
     };
-    static constexpr std::array<Form, 30> kForms{{
+    static constexpr std::array<Form, 33> kForms{{
         {"^BUG: (kernel NULL pointer dereference|unable to handle kernel NULL pointer|Kernel "
          "NULL pointer)",
          "BUG: kernel NULL pointer dereference"},
@@ -449,6 +449,8 @@ QString titleOf(EventKind kind, const Scan &s)
         {"^Unable to handle kernel NULL pointer dereference",
          "Unable to handle kernel NULL pointer dereference"},
         {"^Unable to handle kernel (paging request|execute|write|access)",
+         "Unable to handle kernel paging request"},
+        {"^CPU \\d+ Unable to handle kernel paging request",
          "Unable to handle kernel paging request"},
         {"^Unable to handle kernel pointer dereference",
          "Unable to handle kernel pointer dereference"},
@@ -475,6 +477,10 @@ QString titleOf(EventKind kind, const Scan &s)
         // loongarch's ("Oops[#1]:").
         {"^Oops - ([A-Za-z() -]+?) ?\\[#", "Oops - %1"},
         {"^Oops ?\\[#", "Oops"},
+        // mips' and loongarch's die() after a trap: "Kernel bug detected[#1]:" (BUG()),
+        // "Unhandled kernel unaligned access[#1]:".
+        {"^Kernel bug detected\\[#", "kernel BUG"},
+        {"^([A-Z][A-Za-z -]+?)\\[#\\d+\\]:", "%1"},
         // s390's die() after a program check: "illegal operation: 0001 ilc:1 [#1]".
         {"^([A-Za-z][A-Za-z -]+ (exception|operation|event)): [0-9a-f]{4} ilc:", "%1"},
         {"^BUG (\\S+) \\([^)]*\\): (.+)", "BUG %1: %2"},

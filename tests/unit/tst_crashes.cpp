@@ -130,6 +130,14 @@ void TstCrashes::reports_data()
          "warning|WARNING in gizmo_sync_out|63|94|complete",
          "bug|kernel BUG in gizmo_release|95|118|complete",
          "oops|Oops: Exception in kernel mode in gizmo_ioctl|119|134|complete"});
+    // mips and loongarch: "CPU 0 Unable to handle kernel paging request at virtual address
+    // ..., epc == ..." (loongarch: era), then die()'s "Oops[#1]:"; BUG()'s "Kernel bug
+    // detected[#2]:"; `epc   : addr foo+...` (loongarch `  ERA: addr foo+...`) names the
+    // function.
+    row("mips_loongarch.log",
+        {"bug|Unable to handle kernel paging request in gizmo_read|2|36|complete",
+         "oops|kernel BUG in isolate_lru_pages|37|65|complete",
+         "bug|Unable to handle kernel paging request in gizmo_flush|68|101|complete"});
     row("nullderef_arm64_61.log",
         {"bug|Unable to handle kernel NULL pointer dereference in baz_work_fn|1|26|complete"});
     row("nullderef_x86_510_panic.log",
@@ -149,7 +157,7 @@ void TstCrashes::reports_data()
     row("warn_arm64_612_caller.log", {"warning|WARNING in foo_probe|1|20|complete"});
     row("warn_x86_510.log", {"warning|WARNING in foo_probe|2|20|complete"});
     // Every fixture has a row.
-    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 29);
+    QCOMPARE(QDir(kFixtures).entryList({QStringLiteral("*.log")}).size(), 30);
 }
 
 void TstCrashes::reports()
@@ -396,7 +404,7 @@ void TstCrashes::slicedAsSequential()
     QCOMPARE(describe(four), describe(one));
     QCOMPARE(one.size() % 4, std::size_t(0));
     const std::size_t perGroup = one.size() / 4;
-    QCOMPARE(perGroup, std::size_t(47)); // the 47 reports of reports_data, file after file
+    QCOMPARE(perGroup, std::size_t(50)); // the 50 reports of reports_data, file after file
     for (std::size_t i = 0; i < one.size(); ++i) {
         QCOMPARE(four[i].frames, one[i].frames);
         QCOMPARE(four[i].event, one[i].event);

@@ -113,6 +113,18 @@ void TstRules::builtin_data()
         "[    1.0] Unable to handle kernel paging request for data at address 0x00000000", "bug");
     row("powerpc 4.x fetch fault",
         "[    1.0] Unable to handle kernel paging request for instruction fetch", "bug");
+    row("mips BUG", "[    1.0] Kernel bug detected[#1]:", "oops");
+    row("mips unaligned", "[    1.0] Unhandled kernel unaligned access[#2]:", "oops");
+    row("loongarch BUG", "[    1.0] Oops - BUG[#1]:", "oops");
+    row("die counter quoted", "[    1.0] gizmo: Kernel bug detected[#1]: twice", "");
+    row("mips fault",
+        "[    1.0] CPU 0 Unable to handle kernel paging request at virtual address 00000004, "
+        "epc == c04a21c4, ra == c04a21b0",
+        "bug");
+    row("loongarch fault",
+        "[    1.0] CPU 3 Unable to handle kernel paging request at virtual address "
+        "ffff800000002064, era == 9000000002cd2a28, ra == 9000000002cd2a10",
+        "bug");
     row("s390 fault",
         "[    1.0] Unable to handle kernel pointer dereference in virtual kernel "
         "address space",
@@ -304,6 +316,8 @@ void TstRules::everyRuleCovered()
         "[ 1.0] monitor event: 0040 ilc:2 [#1] SMP",
         "[ 1.0] Unable to handle kernel pointer dereference in virtual kernel address space",
         "[ 1.0] Unable to handle kernel paging request for data at address 0x00000000",
+        "[ 1.0] Kernel bug detected[#1]:",
+        "[ 1.0] CPU 0 Unable to handle kernel paging request at virtual address 0, epc == 1, ",
         "[ 1.0] BUG: unable to handle kernel paging request at ffffffffa0001000",
         "[ 1.0] Unable to handle kernel paging request at virtual address dead000000000108",
         "[ 1.0] kernel BUG at mm/slub.c:1!",
