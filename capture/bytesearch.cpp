@@ -32,31 +32,51 @@ std::size_t scanSse2(const char *hay, std::size_t n, std::string_view needle, co
     const __m128i first = _mm_set1_epi8(needle[0]);
     const __m128i last = _mm_set1_epi8(needle[k - 1]);
     std::size_t i = 0;
-    for (; i + k - 1 + 16 <= n && !*hit; i += 16) {
-        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(hay + i));
-        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(hay + i + k - 1));
-        *hit = checkCandidates(hay, i,
+    auto scanAt = [&](std::size_t at) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(hay + at));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(hay + at + k - 1));
+        *hit = checkCandidates(hay, at,
                                unsigned(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first),
                                                                         _mm_cmpeq_epi8(b, last)))),
                                needle);
+    };
+    for (; i + k - 1 + 16 <= n && !*hit; i += 16) {
+        scanAt(i);
+    }
+    // The tail: one more vector, ending at the last position (it overlaps positions seen).
+    if (!*hit && i + k <= n && k - 1 + 16 <= n) {
+        scanAt(n - (k - 1) - 16);
+        i = n - k + 1;
     }
     return i;
+}
+
+// One vector of candidates at `at`.
+__attribute__((target("avx2"))) inline const char *vectorAvx2(const char *hay, std::size_t at,
+                                                              std::string_view needle)
+{
+    const std::size_t k = needle.size();
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(hay + at));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(hay + at + k - 1));
+    return checkCandidates(hay, at,
+                           unsigned(_mm256_movemask_epi8(_mm256_and_si256(
+                               _mm256_cmpeq_epi8(a, _mm256_set1_epi8(needle[0])),
+                               _mm256_cmpeq_epi8(b, _mm256_set1_epi8(needle[k - 1]))))),
+                           needle);
 }
 
 __attribute__((target("avx2"))) std::size_t scanAvx2(const char *hay, std::size_t n,
                                                      std::string_view needle, const char **hit)
 {
     const std::size_t k = needle.size();
-    const __m256i first = _mm256_set1_epi8(needle[0]);
-    const __m256i last = _mm256_set1_epi8(needle[k - 1]);
     std::size_t i = 0;
     for (; i + k - 1 + 32 <= n && !*hit; i += 32) {
-        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(hay + i));
-        const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(hay + i + k - 1));
-        *hit = checkCandidates(hay, i,
-                               unsigned(_mm256_movemask_epi8(_mm256_and_si256(
-                                   _mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last)))),
-                               needle);
+        *hit = vectorAvx2(hay, i, needle);
+    }
+    // The tail: one more vector, ending at the last position (it overlaps positions seen).
+    if (!*hit && i + k <= n && k - 1 + 32 <= n) {
+        *hit = vectorAvx2(hay, n - (k - 1) - 32, needle);
+        i = n - k + 1;
     }
     return i;
 }
@@ -85,7 +105,9 @@ const char *findBytes(const char *hay, std::size_t n, std::string_view needle)
     std::size_t done = 0;
 #if defined(__x86_64__)
     const char *hit = nullptr;
-    done = haveAvx2() ? scanAvx2(hay, n, needle, &hit) : scanSse2(hay, n, needle, &hit);
+    // A console line is often shorter than one AVX2 vector and the needle: SSE2 then.
+    done = haveAvx2() && n >= k - 1 + 32 ? scanAvx2(hay, n, needle, &hit)
+                                         : scanSse2(hay, n, needle, &hit);
     if (hit) {
         return hit;
     }
