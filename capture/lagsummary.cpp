@@ -27,6 +27,7 @@ struct Slice
     std::vector<float> lags;
     std::vector<std::uint32_t> histogram;
     std::int64_t kernelLines = 0;
+    std::int64_t kernelLinesBehindText = 0;
     double max = -std::numeric_limits<double>::infinity();
     std::array<std::vector<float>, 2> members; // the values in the buckets of the ranks
 };
@@ -52,7 +53,9 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
                 continue;
             }
             ++s->kernelLines;
-            if (!timed || (run.lines.flags(i) & KernelTimeNotAtStart)) {
+            const bool behindText = run.lines.flags(i) & KernelTimeNotAtStart;
+            s->kernelLinesBehindText += behindText ? 1 : 0;
+            if (!timed || behindText) {
                 continue;
             }
             if (const std::optional<HostNs> a = run.lines.arrival(i)) {
@@ -83,6 +86,7 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
         scan(run, first, end, &s, false);
         LagSummary r;
         r.kernelLines = s.kernelLines;
+        r.kernelLinesBehindText = s.kernelLinesBehindText;
         r.count = std::int64_t(s.lags.size());
         if (r.count == 0) {
             return r;
@@ -109,6 +113,7 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
     std::vector<std::uint64_t> histogram(std::size_t(1) << 16, 0);
     for (const Slice &s : parts) {
         r.kernelLines += s.kernelLines;
+        r.kernelLinesBehindText += s.kernelLinesBehindText;
         r.count += std::int64_t(s.lags.size());
         if (!s.lags.empty()) {
             r.max = r.max ? std::max(*r.max, double(s.max)) : double(s.max);

@@ -12,7 +12,10 @@ namespace tty {
 struct LagSummary
 {
     std::int64_t kernelLines = 0; // lines with a kernel timestamp
-    std::int64_t count = 0;       // ...of which have a lag (arrival and production known)
+    // ...of which the timestamp stands behind other text on its line (a prompt, a
+    // terminal reset): `grep -c '^\[ *[0-9]'` counts kernelLines minus these.
+    std::int64_t kernelLinesBehindText = 0;
+    std::int64_t count = 0; // ...of which have a lag (arrival and production known)
     // Absent when no line has a lag (count 0).
     std::optional<double> max, p50, p99;
 };

@@ -560,6 +560,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
 
     const LagSummary lags = summariseLags(run, first, end);
     m.kernelLines = lags.kernelLines;
+    m.kernelLinesBehindText = lags.kernelLinesBehindText;
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
     if (m.lines > 0 && run.hasArrival) {

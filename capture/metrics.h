@@ -88,6 +88,7 @@ struct Metrics
     LineIndex first, end; // the lines measured (a whole run or one boot)
     std::int64_t lines = 0;
     std::int64_t kernelLines = 0;
+    std::int64_t kernelLinesBehindText = 0; // of kernelLines (LagSummary)
     std::int64_t bytes = 0;
     bool hasArrival = false;              // the run's format has host arrival times
     std::optional<double> duration;       // seconds from first to last arrival (host times)

@@ -48,6 +48,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("host_times")] = run.hasArrival;
     j[QStringLiteral("lines")] = double(m.lines);
     j[QStringLiteral("kernel_lines")] = double(m.kernelLines);
+    j[QStringLiteral("kernel_lines_behind_text")] = double(m.kernelLinesBehindText);
     j[QStringLiteral("bytes")] = double(m.bytes);
     j[QStringLiteral("bytes_exact")] = bytesAreExact(run);
     j[QStringLiteral("bits_per_char")] = m.bitsPerChar;

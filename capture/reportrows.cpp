@@ -84,6 +84,10 @@ void Report::buildRows()
         [](const Metrics &m) { return double(m.lines); });
     add("kernel_lines", "lines with kernel time", B::None, true, 0,
         [](const Metrics &m) { return double(m.kernelLines); });
+    // A timestamp behind a prompt or a terminal reset on its line: counted above, not
+    // by a grep for lines starting with one.
+    add("kernel_lines_behind_text", "of them, timestamp behind other text", B::None, true, 0,
+        [](const Metrics &m) { return double(m.kernelLinesBehindText); });
     // Formats that keep lines without their line ends: the ends are counted as \r\n. (Set
     // on each row as it is added: `add` returns a pointer into m_rows, which the next
     // add may move.)

@@ -241,8 +241,9 @@ void TstCliGate::badConditions()
         {"lag.max_s>abc", "--fail-on 'lag.max_s>abc': 'abc' is not a number (or null)"},
         {"boot_time_s>null", "--fail-on 'boot_time_s>null': only == and != compare with null"},
         {"panic,,oops", "--fail-on empty condition in 'panic,,oops'"},
-        {"nosuch.figure>1", "--fail-on 'nosuch.figure>1': the report has no figure "
-                            "'nosuch.figure' (it has: lines, kernel_lines, bytes"},
+        {"nosuch.figure>1",
+         "--fail-on 'nosuch.figure>1': the report has no figure "
+         "'nosuch.figure' (it has: lines, kernel_lines, kernel_lines_behind_text, bytes"},
     };
     for (const auto &c : cases) {
         const Result r = ttyscope({QStringLiteral("report"), QStringLiteral("--fail-on"),

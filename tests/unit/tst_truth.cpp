@@ -96,6 +96,10 @@ void TstTruth::captures()
     QCOMPARE(m.lines, qint64(truth.value(QLatin1String("lines")).toInteger()));
     QCOMPARE(linesWithTimestampAtStart(*run),
              qint64(truth.value(QLatin1String("lines_with_kernel_timestamp")).toInteger()));
+    // The report's figures: all lines with a kernel time, and those whose time stands
+    // behind other text (the truth counts only lines starting with one).
+    QCOMPARE(m.kernelLines - m.kernelLinesBehindText,
+             qint64(truth.value(QLatin1String("lines_with_kernel_timestamp")).toInteger()));
     QCOMPARE(m.dropNotices, qint64(truth.value(QLatin1String("dropped_lines")).toInteger()));
     QCOMPARE(m.droppedMessages,
              qint64(truth.value(QLatin1String("dropped_messages_sum")).toInteger()));
