@@ -59,7 +59,8 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
                 continue;
             }
             if (const std::optional<HostNs> a = run.lines.arrival(i)) {
-                const double lag = double((*a - zero).count()) * 1e-9 - double(k->count()) * 1e-6;
+                const double lag =
+                    double((*a - zero).count()) * 1e-9 - double(k->count()) * 1e-6 * b.kernelRate;
                 s->lags.push_back(float(lag));
                 if (histogram) {
                     ++s->histogram[bucketOf(float(lag))];

@@ -75,7 +75,7 @@ std::optional<RunSeconds> Run::producedAt(LineIndex i) const
     }
     const Boot &b = boots[std::size_t(bootOf(i))];
     if (hasArrival && b.kernelZero) {
-        return RunSeconds(seconds(*b.kernelZeroAt(i) - origin) + seconds(*k));
+        return RunSeconds(seconds(*b.kernelZeroAt(i) - origin) + seconds(*k) * b.kernelRate);
     }
     return b.timeBase + Seconds(seconds(*k));
 }
@@ -250,6 +250,15 @@ void Run::advanceBootSplit(BootSplit *s, LineIndex end) const
                                                        : Nanoseconds(0));
             HostNs &zero = s->scan.shifts.empty() ? s->scan.envelope : s->scan.shifts.back().zero;
             zero = std::min(zero, lag);
+            // The same second of silence as a clock shift's proof: the line went out as
+            // soon as it was produced. Not a line stamped 0: printk stamps its messages 0
+            // until the kernel's clock runs (`[    0.000000] Command line: ...`), so that
+            // time is not when it was produced.
+            if (s->scan.shifts.empty() && previousArrival != kNoHost &&
+                arrival - previousArrival >= std::chrono::seconds(1) &&
+                kt->sinceOrigin().count() > 0) {
+                s->scan.idle.add(*kt, lag);
+            }
         }
     }
     s->done = std::max(s->done, end);
@@ -407,6 +416,15 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
             b.kernelZero = scans[bi].envelope;
             b.shifts = scans[bi].shifts;
         }
+        b.kernelRate = 1.0;
+        const std::optional<double> drift =
+            b.kernelZero && b.shifts.empty() && scans[bi].minKernel <= scans[bi].maxKernel
+                ? scans[bi].idle.rate(scans[bi].maxKernel - scans[bi].minKernel)
+                : std::nullopt;
+        if (drift) {
+            b.kernelRate = 1.0 + *drift;
+            b.kernelZero = driftingFloor(b, b.kernelRate);
+        }
         b.timeBase = RunSeconds(0);
     }
     if (!hasArrival) {
@@ -473,6 +491,21 @@ void Run::estimateOffsets(const std::vector<BootScan> &scans)
         origin = HostNs(0);
         m_lastArrival = lines.empty() ? std::nullopt : lines.arrival(lines.endIndex() - 1_lines);
     }
+}
+
+std::optional<HostNs> Run::driftingFloor(const Boot &b, double rate) const
+{
+    std::optional<HostNs> floor;
+    for (LineIndex i = b.first; i < b.end; ++i) {
+        const std::optional<KernelUs> k = lines.kernelTime(i);
+        const std::optional<HostNs> a = lines.arrival(i);
+        if (!k || !a || (lines.flags(i) & KernelTimeNotAtStart)) {
+            continue;
+        }
+        const HostNs z = *a - Nanoseconds(std::int64_t(std::ceil(double(k->count()) * 1e3 * rate)));
+        floor = floor ? std::min(*floor, z) : z;
+    }
+    return floor;
 }
 
 RunSeconds Run::bootBase(const Boot &b, std::optional<LineIndex> line) const
@@ -606,7 +639,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
                 base = bootBase(b, i).count();
             }
             const std::optional<KernelUs> k = lines.kernelTime(i);
-            const double p = k ? base + seconds(*k) : kNaN;
+            const double p = k ? base + seconds(*k) * b.kernelRate : kNaN;
             if (k) {
                 const std::ptrdiff_t bin = producedBins.of(p);
                 if (bin != producedBin) {
@@ -680,8 +713,9 @@ void Run::finalize()
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         if (scans[bi].minKernel <= scans[bi].maxKernel) {
             const double base = bootBase(boots[bi]).count();
-            lo = std::min(lo, base + seconds(scans[bi].minKernel));
-            hi = std::max(hi, base + seconds(scans[bi].maxKernel));
+            const double rate = boots[bi].kernelRate;
+            lo = std::min(lo, base + seconds(scans[bi].minKernel) * rate);
+            hi = std::max(hi, base + seconds(scans[bi].maxKernel) * rate);
         }
     }
     if (!(lo <= hi)) {

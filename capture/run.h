@@ -1,6 +1,7 @@
 // A loaded (or live) console capture: its lines, events, boots, clocks and series.
 #pragma once
 
+#include "clockdrift.h"
 #include "event.h"
 #include "eventkindindex.h"
 #include "formatregistry.h"
@@ -92,6 +93,10 @@ struct Boot
                                    [](LineIndex l, const ClockShift &c) { return l < c.from; });
         return std::prev(it)->zero;
     }
+    // Host seconds per kernel second: 1, unless the boot's idle console showed its two
+    // clocks running at different rates (clockdrift.h). Production on the host's clock is
+    // then kernelZero + kernel time * kernelRate.
+    double kernelRate = 1.0;
     RunSeconds timeBase; // runs without arrival times: run time of this boot's kernel time 0
     QString version;     // from the `Linux version` banner
 };
@@ -228,6 +233,8 @@ private:
         Nanoseconds jump{0};
         LineIndex jumpLine;
         HostNs leastSinceJump = kNoHost;
+        // The points where the console was idle, for the clocks' drift (none after a shift).
+        IdleFloor idle;
     };
     // The boot-splitting pass, resumable line by line.
     struct BootSplit
@@ -261,6 +268,9 @@ private:
     LineIndex handoverLine(const BootSplit &s, LineIndex next) const;
     void splitBoots(std::vector<BootScan> *scans);
     void estimateOffsets(const std::vector<BootScan> &scans);
+    // The least (arrival - kernel time * rate) over the boot's lines: its kernel time 0
+    // on the host's clock when the kernel's runs at `rate` host seconds per second.
+    std::optional<HostNs> driftingFloor(const Boot &b, double rate) const;
     // Run seconds of the boot's kernel time 0 (for `line` of it: after a clock shift).
     RunSeconds bootBase(const Boot &b, std::optional<LineIndex> line = std::nullopt) const;
     // Looks for a clock shift at kernel line i of the boot (Boot::shifts); `silence` is

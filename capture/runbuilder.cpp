@@ -4,6 +4,8 @@
 #include "lineframer.h"
 #include "msgtemplate.h"
 
+#include <cmath>
+
 namespace tty {
 
 namespace {
@@ -177,6 +179,7 @@ void RunBuilder::finish()
     }
     m_run.finalize();
     warnClockShifts();
+    warnClockDrift();
 }
 
 void RunBuilder::warnClockShifts()
@@ -205,6 +208,31 @@ void RunBuilder::warnClockShifts()
                           .arg(count)
                           .arg(double(largest.count()) * 1e-9, 0, 'f', 3)
                           .arg(lineNumber(first.value_or(LineIndex(-1))));
+}
+
+void RunBuilder::warnClockDrift()
+{
+    for (std::size_t bi = 0; bi < m_run.boots.size(); ++bi) {
+        const Boot &b = m_run.boots[bi];
+        if (b.kernelRate == 1.0 || !b.firstKernelLine) {
+            continue;
+        }
+        const double ppm = (b.kernelRate - 1.0) * 1e6;
+        std::optional<KernelUs> last;
+        for (LineIndex i = b.end; i > *b.firstKernelLine && !last;) {
+            last = m_run.lines.kernelTime(--i);
+        }
+        const double span = last ? double(last->sinceOrigin().count()) * 1e-6 : 0.0;
+        m_run.warnings << QStringLiteral(
+                              "boot %1: the kernel's clock ran %2 ppm %3 than the host's while "
+                              "the console was idle (%4 s over its %5 s): console lag is "
+                              "measured from a floor drifting with it")
+                              .arg(bi + 1)
+                              .arg(std::abs(ppm), 0, 'f', 1)
+                              .arg(ppm > 0 ? QStringLiteral("slower") : QStringLiteral("faster"))
+                              .arg(std::abs(ppm) * 1e-6 * span, 0, 'f', 3)
+                              .arg(span, 0, 'f', 0);
+    }
 }
 
 } // namespace tty

@@ -79,6 +79,8 @@ private:
     std::optional<HostNs> repairArrivalSlow(std::optional<HostNs> arrival, LineIndex line);
     // A warning for the clock shifts Run::finalize found (Boot::shifts).
     void warnClockShifts();
+    // Names each boot whose kernel clock ran at another rate than the host's.
+    void warnClockDrift();
 
     Run &m_run;
     const RuleSet &m_rules;

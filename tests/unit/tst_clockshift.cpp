@@ -162,28 +162,8 @@ void TstClockShift::foundAsLinesCome()
 {
     QFile f(QStringLiteral(TTYSCOPE_FIXTURES "/suspend/suspend-no_console_suspend.hostts.log"));
     QVERIFY(f.open(QIODevice::ReadOnly));
-    const RuleSet rules = RuleSet::builtin();
     Run live, whole;
-    live.hasArrival = whole.hasArrival = true;
-    RunBuilder liveBuilder(live, rules), wholeBuilder(whole, rules);
-    int n = 0;
-    for (const QByteArray &l : f.readAll().split('\n')) {
-        const qsizetype tab = l.indexOf('\t');
-        if (tab < 0) {
-            continue;
-        }
-        const HostNs t(std::llround(l.left(tab).toDouble() * 1e6) * 1000);
-        const QByteArray text = l.mid(tab + 1);
-        const std::string_view v(text.constData(), std::size_t(text.size()));
-        wholeBuilder.addLine(v, t);
-        liveBuilder.addLine(v, t);
-        if (++n % 5 == 0) {
-            live.splitBootsSoFar();
-            live.finalize();
-        }
-    }
-    liveBuilder.finish();
-    wholeBuilder.finish();
+    buildLiveAndWhole(f.readAll(), &live, &whole, 5);
     QCOMPARE(whole.boots.size(), std::size_t(1));
     QCOMPARE(live.boots.size(), std::size_t(1));
     const Boot &a = live.boots.front(), &b = whole.boots.front();

@@ -3,6 +3,7 @@
 
 #include "metrics.h"
 #include "run.h"
+#include "runbuilder.h"
 #include "runloader.h"
 
 #include <QByteArray>
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -130,6 +132,34 @@ inline std::unique_ptr<tty::Run> loadBytes(const QByteArray &data,
         *error = e;
     }
     return run;
+}
+
+// A hostts log (host seconds, a tab, the line) built twice: `whole` line by line and
+// finished, `live` as a live capture builds it, its boots split and the run finalized
+// every `every` lines (five times a second in the application), then finished.
+inline void buildLiveAndWhole(const QByteArray &hostts, tty::Run *live, tty::Run *whole, int every)
+{
+    const tty::RuleSet rules = tty::RuleSet::builtin();
+    live->hasArrival = whole->hasArrival = true;
+    tty::RunBuilder liveBuilder(*live, rules), wholeBuilder(*whole, rules);
+    int n = 0;
+    for (const QByteArray &l : hostts.split('\n')) {
+        const qsizetype tab = l.indexOf('\t');
+        if (tab < 0) {
+            continue;
+        }
+        const tty::HostNs t(std::llround(l.left(tab).toDouble() * 1e6) * 1000);
+        const QByteArray text = l.mid(tab + 1);
+        const std::string_view v(text.constData(), std::size_t(text.size()));
+        wholeBuilder.addLine(v, t);
+        liveBuilder.addLine(v, t);
+        if (++n % every == 0) {
+            live->splitBootsSoFar();
+            live->finalize();
+        }
+    }
+    liveBuilder.finish();
+    wholeBuilder.finish();
 }
 
 inline tty::LoadOptions withFormat(const QString &format)
