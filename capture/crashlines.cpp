@@ -252,11 +252,11 @@ bool isTraceFiller(std::string_view m)
     // x86's registers of an interrupted context, and powerpc's: its traces print the
     // registers of an interrupt frame ("--- interrupt: 300 at foo+0x1/0x2") between the
     // frames of the handler and the frames of the code it interrupted.
-    static constexpr std::array<std::string_view, 27> kFill{
-        "RIP: ",  "RSP: ",  "RAX: ",  "RDX: ", "RBP: ",       "R10: ",    "R13: ",
-        "Code: ", "FS: ",   "CS: ",   "CR2: ", "DR0: ",       "DR3: ",    "DR6: ",
-        "EIP: ",  "---",    "NIP:  ", "NIP [", "LR [",        "LR = ",    "REGS: ",
-        "MSR: ",  "CFAR: ", "DAR: ",  "GPR",   "interrupt: ", "IRQMASK: "};
+    static constexpr std::array<std::string_view, 30> kFill{
+        "RIP: ",  "RSP: ", "RAX: ", "RDX: ", "RBP: ",       "R10: ",    "R13: ",  "Code: ",
+        "FS: ",   "CS: ",  "CR2: ", "DR0: ", "DR3: ",       "DR6: ",    "EIP: ",  "---",
+        "NIP:  ", "NIP [", "LR [",  "LR = ", "REGS: ",      "MSR: ",    "CFAR: ", "DAR: ",
+        "GPR0",   "GPR1",  "GPR2",  "GPR3",  "interrupt: ", "IRQMASK: "};
     for (std::string_view f : kFill) {
         if (startsWith(m, f)) {
             return true;

@@ -239,13 +239,72 @@ std::string_view messagePrefix(std::string_view message)
     return {};
 }
 
+// A frame that starts with its address in brackets: powerpc's "[sp] [addr] foo+0x1/0x2",
+// riscv's and mips' "[<addr>] foo+0x1/0x2", arm's "[<addr>] (foo) from", s390's
+// "([<addr>] foo+0x1/0x2)". Eight hex digits at least, so "[drm] ..." is none.
+bool startsWithAddress(std::string_view m)
+{
+    std::size_t p = !m.empty() && m[0] == '(' ? 1 : 0;
+    if (p >= m.size() || m[p] != '[') {
+        return false;
+    }
+    ++p;
+    if (p < m.size() && m[p] == '<') {
+        ++p;
+    }
+    const std::size_t digits = p;
+    while (p < m.size() && (isDigit(m[p]) || isHexLetter(m[p]))) {
+        ++p;
+    }
+    if (p < m.size() && m[p] == '>') {
+        ++p;
+    }
+    return p - digits >= 8 && p < m.size() && m[p] == ']';
+}
+
+// A row of an instruction or memory dump: four words or more of eight hex digits and
+// nothing else ("7c0802a6 fbe1fff8 f8010010 f821ffc1 <0fe00000> ..."; the faulting word
+// in angle brackets).
+bool isHexRow(std::string_view m)
+{
+    int words = 0;
+    std::size_t p = 0;
+    while (p < m.size()) {
+        const bool marked = m[p] == '<' || m[p] == '(';
+        const std::size_t start = marked ? p + 1 : p;
+        std::size_t q = start;
+        while (q < m.size() && (isDigit(m[q]) || isHexLetter(m[q]))) {
+            ++q;
+        }
+        if (q - start != 8) {
+            return false;
+        }
+        if (marked) {
+            if (q >= m.size() || (m[q] != '>' && m[q] != ')')) {
+                return false;
+            }
+            ++q;
+        }
+        ++words;
+        if (q < m.size() && m[q] != ' ') {
+            return false;
+        }
+        while (q < m.size() && m[q] == ' ') {
+            ++q;
+        }
+        p = q;
+    }
+    return words >= 4;
+}
+
 bool isReportBody(std::string_view m)
 {
     // The first bytes a body line can start with (the lists below); most lines of a flood
     // are rejected by this alone.
     static constexpr auto kFirst = [] {
         std::array<bool, 256> t{};
-        for (unsigned char c : std::string_view(" \t<-.CDEFHKMPRSWchilpstx")) {
+        for (unsigned char c :
+             std::string_view(" \t<-.([$0123456789BCDEFGHIKLMNPRSWabcdefhilprstx")) {
             t[c] = true;
         }
         return t;
@@ -258,13 +317,44 @@ bool isReportBody(std::string_view m)
         // line printed in two pieces, " ORIG_RAX: ...": everything indented but blanks.
         return m.find_first_not_of(" \t") != std::string_view::npos;
     }
-    if (crash::isTraceFiller(m)) {
+    if (crash::isTraceFiller(m) || startsWithAddress(m)) {
         return true;
     }
-    static constexpr std::array<std::string_view, 13> kBody{
-        "task:",   "Modules linked in:", "Hardware name:", "Workqueue:", "RBX: ", "R08: ",
-        "Stack:",  "Kernel Offset:",     "PKRU: ",         "pc : ",      "lr : ", "sp : ",
-        "pstate: "};
+    // Then powerpc's die() platform line, its fault's address and its instruction
+    // dump's header (its rows are hex words: isHexRow); s390's registers and fault lines;
+    // mips' registers (its general ones are "$ 0   : ...").
+    static constexpr std::array<std::string_view, 32> kBody{"task:",
+                                                            "Modules linked in:",
+                                                            "Hardware name:",
+                                                            "Workqueue:",
+                                                            "RBX: ",
+                                                            "R08: ",
+                                                            "Stack:",
+                                                            "Kernel Offset:",
+                                                            "PKRU: ",
+                                                            "pc : ",
+                                                            "lr : ",
+                                                            "sp : ",
+                                                            "pstate: ",
+                                                            "LE PAGE_SIZE=",
+                                                            "BE PAGE_SIZE=",
+                                                            "Faulting instruction address:",
+                                                            "Instruction dump:",
+                                                            "Krnl PSW : ",
+                                                            "Krnl GPRS: ",
+                                                            "Krnl Code:",
+                                                            "Last Breaking-Event-Address:",
+                                                            "Failing address: ",
+                                                            "Fault in ",
+                                                            "Hi    : ",
+                                                            "Lo    : ",
+                                                            "epc   : ",
+                                                            "ra    : ",
+                                                            "Status: ",
+                                                            "Cause : ",
+                                                            "BadVA : ",
+                                                            "PrId  : ",
+                                                            "Stack : "};
     for (std::string_view b : kBody) {
         if (startsWith(m, b)) {
             return true;
@@ -282,6 +372,9 @@ bool isReportBody(std::string_view m)
         if (hex) {
             return true;
         }
+    }
+    if (isHexRow(m) || (m.size() > 7 && m[0] == '$' && isDigit(m[2]) && m.substr(3, 4) == "   :")) {
+        return true;
     }
     // The dump_stack header "CPU: 1 PID: 42 Comm: ..." (6.12: "CPU: 1 UID: 0 PID: ..."),
     // not a message that starts with "CPU: " and a word.
