@@ -36,6 +36,11 @@ bool isHexLetter(char c)
     return (classOf(c) & (kLetter | kHex)) == (kLetter | kHex);
 }
 
+bool isLower(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+
 bool isAlnum(char c)
 {
     return (classOf(c) & (kDigit | kLetter)) != 0;
@@ -297,6 +302,44 @@ bool isHexRow(std::string_view m)
     return words >= 4;
 }
 
+// A row of general registers that names each one in front of its value, as loongarch
+// prints them ("pc 9000000002cd2a28 ra 9000000002cd2a10 tp ... sp ...", "a0 ... a3 ..."):
+// two or more pairs of a two-character lowercase name and 8 or 16 hex digits.
+bool isNamedRegisterRow(std::string_view m)
+{
+    int pairs = 0;
+    std::size_t p = 0;
+    while (p < m.size()) {
+        if (p + 3 > m.size() || !isLower(m[p]) || !(isLower(m[p + 1]) || isDigit(m[p + 1])) ||
+            m[p + 2] != ' ') {
+            return false;
+        }
+        std::size_t q = p + 3;
+        while (q < m.size() && (isDigit(m[q]) || isHexLetter(m[q]))) {
+            ++q;
+        }
+        if (q - (p + 3) != 8 && q - (p + 3) != 16) {
+            return false;
+        }
+        ++pairs;
+        if (q == m.size()) {
+            break;
+        }
+        if (m[q] != ' ') {
+            return false;
+        }
+        p = q + 1;
+    }
+    return pairs >= 2;
+}
+
+// mips' and loongarch's "Process cat (pid: 311, threadinfo=..., task=..., tls=...)".
+bool isProcessLine(std::string_view m)
+{
+    return startsWith(m, "Process ") && m.find(" (pid: ") != std::string_view::npos &&
+           m.find(", threadinfo=") != std::string_view::npos;
+}
+
 bool isReportBody(std::string_view m)
 {
     // The first bytes a body line can start with (the lists below); most lines of a flood
@@ -322,8 +365,10 @@ bool isReportBody(std::string_view m)
     }
     // Then powerpc's die() platform line, its fault's address and its instruction
     // dump's header (its rows are hex words: isHexRow); s390's registers and fault lines;
-    // mips' registers (its general ones are "$ 0   : ...").
-    static constexpr std::array<std::string_view, 32> kBody{"task:",
+    // mips' registers (its general ones are "$ 0   : ..."); loongarch's ESTAT (its other
+    // CSRs are indented) and its general registers (isNamedRegisterRow); the "Process"
+    // line of both.
+    static constexpr std::array<std::string_view, 33> kBody{"task:",
                                                             "Modules linked in:",
                                                             "Hardware name:",
                                                             "Workqueue:",
@@ -354,7 +399,8 @@ bool isReportBody(std::string_view m)
                                                             "Cause : ",
                                                             "BadVA : ",
                                                             "PrId  : ",
-                                                            "Stack : "};
+                                                            "Stack : ",
+                                                            "ESTAT: "};
     for (std::string_view b : kBody) {
         if (startsWith(m, b)) {
             return true;
@@ -373,7 +419,8 @@ bool isReportBody(std::string_view m)
             return true;
         }
     }
-    if (isHexRow(m) || (m.size() > 7 && m[0] == '$' && isDigit(m[2]) && m.substr(3, 4) == "   :")) {
+    if (isHexRow(m) || isNamedRegisterRow(m) || isProcessLine(m) ||
+        (m.size() > 7 && m[0] == '$' && isDigit(m[2]) && m.substr(3, 4) == "   :")) {
         return true;
     }
     // The dump_stack header "CPU: 1 PID: 42 Comm: ..." (6.12: "CPU: 1 UID: 0 PID: ..."),

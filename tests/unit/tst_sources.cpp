@@ -63,6 +63,7 @@ private slots:
     void sameTemplateOnEverySample();
     void oneSourcePerCallSite();
     void warnSplatIsItsHeader();
+    void mipsLoongarchReportsAreTheirHeaders();
     void floodSample();
     void sysrqDumpIsItsHeader();
     void floodWireBySource();
@@ -179,6 +180,15 @@ void TstSources::reportBody_data()
     row("$12   : 00000000 00000000 00000000 00000000", true);
     row("epc   : c04a21c4 gizmo_read+0x24/0x90 [gizmo]", true);
     row("Cause : 00800008 (ExcCode 02)", true);
+    row("pc 9000000002cd2a28 ra 9000000002cd2a10 tp 900000010036c000 sp 900000010036fbd0", true);
+    row("a0 ffff800000002064 a1 0000000000000000 a2 0000000000000000 a3 0000000000000001", true);
+    row("t8 00000000 u0 00000000 s9 8f3fc000 s0 00000001", true);
+    row("ESTAT: 00010000 [PIL] (IS= ECode=1 EsubCode=0)", true);
+    row("Process cat (pid: 311, threadinfo=e1a40c5d, task=7d3a0c5d, tls=77f6e490)", true);
+    row("pc 12 ra 34", false);
+    row("ip 10.0.2.15 gw 10.0.2.2", false);
+    row("sd 0:0:0:0: [sda] 2097152 512-byte logical blocks", false);
+    row("Process accounting resumed", false);
     row("$5 off today", false);
     row("deadbeef cafe", false);
     row("12345678 12345678 12345678", false);
@@ -345,6 +355,32 @@ void TstSources::warnSplatIsItsHeader()
     QCOMPARE(QByteArray::fromStdString(index.templates()[index.templateOf(LineIndex(20))].text),
              QByteArray("foo: probe done"));
     QCOMPARE(usedTemplates(index), 3);
+}
+
+// mips' and loongarch's reports (registers named in rows, "Process ..." lines, ESTAT) are
+// each their die() header's source, from the header to the end marker (lines 3-36, 37-65
+// and 69-99, 1-based); the rest are the fault headlines, the panic and a few lines of text.
+void TstSources::mipsLoongarchReportsAreTheirHeaders()
+{
+    auto run = load(kCrashes + QStringLiteral("mips_loongarch.log"));
+    QVERIFY(run);
+    const SourceIndex index = SourceIndex::build(*run);
+    QCOMPARE(index.lines(), LineCount(101));
+    const std::optional<std::uint32_t> oops = index.find("Oops[#]:", true);
+    const std::optional<std::uint32_t> bug = index.find("Kernel bug detected[#]:", true);
+    QVERIFY(oops && bug);
+    for (int i = 2; i <= 35; ++i) {
+        QCOMPARE(index.templateOf(LineIndex(i)), *oops);
+    }
+    for (int i = 36; i <= 64; ++i) {
+        QCOMPARE(index.templateOf(LineIndex(i)), *bug);
+    }
+    for (int i = 68; i <= 98; ++i) {
+        QCOMPARE(index.templateOf(LineIndex(i)), *oops);
+    }
+    QCOMPARE(linesOf(index, *oops), std::int64_t(34 + 31));
+    QCOMPARE(linesOf(index, *bug), std::int64_t(29));
+    QCOMPARE(usedTemplates(index), 8);
 }
 
 // The 6.12-rt printk flood: the worker lines are one template with the truth's noise_lines,
