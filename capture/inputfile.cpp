@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <poll.h>
@@ -25,6 +26,44 @@ bool isSkippableMagic(const std::string &b)
 {
     return b.size() >= 4 && (std::uint8_t(b[0]) & 0xf0) == 0x50 && std::uint8_t(b[1]) == 0x2a &&
            std::uint8_t(b[2]) == 0x4d && std::uint8_t(b[3]) == 0x18;
+}
+
+// Containers that ttyscope does not read, known by their first bytes (and tar by "ustar" at
+// 257): their bytes read as text would be garbage with made-up figures. What it is, and
+// the command that gives ttyscope its text.
+struct ForeignFormat
+{
+    std::string_view magic;
+    std::size_t at;
+    const char *name;
+    const char *hint;
+};
+constexpr std::array<ForeignFormat, 7> kForeign{{
+    {std::string_view("\x1f\x8b", 2), 0, "gzip-compressed", "zcat FILE | zstd > FILE.zst"},
+    {std::string_view("\xfd\x37\x7a\x58\x5a\x00", 6), 0, "xz-compressed",
+     "xzcat FILE | zstd > FILE.zst"},
+    {std::string_view("BZh"), 0, "bzip2-compressed", "bzcat FILE | zstd > FILE.zst"},
+    {std::string_view("\x04\x22\x4d\x18", 4), 0, "lz4-compressed", "lz4cat FILE | zstd > FILE.zst"},
+    {std::string_view("PK\x03\x04", 4), 0, "a zip archive", "unzip -p FILE MEMBER > console.log"},
+    {std::string_view("7z\xbc\xaf\x27\x1c", 6), 0, "a 7-Zip archive", "7z e FILE"},
+    {std::string_view("ustar"), 257, "a tar archive", "tar -xf FILE, then open its logs"},
+}};
+
+const ForeignFormat *foreignFormat(const std::string &b)
+{
+    for (const ForeignFormat &f : kForeign) {
+        if (b.size() >= f.at + f.magic.size() && b.compare(f.at, f.magic.size(), f.magic) == 0) {
+            // bzip2: "BZh", the block size digit and a block's or the end's magic number
+            // (a console line may well start with "BZh").
+            if (f.magic == "BZh" && (b.size() < 10 || b[3] < '1' || b[3] > '9' ||
+                                     (b.compare(4, 6, "\x31\x41\x59\x26\x53\x59") != 0 &&
+                                      b.compare(4, 6, "\x17\x72\x45\x38\x50\x90") != 0))) {
+                continue;
+            }
+            return &f;
+        }
+    }
+    return nullptr;
 }
 } // namespace
 
@@ -124,11 +163,9 @@ bool InputFile::sniff(QString *error)
         m_pending.clear();
         m_pos = std::int64_t(m_z->in.size());
         m_z->eof = end;
-    } else if (m_pending.size() >= 2 && std::uint8_t(m_pending[0]) == 0x1f &&
-               std::uint8_t(m_pending[1]) == 0x8b) {
-        *error = QStringLiteral("%1: gzip-compressed; ttyscope reads plain text and zstd "
-                                "(try: zcat FILE | zstd > FILE.zst)")
-                     .arg(path);
+    } else if (const ForeignFormat *f = foreignFormat(m_pending)) {
+        *error = QStringLiteral("%1: %2; ttyscope reads plain text and zstd (try: %3)")
+                     .arg(path, QLatin1String(f->name), QLatin1String(f->hint));
         return false;
     } else {
         m_pos = std::int64_t(m_pending.size());

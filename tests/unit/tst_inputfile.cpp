@@ -6,6 +6,7 @@
 #include "runloader.h"
 #include "tst_helpers.h"
 
+#include <QProcess>
 #include <QtTest>
 
 #include <atomic>
@@ -61,6 +62,7 @@ private slots:
     void corruptFrame();
     void unreadable_data();
     void unreadable();
+    void textLikeAMagic();
     void emptyFile();
     void pipeLoadsAndCancels_data();
     void pipeLoadsAndCancels();
@@ -225,7 +227,14 @@ void TstInputFile::unreadable_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("message");
-    QTest::newRow("gzip") << QStringLiteral("gzip") << QStringLiteral("gzip");
+    QTest::newRow("gzip") << QStringLiteral("gzip") << QStringLiteral("gzip-compressed");
+    QTest::newRow("xz") << QStringLiteral("xz")
+                        << QStringLiteral("xz-compressed; ttyscope reads "
+                                          "plain text and zstd (try: xzcat");
+    QTest::newRow("bzip2") << QStringLiteral("bzip2") << QStringLiteral("bzip2-compressed");
+    QTest::newRow("lz4") << QStringLiteral("lz4") << QStringLiteral("lz4-compressed");
+    QTest::newRow("zip") << QStringLiteral("zip") << QStringLiteral("a zip archive");
+    QTest::newRow("tar") << QStringLiteral("tar") << QStringLiteral("a tar archive");
     QTest::newRow("directory") << QStringLiteral("dir") << QStringLiteral("is a directory");
     QTest::newRow("nonexistent") << QStringLiteral("missing") << QStringLiteral("No such file");
 }
@@ -236,9 +245,32 @@ void TstInputFile::unreadable()
     QFETCH(QString, message);
     Files files;
     QString path;
-    if (kind == QLatin1String("gzip")) {
-        path = files.write(QStringLiteral("console.log"),
-                           QByteArray::fromHex("1f8b0800000000000003cb48cdc9c9e70200"));
+    // "hello\n" as gzip, xz, bzip2, lz4 and zip wrote it (`printf 'hello\n' | xz -c`, ...).
+    const QHash<QString, QByteArray> packed{
+        {QStringLiteral("gzip"), "1f8b0800000000000003cb48cdc9c9e70200"},
+        {QStringLiteral("xz"),
+         "fd377a585a000004e6d6b4460200210116000000742fe5a301000568656c6c6f0a000000a56097f194f6fde0"
+         "00011e06c12fa41d1fb6f37d010000000004595a"},
+        {QStringLiteral("bzip2"),
+         "425a6839314159265359c1c080e2000001410000100244a00030cd00c34629971"
+         "77245385090c1c080e2"},
+        {QStringLiteral("lz4"), "04224d186440a70600008068656c6c6f0a00000000f95b6b94"},
+        {QStringLiteral("zip"),
+         "504b03042d0008000800ab8b865d00000000ffffffffffffffff010014002d0100100000000000000000000"
+         "000000000000000cb48cdc9c9e70200504b070820303a3608000000000000000600000000000000504b0102"
+         "1e032d0008000800ab8b865d20303a3608000000060000000100000000000000010000008011000000002d"
+         "504b050600000000010001002f000000530000000000"},
+    };
+    if (packed.contains(kind)) {
+        path = files.write(QStringLiteral("console.log"), QByteArray::fromHex(packed.value(kind)));
+    } else if (kind == QLatin1String("tar")) {
+        files.write(QStringLiteral("console.log"), QByteArrayLiteral("[    0.000000] Linux\n"));
+        path = files.path(QStringLiteral("logs.tar"));
+        QProcess tar;
+        tar.setWorkingDirectory(files.path(QString()));
+        tar.start(QStringLiteral("tar"),
+                  {QStringLiteral("-cf"), path, QStringLiteral("console.log")});
+        QVERIFY(tar.waitForFinished() && tar.exitCode() == 0);
     } else if (kind == QLatin1String("dir")) {
         path = files.path(QString());
     } else {
@@ -249,6 +281,16 @@ void TstInputFile::unreadable()
     QVERIFY(!run);
     QVERIFY2(error.contains(message), qPrintable(error));
     QVERIFY2(error.contains(path.section(QLatin1Char('/'), -1)), qPrintable(error));
+}
+
+// Text that starts like a bzip2 stream's "BZh" is text.
+void TstInputFile::textLikeAMagic()
+{
+    QString error;
+    const auto run = loadBytes(QByteArrayLiteral("BZh9 is not bzip2\n[    1.000000] hello\n"),
+                               LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->lines.size(), LineCount(2));
 }
 
 void TstInputFile::emptyFile()
