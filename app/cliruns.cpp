@@ -165,10 +165,37 @@ bool printRegexesOverLimit(const char *command)
     return !patterns.isEmpty();
 }
 
+QStringList perColumnMismatch(const QCommandLineParser &p, int columns)
+{
+    QStringList out;
+    const auto check = [&](const char *option, int given) {
+        if (given == 0 || given == columns) {
+            return;
+        }
+        QString what = QStringLiteral("%1 --%2 values for %3 column(s) (one per FILE argument): ")
+                           .arg(given)
+                           .arg(QLatin1String(option))
+                           .arg(columns);
+        what += given < columns
+                    ? QStringLiteral("they apply to the first %1 column(s) only; to make one "
+                                     "column of several trials, join the files with commas "
+                                     "(a1.log,a2.log) or quote a glob ('a/*.log')")
+                          .arg(given)
+                    : QStringLiteral("the last %1 apply to no column").arg(given - columns);
+        out << what;
+    };
+    check("label", int(p.values(QStringLiteral("label")).size()));
+    check("boots", int(p.values(QStringLiteral("boots")).size()));
+    return out;
+}
+
 LoadedSession loadSession(const QCommandLineParser &p, const QStringList &args,
                           const RuleSet &rules, const MetricOptions &metrics)
 {
     LoadedSession out;
+    for (const QString &w : perColumnMismatch(p, int(args.size()))) {
+        std::fprintf(stderr, "ttyscope: warning: %s\n", qPrintable(w));
+    }
     out.session.metrics = metrics;
     const QStringList labels = p.values(QStringLiteral("label"));
     const QStringList selectors = p.values(QStringLiteral("boots"));

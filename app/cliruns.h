@@ -37,6 +37,12 @@ struct LoadedSession
 // (regexlimit.h), as errors of `command`; true if there were any (exit status 2).
 bool printRegexesOverLimit(const char *command);
 
+// What is wrong when the per-column options (--label, more than one --boots) do not
+// match the columns (FILE arguments): each names the column of its place, so a
+// `--label A a1 a2 a3 --label B b1 b2 b3` would name a1 "A" and a2 "B". Empty when they
+// match; one line per option otherwise.
+QStringList perColumnMismatch(const QCommandLineParser &p, int columns);
+
 // Loads the files, printing on stderr what could not be read or was read in part.
 LoadedSession loadSession(const QCommandLineParser &p, const QStringList &args,
                           const RuleSet &rules, const MetricOptions &metrics);

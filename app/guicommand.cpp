@@ -109,6 +109,9 @@ int runGui(const QStringList &args)
         r.load.format = p.value(QStringLiteral("format"));
         r.load.baud = p.value(QStringLiteral("baud")).toInt();
         r.labels = p.values(QStringLiteral("label"));
+        for (const QString &m : perColumnMismatch(p, int(std::min<qsizetype>(files.size(), 2)))) {
+            std::fprintf(stderr, "ttyscope: warning: %s\n", qPrintable(m));
+        }
         r.bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
         r.boots = p.values(QStringLiteral("boots"));
         for (const QString &selector : r.boots) {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QString>
 #include <QStringList>
 
@@ -31,6 +33,21 @@ inline Result ttyscope(const QStringList &args,
     p.waitForFinished(180000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+// The values of the text report's row `metric`, one per column (the columns are set apart
+// by two blanks or more; a value such as "n/a (no 'login:')" has single ones). Empty when
+// no row has that name.
+inline QStringList rowValues(const QByteArray &report, const QString &metric)
+{
+    for (const QString &line : QString::fromUtf8(report).split(QLatin1Char('\n'))) {
+        if (line.startsWith(metric + QLatin1String("  "))) {
+            return line.mid(metric.size())
+                .trimmed()
+                .split(QRegularExpression(QStringLiteral(" {2,}")), Qt::SkipEmptyParts);
+        }
+    }
+    return {};
 }
 
 inline QString sample(const QString &name)

@@ -38,6 +38,7 @@ private slots:
     void reportRawAgainstHostts();
     void reportBootsOfOneCapture();
     void reportUnreadable();
+    void reportPerColumnOptions();
     void catRecordingExact();
     void catTimes();
     void catConsoleBytesExact();
@@ -170,8 +171,10 @@ void TstCli::reportJson()
     const Result text =
         ttyscope({QStringLiteral("report"), sample("panic_noroot-smp2-115200-t1.hostts.log.zst")});
     QCOMPARE(text.code, 0);
-    QVERIFY(text.out.contains("panic trace complete"));
-    QVERIFY(text.out.contains("370"));
+    QCOMPARE(rowValues(text.out, QStringLiteral("panic trace complete")),
+             QStringList{QStringLiteral("yes")});
+    QCOMPARE(rowValues(text.out, QStringLiteral("console lines")),
+             QStringList{QStringLiteral("370")});
 }
 
 void TstCli::reportUnreadable()
@@ -182,13 +185,57 @@ void TstCli::reportUnreadable()
         {QStringLiteral("report"), missing, sample("boot_login-quiet-smp2-115200-t1.raw.zst")});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("missing.log") && r.err.contains("No such file"), r.err.constData());
-    QVERIFY(r.out.contains("console lines"));
-    QVERIFY(r.out.contains("16")); // the readable file is still reported
+    // The readable file is still reported, alone.
+    QCOMPARE(rowValues(r.out, QStringLiteral("console lines")), QStringList{QStringLiteral("16")});
 
     const Result bad = ttyscope(
         {QStringLiteral("report"), QStringLiteral("--window"), QStringLiteral("-3"), missing});
     QCOMPARE(bad.code, 2);
     QVERIFY(bad.err.contains("--window"));
+}
+
+// --label names the column of its place. Trials given as separate arguments are columns of
+// their own, so two labels over three files name the wrong ones: a warning says so and how
+// to make a column of trials; the same trials joined with commas take the labels silently.
+void TstCli::reportPerColumnOptions()
+{
+    const QString a1 = sample("spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst");
+    const QString a2 = sample("spam_rmmod-A_default-smp4-115200-t2.hostts.log.zst");
+    const QString b1 = sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst");
+    const Result apart =
+        ttyscope({QStringLiteral("report"), QStringLiteral("--label"), QStringLiteral("6.1"), a1,
+                  a2, QStringLiteral("--label"), QStringLiteral("6.12-rt"), b1});
+    QCOMPARE(apart.code, 0);
+    QCOMPARE(QString::fromUtf8(apart.err).trimmed(),
+             QStringLiteral("ttyscope: warning: 2 --label values for 3 column(s) (one per FILE "
+                            "argument): they apply to the first 2 column(s) only; to make one "
+                            "column of several trials, join the files with commas "
+                            "(a1.log,a2.log) or quote a glob ('a/*.log')"));
+    // The 6.1 trials' and 6.12-rt's console lines (their truths: 9161, 9354, 11365).
+    QCOMPARE(
+        rowValues(apart.out, QStringLiteral("console lines")),
+        (QStringList{QStringLiteral("9161"), QStringLiteral("9354"), QStringLiteral("11365")}));
+
+    const Result joined =
+        ttyscope({QStringLiteral("report"), QStringLiteral("-o"), QStringLiteral("json"),
+                  QStringLiteral("--events"), QStringLiteral("none"), QStringLiteral("--label"),
+                  QStringLiteral("6.1"), a1 + QLatin1Char(',') + a2, QStringLiteral("--label"),
+                  QStringLiteral("6.12-rt"), b1});
+    QCOMPARE(joined.code, 0);
+    QCOMPARE(joined.err, QByteArray());
+    const QJsonArray groups =
+        QJsonDocument::fromJson(joined.out)[QLatin1String("groups")].toArray();
+    QCOMPARE(groups.size(), 2);
+    QCOMPARE(groups[0][QLatin1String("label")].toString(), QStringLiteral("6.1"));
+    QCOMPARE(groups[0][QLatin1String("n")].toInt(), 2);
+    QCOMPARE(groups[1][QLatin1String("label")].toString(), QStringLiteral("6.12-rt"));
+    QCOMPARE(groups[1][QLatin1String("n")].toInt(), 1);
+
+    const Result boots = ttyscope(
+        {QStringLiteral("report"), QStringLiteral("--boots"), QStringLiteral("1"), a1, b1});
+    QCOMPARE(boots.code, 0);
+    QVERIFY2(boots.err.startsWith("ttyscope: warning: 1 --boots values for 2 column(s)"),
+             boots.err.constData());
 }
 
 void TstCli::catRecordingExact()
