@@ -207,12 +207,39 @@ std::size_t InputFile::readInto(char *dst, std::size_t capacity)
     if (m_done) {
         return 0;
     }
-    const std::size_t n =
-        m_compression == Compression::Zstd ? readZstd(dst, capacity) : readRaw(dst, capacity);
-    if (n == 0) {
-        m_done = true;
+    std::size_t n = 0;
+    while (n == 0) {
+        const std::size_t got =
+            m_compression == Compression::Zstd ? readZstd(dst, capacity) : readRaw(dst, capacity);
+        if (got == 0) {
+            m_done = true;
+            return 0;
+        }
+        // A block that was only the LF of a CRLF converts to nothing: read on.
+        n = m_crEndsLines ? convertCr(dst, got) : got;
     }
     return n;
+}
+
+std::size_t InputFile::endLinesAtCr(char *head, std::size_t n)
+{
+    m_crEndsLines = true;
+    return convertCr(head, n);
+}
+
+std::size_t InputFile::convertCr(char *p, std::size_t n)
+{
+    std::size_t w = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+        const char c = p[r];
+        if (c == '\n' && m_afterCr) {
+            m_afterCr = false;
+            continue;
+        }
+        m_afterCr = c == '\r';
+        p[w++] = m_afterCr ? '\n' : c;
+    }
+    return w;
 }
 
 std::size_t InputFile::readRaw(char *dst, std::size_t capacity)

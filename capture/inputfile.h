@@ -69,6 +69,13 @@ public:
         return n > 0;
     }
 
+    // Lines that end in a CR alone (a terminal's log that kept CR as its line end, a
+    // capture that dropped the LFs): from the next read on every CR is delivered as an LF,
+    // and an LF right after a CR is dropped (a CRLF stays one line end). `head`, bytes
+    // already read, is converted the same way in place; returns its new size.
+    std::size_t endLinesAtCr(char *head, std::size_t n);
+    bool linesEndAtCr() const { return m_crEndsLines; }
+
     // Truncated input: the data that was there was delivered.
     const QString &warning() const { return m_warning; }
     // Corrupt input: delivery stopped at errorOffset() (a byte offset in the file), which
@@ -86,6 +93,7 @@ private:
     // then 0 with *atEnd false.
     std::size_t readBytes(char *dst, std::size_t n, bool *atEnd, int quietMs = -1);
     bool sniff(QString *error);
+    std::size_t convertCr(char *p, std::size_t n);
 
     std::FILE *m_file = nullptr;
     bool m_regular = true;
@@ -102,6 +110,8 @@ private:
     struct ZstdState;
     ZstdState *m_z = nullptr;
     bool m_done = false;
+    bool m_crEndsLines = false; // endLinesAtCr()
+    bool m_afterCr = false;     // the last byte delivered was a CR made an LF
     QString m_warning;
     QString m_error;
     std::optional<ByteOffset> m_errorOffset;

@@ -81,6 +81,25 @@ void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
 
 } // namespace
 
+namespace {
+
+// A head with line ends that are CRs alone: no LF at all, and CRs after text (three or
+// more, so that one progress line's CRs are not taken for a log's line ends).
+bool linesEndAtCr(std::string_view head)
+{
+    if (head.find('\n') != std::string_view::npos) {
+        return false;
+    }
+    int ends = 0;
+    for (std::size_t at = head.find('\r'); at != std::string_view::npos && ends < 3;
+         at = head.find('\r', at + 1)) {
+        ends += at > 0 && head[at - 1] != '\r';
+    }
+    return ends >= 3;
+}
+
+} // namespace
+
 std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QString *error)
 {
     InputFile input;
@@ -115,6 +134,12 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
 
     ByteBuffer block;
     const bool any = input.read(block);
+    if (linesEndAtCr(block.view().substr(0, 64 * 1024))) {
+        block.resize(input.endLinesAtCr(block.data(), block.size()));
+        run->warnings << QStringLiteral(
+            "the lines end in a carriage return alone (CR, no LF: a terminal's log or a capture "
+            "that dropped the LFs): each CR was read as a line end");
+    }
     const std::optional<Format> format =
         resolveFormat(options.format, block.view().substr(0, 64 * 1024));
     if (!format) {

@@ -63,6 +63,8 @@ private slots:
     void unreadable_data();
     void unreadable();
     void textLikeAMagic();
+    void crOnlyLineEnds();
+    void crLfAcrossBlocks();
     void emptyFile();
     void pipeLoadsAndCancels_data();
     void pipeLoadsAndCancels();
@@ -291,6 +293,58 @@ void TstInputFile::textLikeAMagic()
                                LoadOptions{}, &error);
     QVERIFY2(run, qPrintable(error));
     QCOMPARE(run->lines.size(), LineCount(2));
+}
+
+// A capture whose line ends are CRs alone (here the 6.12-rt flood's raw capture with its
+// LFs removed) is read line by line, with the truth's kernel lines and drops, and a
+// warning saying how it was read; before, it was one line with no kernel time.
+void TstInputFile::crOnlyLineEnds()
+{
+    QByteArray raw = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.raw.zst"));
+    raw.replace("\n", "");
+    QString error;
+    const auto run = loadBytes(raw, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QVERIFY2(run->warnings.join(QLatin1Char(' '))
+                 .contains(QLatin1String("the lines end in a carriage return alone")),
+             qPrintable(run->warnings.join(QLatin1Char('\n'))));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    // The truth: lines_with_kernel_timestamp 9776, dropped_messages_sum 3881.
+    QCOMPARE(m.kernelLines - m.kernelLinesBehindText, std::int64_t(9776));
+    QCOMPARE(m.droppedMessages, std::int64_t(3881));
+    // Every CR ended a line (the empty lines of LFs alone are gone with their LFs).
+    QCOMPARE(run->lines.size().count(), raw.count('\r') + (raw.endsWith('\r') ? 0 : 1));
+
+    // A log with LFs is not read this way, even with CRs inside its lines.
+    const auto lf = loadBytes(QByteArrayLiteral("a\rb\rc\rd\r\ne\r\n"), LoadOptions{}, &error);
+    QVERIFY(lf);
+    QCOMPARE(lf->lines.size(), LineCount(2));
+}
+
+// In CR mode a CRLF is still one line end, also when the CR ends one block of the input
+// and the LF starts the next.
+void TstInputFile::crLfAcrossBlocks()
+{
+    QByteArray data = QByteArrayLiteral("a\rb\rc\r");
+    const qsizetype block = qsizetype(InputFile::kBlockBytes);
+    while (data.size() < block - 81) {
+        data += QByteArray(79, 'x') + '\r';
+    }
+    data += QByteArray(block - 1 - data.size(), 'x') + '\r';
+    QCOMPARE(data.size(), block);
+    QCOMPARE(data.back(), '\r');
+    data += QByteArrayLiteral("\ny\r\nz\r");
+    QString error;
+    const auto run = loadBytes(data, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    const LineIndex last = run->lines.endIndex() - LineCount(1);
+    QCOMPARE(lineText(*run, last), QByteArray("z"));
+    QCOMPARE(lineText(*run, last - LineCount(1)), QByteArray("y"));
+    QVERIFY(lineText(*run, last - LineCount(2)).startsWith('x'));
+    for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
+        QVERIFY2(!lineText(*run, i).isEmpty(), qPrintable(QString::number(lineNumber(i))));
+    }
 }
 
 void TstInputFile::emptyFile()
