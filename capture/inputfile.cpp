@@ -209,16 +209,42 @@ std::size_t InputFile::readInto(char *dst, std::size_t capacity)
     }
     std::size_t n = 0;
     while (n == 0) {
-        const std::size_t got =
-            m_compression == Compression::Zstd ? readZstd(dst, capacity) : readRaw(dst, capacity);
-        if (got == 0) {
+        const std::size_t got = m_utf16                              ? readDecoded(dst, capacity)
+                                : m_compression == Compression::Zstd ? readZstd(dst, capacity)
+                                                                     : readRaw(dst, capacity);
+        if (got == 0 && !(m_utf16 && !m_wide.empty())) {
             m_done = true;
             return 0;
         }
-        // A block that was only the LF of a CRLF converts to nothing: read on.
+        // A block that was only the LF of a CRLF, or half a UTF-16 code unit, converts to
+        // nothing: read on.
         n = m_crEndsLines ? convertCr(dst, got) : got;
     }
     return n;
+}
+
+std::string InputFile::decodeUtf16From(std::string_view head, bool bigEndian)
+{
+    m_utf16 = std::make_unique<QStringDecoder>(bigEndian ? QStringConverter::Utf16BE
+                                                         : QStringConverter::Utf16LE);
+    const QString text = m_utf16->decode(QByteArrayView(head.data(), qsizetype(head.size())));
+    return text.toUtf8().toStdString();
+}
+
+// Reads UTF-16 and delivers it as UTF-8: a code unit (2 bytes) is at most 3 bytes of UTF-8
+// and a surrogate pair (4 bytes) 4, so two thirds of `capacity` read fit. m_wide is left
+// non-empty while the input has not ended.
+std::size_t InputFile::readDecoded(char *dst, std::size_t capacity)
+{
+    m_wide.resize(capacity / 3 * 2);
+    const std::size_t got = m_compression == Compression::Zstd
+                                ? readZstd(m_wide.data(), m_wide.size())
+                                : readRaw(m_wide.data(), m_wide.size());
+    m_wide.resize(got);
+    const QString text = m_utf16->decode(QByteArrayView(m_wide.data(), qsizetype(got)));
+    const QByteArray utf8 = text.toUtf8();
+    std::memcpy(dst, utf8.constData(), std::size_t(utf8.size()));
+    return std::size_t(utf8.size());
 }
 
 std::size_t InputFile::endLinesAtCr(char *head, std::size_t n)

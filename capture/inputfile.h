@@ -6,10 +6,12 @@
 #include "types.h"
 
 #include <QString>
+#include <QStringDecoder>
 
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,6 +71,12 @@ public:
         return n > 0;
     }
 
+    // UTF-16 text (PowerShell's `>` writes it): from the next read on it is delivered as
+    // UTF-8 (a code unit that is no character as U+FFFD). Returns `head`, bytes already
+    // read, as UTF-8 (without its byte order mark).
+    std::string decodeUtf16From(std::string_view head, bool bigEndian);
+    bool isUtf16() const { return m_utf16 != nullptr; }
+
     // Lines that end in a CR alone (a terminal's log that kept CR as its line end, a
     // capture that dropped the LFs): from the next read on every CR is delivered as an LF,
     // and an LF right after a CR is dropped (a CRLF stays one line end). `head`, bytes
@@ -94,6 +102,7 @@ private:
     std::size_t readBytes(char *dst, std::size_t n, bool *atEnd, int quietMs = -1);
     bool sniff(QString *error);
     std::size_t convertCr(char *p, std::size_t n);
+    std::size_t readDecoded(char *dst, std::size_t capacity);
 
     std::FILE *m_file = nullptr;
     bool m_regular = true;
@@ -110,8 +119,10 @@ private:
     struct ZstdState;
     ZstdState *m_z = nullptr;
     bool m_done = false;
-    bool m_crEndsLines = false; // endLinesAtCr()
-    bool m_afterCr = false;     // the last byte delivered was a CR made an LF
+    std::unique_ptr<QStringDecoder> m_utf16; // decodeUtf16From()
+    std::string m_wide;                      // UTF-16 bytes read, to be decoded
+    bool m_crEndsLines = false;              // endLinesAtCr()
+    bool m_afterCr = false;                  // the last byte delivered was a CR made an LF
     QString m_warning;
     QString m_error;
     std::optional<ByteOffset> m_errorOffset;

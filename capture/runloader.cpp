@@ -10,6 +10,7 @@
 
 #include <QFileInfo>
 
+#include <optional>
 #include <thread>
 
 namespace tty {
@@ -98,6 +99,33 @@ bool linesEndAtCr(std::string_view head)
     return ends >= 3;
 }
 
+// UTF-16 by its byte order mark, or without one by its zeros: text that is mostly ASCII
+// has a zero in every other byte (the high byte of each code unit). True: big-endian.
+std::optional<bool> utf16Of(std::string_view head)
+{
+    if (head.size() >= 2 && head[0] == '\xff' && head[1] == '\xfe') {
+        return false;
+    }
+    if (head.size() >= 2 && head[0] == '\xfe' && head[1] == '\xff') {
+        return true;
+    }
+    if (head.size() < 16) {
+        return std::nullopt;
+    }
+    std::size_t zeros[2] = {0, 0};
+    for (std::size_t i = 0; i + 1 < head.size(); i += 2) {
+        zeros[0] += head[i] == '\0';
+        zeros[1] += head[i + 1] == '\0';
+    }
+    const std::size_t units = head.size() / 2;
+    for (int odd = 0; odd < 2; ++odd) {
+        if (zeros[odd] * 10 >= units * 9 && zeros[1 - odd] * 20 <= units) {
+            return odd == 0; // zeros first: big-endian
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QString *error)
@@ -134,6 +162,16 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
 
     ByteBuffer block;
     const bool any = input.read(block);
+    if (const std::optional<bool> bigEndian = utf16Of(block.view().substr(0, 4096))) {
+        const std::string utf8 = input.decodeUtf16From(block.view(), *bigEndian);
+        block.assign(utf8.data(), utf8.size());
+        run->warnings << QStringLiteral("the file is UTF-16 text (%1): it was read as UTF-8")
+                             .arg(*bigEndian ? QStringLiteral("big-endian")
+                                             : QStringLiteral("little-endian, as Windows "
+                                                              "PowerShell's `>` writes it"));
+    } else if (block.view().substr(0, 3) == "\xef\xbb\xbf") {
+        block.eraseFront(3); // a UTF-8 byte order mark is no text of the first line
+    }
     if (linesEndAtCr(block.view().substr(0, 64 * 1024))) {
         block.resize(input.endLinesAtCr(block.data(), block.size()));
         run->warnings << QStringLiteral(

@@ -65,6 +65,9 @@ private slots:
     void textLikeAMagic();
     void crOnlyLineEnds();
     void crLfAcrossBlocks();
+    void utf16Text_data();
+    void utf16Text();
+    void utf8ByteOrderMark();
     void emptyFile();
     void pipeLoadsAndCancels_data();
     void pipeLoadsAndCancels();
@@ -345,6 +348,63 @@ void TstInputFile::crLfAcrossBlocks()
     for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
         QVERIFY2(!lineText(*run, i).isEmpty(), qPrintable(QString::number(lineNumber(i))));
     }
+}
+
+void TstInputFile::utf16Text_data()
+{
+    QTest::addColumn<int>("encoding");
+    QTest::addColumn<bool>("bom");
+    QTest::addColumn<bool>("compressed");
+    QTest::newRow("LE with BOM") << int(QStringConverter::Utf16LE) << true << false;
+    QTest::newRow("LE, no BOM, zstd") << int(QStringConverter::Utf16LE) << false << true;
+    QTest::newRow("BE with BOM") << int(QStringConverter::Utf16BE) << true << false;
+}
+
+// UTF-16 text is read as the UTF-8 it encodes: the 6.12-rt flood, then lines with
+// characters of 2, 3 and 4 bytes of UTF-8 until the UTF-16 is past a read block, gives
+// the same lines and the truth's drops. Before, every other byte was a NUL.
+void TstInputFile::utf16Text()
+{
+    QFETCH(int, encoding);
+    QFETCH(bool, bom);
+    QFETCH(bool, compressed);
+    QByteArray utf8 = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.raw.zst"));
+    for (int i = 0; utf8.size() < 700 * 1024; ++i) {
+        utf8 += "user: caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 " + QByteArray::number(i) + '\n';
+    }
+    QStringEncoder encode(QStringConverter::Encoding(encoding),
+                          bom ? QStringConverter::Flag::WriteBom : QStringConverter::Flag::Default);
+    QByteArray wide = encode(QString::fromUtf8(utf8));
+    QVERIFY(wide.size() > qsizetype(InputFile::kBlockBytes));
+    if (compressed) {
+        wide = zstdCompress(wide);
+    }
+    QString error;
+    const auto plain = loadBytes(utf8, LoadOptions{}, &error);
+    const auto run = loadBytes(wide, LoadOptions{}, &error);
+    QVERIFY2(plain && run, qPrintable(error));
+    QVERIFY2(run->warnings.join(QLatin1Char(' ')).contains(QLatin1String("UTF-16 text")),
+             qPrintable(run->warnings.join(QLatin1Char('\n'))));
+    QCOMPARE(run->lines.size(), plain->lines.size());
+    for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
+        QCOMPARE(lineText(*run, i), lineText(*plain, i));
+    }
+    QCOMPARE(computeMetrics(*run, MetricOptions{}).droppedMessages, std::int64_t(3881));
+}
+
+// A UTF-8 byte order mark is not text of the first line: a host-stamped log's first line
+// keeps its stamp.
+void TstInputFile::utf8ByteOrderMark()
+{
+    const QByteArray log = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.hostts.log.zst"));
+    QString error;
+    const auto run = loadBytes("\xef\xbb\xbf" + log, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->warnings, QStringList());
+    QCOMPARE(run->lines.size(), LineCount(371));
+    QCOMPARE(lineText(*run, LineIndex(0)), lineText(*loadBytes(log), LineIndex(0)));
 }
 
 void TstInputFile::emptyFile()
