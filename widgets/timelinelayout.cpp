@@ -152,6 +152,9 @@ void TimelineView::buildLayout()
         lane.missing->position->setType(QCPItemPosition::ptAxisRectRatio);
         lane.missing->position->setAxisRect(rect);
         lane.missing->position->setCoords(0.5, 0.5);
+        // Clipped to its own lane: an item is clipped to the plot's first axis rect unless
+        // told, and there a note in any other lane was never drawn.
+        lane.missing->setClipAxisRect(rect);
         lane.missing->setColor(QColor(128, 128, 128));
         lane.missing->setVisible(false);
         lane.clipNote = new QCPItemText(m_plot);

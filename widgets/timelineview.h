@@ -127,6 +127,13 @@ public:
     // Where each lane was drawn by the last renderTo (empty rect: lane hidden).
     QVector<QRect> lastRenderLaneRects() const { return m_renderRects; }
     QCPAxisRect *laneRect(Lane lane) const { return m_lanes[lane].rect; }
+    // What a lane says in its middle when it has nothing to draw ("not available: the log
+    // format has no host arrival times"); empty when it draws its data.
+    QString laneNote(Lane lane) const
+    {
+        const QCPItemText *note = m_lanes.value(lane).missing;
+        return note && note->visible() ? note->text() : QString();
+    }
     // Graph of a lane for run i (main series), for tests and tooltips.
     QCPGraph *laneGraph(Lane lane, int run) const;
     QCPGraph *markerGraph(int run, EventKind kind) const;

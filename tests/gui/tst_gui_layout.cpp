@@ -448,6 +448,44 @@ private slots:
         QVERIFY(title->rect().height() >= QFontMetrics(title->font()).height());
     }
 
+    // A raw log has no arrival times: the lanes that need them say so in their middle, and
+    // the note is drawn there (it was clipped to the first lane's rectangle, so never seen).
+    void lanesWithoutArrivalSaySo_data() { themes(); }
+    void lanesWithoutArrivalSaySo()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(applyTheme(theme));
+        open({sample("boot_login-default-smp2-115200-t1.raw.zst")});
+        resizeTo(QSize(1366, 768));
+        TimelineView *t = w->timeline();
+        const QString note = QStringLiteral("not available: the log format has no host arrival "
+                                            "times");
+        QCOMPARE(t->laneNote(TimelineView::Printed), note);
+        QCOMPARE(t->laneNote(TimelineView::Wire), note);
+        QCOMPARE(t->laneNote(TimelineView::Produced), QString());
+        const QImage image = t->plot()->toPixmap().toImage();
+        for (TimelineView::Lane lane : {TimelineView::Printed, TimelineView::Wire}) {
+            // The note's grey (128, 128, 128) in the middle band of the lane, where nothing
+            // else of that colour is drawn (none before the fix; 92 and more at any scale).
+            const QRect r = t->laneRect(lane)->rect();
+            const QFontMetrics fm(t->font());
+            const QRect band(r.center().x() - fm.horizontalAdvance(note) / 2,
+                             r.center().y() - fm.height(), fm.horizontalAdvance(note),
+                             2 * fm.height());
+            int grey = 0;
+            for (int y = band.top(); y <= band.bottom(); ++y) {
+                for (int x = band.left(); x <= band.right(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    grey += std::abs(c.red() - 128) <= 8 && std::abs(c.green() - 128) <= 8 &&
+                            std::abs(c.blue() - 128) <= 8;
+                }
+            }
+            QVERIFY2(grey >= 30, qPrintable(QStringLiteral("%1: %2 grey pixels")
+                                                .arg(TimelineView::laneName(lane))
+                                                .arg(grey)));
+        }
+    }
+
     void spikesDoNotFlattenALane()
     {
         open({sample(kBlast)});
