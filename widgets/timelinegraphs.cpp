@@ -200,11 +200,23 @@ void TimelineView::buildGraphs()
         if (!lane.rect || !laneNeedsArrival(Lane(l)) || without.isEmpty()) {
             continue;
         }
-        lane.missing->setText(
-            without.size() == drawnRuns
-                ? QStringLiteral("not available: the log format has no host arrival times")
-                : QStringLiteral("not available for %1: no host arrival times")
-                      .arg(without.join(QStringLiteral(", "))));
+        if (without.size() == drawnRuns) {
+            lane.missing->setText(
+                QStringLiteral("not available: the log format has no host arrival times"));
+        } else {
+            // The other runs' data fill the lane: the note goes to its bottom left corner
+            // (the top holds the peaks, the UART's capacity and the cursor's readout), above
+            // the graphs and on the plot's background, so that both read.
+            lane.missing->setText(QStringLiteral("not available for %1: no host arrival times")
+                                      .arg(without.join(QStringLiteral(", "))));
+            lane.missing->setLayer(QStringLiteral("legend"));
+            lane.missing->position->setCoords(0.005, 0.98);
+            lane.missing->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);
+            QColor back = plotBackground();
+            back.setAlpha(220);
+            lane.missing->setBrush(back);
+            lane.missing->setPadding(QMargins(4, 1, 4, 1));
+        }
         lane.missing->setVisible(true);
     }
     if (m_lanes[Produced].rect) {

@@ -484,6 +484,27 @@ private slots:
                                                 .arg(TimelineView::laneName(lane))
                                                 .arg(grey)));
         }
+
+        // Beside a log with arrival times the note names the raw one, at the lane's bottom
+        // left, drawn over the other run's data.
+        open({sample(kBootDefault), sample("boot_login-default-smp2-115200-t1.raw.zst")});
+        resizeTo(QSize(1366, 768));
+        t = w->timeline();
+        const QString partial = QStringLiteral("not available for boot_login-default-smp2-115200-"
+                                               "t1.raw.zst: no host arrival times");
+        QCOMPARE(t->laneNote(TimelineView::Printed), partial);
+        const QImage both = t->plot()->toPixmap().toImage();
+        const QRect r = t->laneRect(TimelineView::Printed)->rect();
+        const QFontMetrics fm(t->font());
+        int grey = 0;
+        for (int y = r.bottom() - 2 * fm.height(); y <= r.bottom(); ++y) {
+            for (int x = r.left(); x <= r.left() + fm.horizontalAdvance(partial); ++x) {
+                const QColor c = both.pixelColor(x, y);
+                grey += std::abs(c.red() - 128) <= 8 && std::abs(c.green() - 128) <= 8 &&
+                        std::abs(c.blue() - 128) <= 8;
+            }
+        }
+        QVERIFY2(grey >= 30, qPrintable(QString::number(grey)));
     }
 
     void spikesDoNotFlattenALane()
