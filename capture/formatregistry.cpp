@@ -113,7 +113,7 @@ std::vector<FormatInfo> makeTable()
     tio.id = Format::Tio;
     tio.name = QStringLiteral("tio");
     tio.looksLikeLine = looksTio;
-    tio.makeParser = makeTioParser;
+    tio.lineFormat = LineFormat::Tio; // stamped by the reader (stampedblocks.h)
     tio.hasArrival = true;
     tio.arrivalIsWallClock = false; // HH:MM:SS has no date; iso8601 makes the parser set it
     t.push_back(tio);

@@ -32,7 +32,6 @@ std::unique_ptr<FormatParser> makeJournalExportParser(Run &run, RunBuilder &buil
 std::unique_ptr<FormatParser> makeJournalShortParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeDmesgJsonParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeDmesgTextParser(Run &run, RunBuilder &builder);
-std::unique_ptr<FormatParser> makeTioParser(Run &run, RunBuilder &builder); // tioformat.cpp
 
 // Detectors for the format table: the head of a recording (also one cut inside its magic),
 // and single lines of hostts, grabserial and kmsg.

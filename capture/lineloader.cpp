@@ -197,15 +197,18 @@ public:
           m_spare(std::move(spare))
     {
         if (format == LineFormat::Recording) {
-            m_recording.emplace(InputFile::kBlockBytes, m_deliver, m_spare);
+            m_stamped =
+                std::make_unique<RecordingBlockMaker>(InputFile::kBlockBytes, m_deliver, m_spare);
+        } else if (format == LineFormat::Tio) {
+            m_stamped = makeTioBlockMaker(InputFile::kBlockBytes, m_deliver, m_spare);
         }
     }
     // `buf` holds the bytes kept from before, then new ones from `from` on; what is not
     // delivered yet stays in it.
     void take(ByteBuffer &buf, std::size_t from)
     {
-        if (m_recording) {
-            m_recording->feed(buf.data(), buf.size()); // keeps its partial line itself
+        if (m_stamped) {
+            m_stamped->feed(buf.data(), buf.size()); // keeps its partial line itself
             buf.resize(0);
             return;
         }
@@ -222,26 +225,19 @@ public:
     // At the end of the input.
     void finish(ByteBuffer &buf)
     {
-        if (m_recording) {
-            m_recording->finish();
+        if (m_stamped) {
+            m_stamped->finish();
         } else if (!buf.empty()) {
             LineBlock b; // the last line, without LF
             b.data = std::move(buf);
             m_deliver(std::move(b));
         }
     }
-    // What the recording's stream said of itself, once its blocks are merged.
+    // What a stamped stream said of itself, once its blocks are merged.
     void report(Run &run) const
     {
-        if (!m_recording) {
-            return;
-        }
-        if (!m_recording->error().isEmpty()) {
-            run.load.stop(LoadOutcome::Damaged, m_recording->error());
-        }
-        if (!m_recording->warning().isEmpty()) {
-            run.warnings << m_recording->warning();
-            run.load.truncate(m_recording->warning()); // cut inside a record: read in part
+        if (m_stamped) {
+            m_stamped->report(run);
         }
     }
 
@@ -249,7 +245,7 @@ private:
     LineBlockCutter m_cutter;
     Deliver m_deliver;
     Spare m_spare;
-    std::optional<RecordingBlockMaker> m_recording;
+    std::unique_ptr<StampedBlockMaker> m_stamped;
 };
 
 // Decompression is the one step that cannot be split, so it must not wait for a CPU behind

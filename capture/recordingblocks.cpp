@@ -81,17 +81,20 @@ void RecordingBlockMaker::note(BlockNote::Type type, EventKind kind, HostNs arri
 
 void RecordingBlockMaker::line(const LineFramer::Line &l)
 {
-    ByteBuffer &d = m_block.data;
-    const std::size_t at = d.size();
-    d.resize(at + l.text.size() + 1);
-    if (!l.text.empty()) {
-        std::memcpy(d.data() + at, l.text.data(), l.text.size());
-    }
-    d.data()[at + l.text.size()] = '\n';
-    const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
-    m_block.stamps.push_back(LineStamp{LineTable::packArrival(l.firstByte), flags});
-    if (d.size() >= m_blockBytes) {
+    appendStampedLine(m_block, l.text, l.firstByte, l.newline ? 0 : (l.split ? Split : NoNewline));
+    if (m_block.data.size() >= m_blockBytes) {
         deliver();
+    }
+}
+
+void RecordingBlockMaker::report(Run &run) const
+{
+    if (!error().isEmpty()) {
+        run.load.stop(LoadOutcome::Damaged, error());
+    }
+    if (!warning().isEmpty()) {
+        run.warnings << warning();
+        run.load.truncate(warning()); // cut inside a record: read in part
     }
 }
 

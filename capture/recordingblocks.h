@@ -5,9 +5,9 @@
 // warnings) travels with the block, in its place among the lines.
 #pragma once
 
-#include "blockparser.h"
 #include "lineframer.h"
 #include "recordingdecoder.h"
+#include "stampedblocks.h"
 
 #include <QString>
 
@@ -17,20 +17,17 @@ namespace tty {
 
 struct RunMeta;
 
-class RecordingBlockMaker
+class RecordingBlockMaker : public StampedBlockMaker
 {
 public:
-    using Deliver = std::function<void(LineBlock &&)>;
-    using Spare = std::function<ByteBuffer()>;
     // A block is delivered once it holds about blockBytes of text; `spare` gives the
     // buffer for the next one.
     RecordingBlockMaker(std::size_t blockBytes, Deliver deliver, Spare spare);
 
-    // Feeds decompressed bytes; false once the record stream is broken (error() says
-    // where), after which the rest is ignored.
-    bool feed(const char *p, std::size_t n);
-    // At the end of input: the unterminated last line, and the last block.
-    void finish();
+    bool feed(const char *p, std::size_t n) override;
+    void finish() override;
+    // A broken stream stops the load; one cut inside a record is read in part.
+    void report(Run &run) const override;
 
     // The stream broke here (an unreadable record header): what came before it was kept.
     const QString &error() const { return m_decoder.error(); }

@@ -10,11 +10,15 @@
 #include "formats.h"
 #include "lineframer.h"
 #include "run.h"
-#include "runbuilder.h"
+#include "stampedblocks.h"
 
 #include <QDateTime>
+#include <QStringList>
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tty {
@@ -91,60 +95,15 @@ TioStamp parseStamp(std::string_view s)
     return st;
 }
 
-class TioParser : public FormatParser
+// tio's lines in file order into console lines and their arrival times: the stamps'
+// clock (time of day, since the start, deltas, or the wall clock), midnight and what could
+// not be read. A line goes out through `out` once its stamp's meaning is known.
+class TioLines
 {
 public:
-    TioParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
-    bool feed(const char *p, std::size_t n) override
-    {
-        m_framer.feed(p, n, std::nullopt, [this](const LineFramer::Line &l) { line(l); });
-        return true;
-    }
-    void finish() override
-    {
-        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
-        decide();
-        if (m_delta) {
-            m_run.warnings << QStringLiteral("tio 24hour-delta stamps: arrival times are the "
-                                             "sum of the deltas from tio's start");
-        }
-        if (m_untimed > 0) {
-            m_run.warnings << QStringLiteral("%1 line(s) with text had no tio timestamp; they "
-                                             "were kept with the time of the line before")
-                                  .arg(m_untimed);
-        }
-        if (m_overflow > 0) {
-            m_run.warnings << QStringLiteral("%1 line(s) had a tio timestamp past what the "
-                                             "clock can hold (more than 292 years of stamps "
-                                             "added up); kept with the time of the line before")
-                                  .arg(m_overflow);
-        }
-        if (m_mixed > 0) {
-            m_run.warnings << QStringLiteral("%1 line(s) had a tio timestamp of another format "
-                                             "than the first (the stamp format was switched "
-                                             "during the session); kept with the time of the "
-                                             "line before")
-                                  .arg(m_mixed);
-        }
-    }
-
-private:
-    struct Pending
-    {
-        std::string text;
-        std::uint16_t flags;
-        TioStamp stamp;
-        std::size_t dateAt; // Iso: the date's offset in `text`
-    };
-
-    // Whether HH:MM:SS stamps are deltas: the first stamps are held back until that is
-    // known. A clock (of the day or since the start) goes back by less than half a day
-    // only when the host's clock is set back (NTP, the end of summer time), rarely; deltas
-    // go up and down from the start (at 115200 baud a line of 60 bytes takes 5 ms, so
-    // even a flood's deltas vary): two such steps make them deltas.
-    static constexpr std::size_t kDecideAfter = 4096;
-    static constexpr std::int64_t kWrapAtLeast = kDayNs / 2;
-    static constexpr std::size_t kHeldBytes = std::size_t(16) << 20;
+    using Emit = std::function<void(std::string_view body, std::optional<HostNs> arrival,
+                                    std::uint16_t flags)>;
+    explicit TioLines(Emit out) : m_emit(std::move(out)) {}
 
     void line(const LineFramer::Line &l)
     {
@@ -174,6 +133,57 @@ private:
         }
     }
 
+    // At the end of the input: the lines still held back go out.
+    void finish() { decide(); }
+
+    // The stamps are the host's local wall clock (iso8601), not elapsed time.
+    bool wallClock() const { return m_kind == TioStamp::Kind::Iso; }
+
+    QStringList warnings() const
+    {
+        QStringList w;
+        if (m_delta) {
+            w << QStringLiteral("tio 24hour-delta stamps: arrival times are the sum of the "
+                                "deltas from tio's start");
+        }
+        if (m_untimed > 0) {
+            w << QStringLiteral("%1 line(s) with text had no tio timestamp; they were kept "
+                                "with the time of the line before")
+                     .arg(m_untimed);
+        }
+        if (m_overflow > 0) {
+            w << QStringLiteral("%1 line(s) had a tio timestamp past what the clock can hold "
+                                "(more than 292 years of stamps added up); kept with the time "
+                                "of the line before")
+                     .arg(m_overflow);
+        }
+        if (m_mixed > 0) {
+            w << QStringLiteral("%1 line(s) had a tio timestamp of another format than the "
+                                "first (the stamp format was switched during the session); "
+                                "kept with the time of the line before")
+                     .arg(m_mixed);
+        }
+        return w;
+    }
+
+private:
+    struct Pending
+    {
+        std::string text;
+        std::uint16_t flags;
+        TioStamp stamp;
+        std::size_t dateAt; // Iso: the date's offset in `text`
+    };
+
+    // Whether HH:MM:SS stamps are deltas: the first stamps are held back until that is
+    // known. A clock (of the day or since the start) goes back by less than half a day
+    // only when the host's clock is set back (NTP, the end of summer time), rarely; deltas
+    // go up and down from the start (at 115200 baud a line of 60 bytes takes 5 ms, so
+    // even a flood's deltas vary): two such steps make them deltas.
+    static constexpr std::size_t kDecideAfter = 4096;
+    static constexpr std::int64_t kWrapAtLeast = kDayNs / 2;
+    static constexpr std::size_t kHeldBytes = std::size_t(16) << 20;
+
     void decide()
     {
         if (m_decided) {
@@ -199,7 +209,6 @@ private:
         }
         if (!m_kind) {
             m_kind = st.kind;
-            m_run.arrivalIsWallClock = st.kind == TioStamp::Kind::Iso;
         }
         if (st.kind != *m_kind) {
             ++m_mixed;
@@ -270,13 +279,10 @@ private:
         }
         // Lines before the first stamp have no time; later untimed ones arrived after
         // the line before, whose time they keep (as grabserial's).
-        m_b.addBytes(std::int64_t(body.size()) + 2);
-        m_b.addLine(body, m_last, flags);
+        m_emit(body, m_last, flags);
     }
 
-    Run &m_run;
-    RunBuilder &m_b;
-    LineFramer m_framer;
+    Emit m_emit;
     std::vector<Pending> m_pending;
     std::size_t m_pendingBytes = 0;
     bool m_decided = false;
@@ -295,6 +301,63 @@ private:
     std::int64_t m_overflow = 0;
 };
 
+// The reader's side of a tio log: framed, stamped and gathered into blocks (stampedblocks.h).
+class TioBlockMaker : public StampedBlockMaker
+{
+public:
+    TioBlockMaker(std::size_t blockBytes, Deliver deliver, Spare spare)
+        : m_blockBytes(blockBytes), m_deliver(std::move(deliver)), m_spare(std::move(spare)),
+          m_lines([this](std::string_view body, std::optional<HostNs> at, std::uint16_t flags) {
+              line(body, at, flags);
+          })
+    {
+        m_block.data = m_spare();
+        m_block.data.resize(0);
+    }
+
+    bool feed(const char *p, std::size_t n) override
+    {
+        m_framer.feed(p, n, std::nullopt, [this](const LineFramer::Line &l) { m_lines.line(l); });
+        return true;
+    }
+
+    void finish() override
+    {
+        m_framer.finish([this](const LineFramer::Line &l) { m_lines.line(l); });
+        m_lines.finish();
+        if (!m_block.stamps.empty()) {
+            m_deliver(std::move(m_block));
+            m_block = LineBlock();
+        }
+    }
+
+    void report(Run &run) const override
+    {
+        run.arrivalIsWallClock = m_lines.wallClock();
+        run.warnings << m_lines.warnings();
+    }
+
+private:
+    void line(std::string_view body, std::optional<HostNs> at, std::uint16_t flags)
+    {
+        appendStampedLine(m_block, body, at, flags);
+        m_block.recordedBytes += std::int64_t(body.size()) + 2; // as sent: with its CR LF
+        if (m_block.data.size() >= m_blockBytes) {
+            m_deliver(std::move(m_block));
+            m_block = LineBlock();
+            m_block.data = m_spare();
+            m_block.data.resize(0);
+        }
+    }
+
+    std::size_t m_blockBytes;
+    Deliver m_deliver;
+    Spare m_spare;
+    LineFramer m_framer;
+    TioLines m_lines;
+    LineBlock m_block;
+};
+
 } // namespace
 
 bool looksTio(std::string_view line)
@@ -302,9 +365,11 @@ bool looksTio(std::string_view line)
     return parseStamp(line).kind != TioStamp::Kind::None;
 }
 
-std::unique_ptr<FormatParser> makeTioParser(Run &run, RunBuilder &builder)
+std::unique_ptr<StampedBlockMaker> makeTioBlockMaker(std::size_t blockBytes,
+                                                     StampedBlockMaker::Deliver deliver,
+                                                     StampedBlockMaker::Spare spare)
 {
-    return std::make_unique<TioParser>(run, builder);
+    return std::make_unique<TioBlockMaker>(blockBytes, std::move(deliver), std::move(spare));
 }
 
 } // namespace tty

@@ -473,10 +473,10 @@ void TstFormats::registry()
             QCOMPARE(canonicalFormat(n), std::optional(f.id));
             QCOMPARE(canonicalFormat(n.toUpper()), std::optional(f.id));
         }
-        // A record parser, or independent lines for the block parser; a detector unless
-        // it is the fallback.
+        // A record parser, or lines for the block parser (independent, or stamped by the
+        // reader); a detector unless it is the fallback.
         QVERIFY2(f.makeParser || f.id == Format::HostTs || f.id == Format::Ts ||
-                     f.id == Format::Raw || f.id == Format::Ttyscope,
+                     f.id == Format::Raw || f.id == Format::Ttyscope || f.id == Format::Tio,
                  qPrintable(f.name));
         QVERIFY2((f.matchesHead || f.looksLikeLine) != (f.id == Format::Raw), qPrintable(f.name));
     }

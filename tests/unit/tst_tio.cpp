@@ -21,6 +21,7 @@ private slots:
     void linesWithoutStamps();
     void formatSwitchedInSession();
     void deltasPastTheClock();
+    void bigLogOnEveryCore();
 };
 
 namespace {
@@ -201,6 +202,45 @@ void TstTio::deltasPastTheClock()
     const double last = run->timeOf(LineIndex(53'377))->count();
     QCOMPARE(qRound64(last * 1000), qint64(4'611'599'947'375));
     QCOMPARE(run->timeOf(LineIndex(106'762))->count(), last);
+}
+
+// A tio log past the size that is parsed on the calling thread goes through the reader and
+// the block parsers (stampedblocks.h): the 6.12-rt flood, stamped as tio 24hour stamps it
+// (the UTC time of day, to the millisecond), gives the truth's lines, kernel lines and
+// drops, and each line the host-stamped log's arrival to the millisecond.
+void TstTio::bigLogOnEveryCore()
+{
+    const QByteArray hostts = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"));
+    QByteArray tio;
+    for (const QByteArray &line : hostts.split('\n')) {
+        const qsizetype tab = line.indexOf('\t');
+        if (tab < 0) {
+            continue;
+        }
+        const qint64 ms = qRound64(line.left(tab).toDouble() * 1000.0);
+        const QTime t = QTime(0, 0).addMSecs(int(ms % 86'400'000));
+        tio += '[' + t.toString(QStringLiteral("HH:mm:ss.zzz")).toLatin1() + "] " +
+               line.mid(tab + 1) + '\n';
+    }
+    QVERIFY(tio.size() > 256 * 1024); // past the calling thread's share
+    QString error;
+    const auto run = loadBytes(tio, LoadOptions{}, &error);
+    const auto reference = loadBytes(hostts, LoadOptions{}, &error);
+    QVERIFY2(run && reference, qPrintable(error));
+    QCOMPARE(formatName(run->meta.format), QStringLiteral("tio"));
+    QCOMPARE(run->lines.size(), LineCount(11365));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.kernelLines - m.kernelLinesBehindText, std::int64_t(9776));
+    QCOMPARE(m.droppedMessages, std::int64_t(3881));
+    const std::int64_t a0 = run->lines.arrival(LineIndex(0))->count();
+    const std::int64_t r0 = reference->lines.arrival(LineIndex(0))->count();
+    for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
+        QCOMPARE(lineText(*run, i), lineText(*reference, i));
+        const std::int64_t d =
+            (run->lines.arrival(i)->count() - a0) - (reference->lines.arrival(i)->count() - r0);
+        QVERIFY2(std::abs(d) <= 1'000'000, qPrintable(QString::number(lineNumber(i))));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstTio)
