@@ -257,6 +257,20 @@ QString Report::footnotes() const
             "B − A: difference of the means, [95 % confidence interval] by Welch's t test; a "
             "side is called better only where the difference is significant at 95 % (n.s.: "
             "it is not) and the metric has a direction.");
+        // The difference cells of a single trial against a group show neither, which reads
+        // like a significant difference unless said.
+        QStringList single;
+        for (std::size_t c = 0; c < m_columns.size() && c < 2; ++c) {
+            if (m_columns[c].metrics.size() < 2) {
+                single << (c == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+            }
+        }
+        if (!single.isEmpty()) {
+            notes << QStringLiteral("%1 has one trial: no measure of its noise, so B − A has no "
+                                    "interval and no side is called better (run two trials or "
+                                    "more on each side).")
+                         .arg(single.join(QStringLiteral(" and ")));
+        }
     }
     return notes.join(QLatin1Char('\n'));
 }

@@ -261,7 +261,7 @@ QJsonObject Report::json() const
             const double d = b.mean - a.mean;
             const int w = better(row);
             const Difference wd = difference(row);
-            diff[row.key] = QJsonObject{
+            QJsonObject entry{
                 {QStringLiteral("b_minus_a"), num(d)},
                 {QStringLiteral("percent"),
                  a.mean != 0 ? num(100.0 * d / std::fabs(a.mean)) : QJsonValue()},
@@ -271,6 +271,14 @@ QJsonObject Report::json() const
                 {QStringLiteral("significant"),
                  wd.valid ? QJsonValue(wd.significant()) : QJsonValue()},
                 {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
+            if (!wd.valid) {
+                // Why ci95, p and significant are null: a side's noise is not known.
+                entry[QStringLiteral("untested")] =
+                    QStringLiteral("%1 has %2 value(s); a test needs two or more on each side")
+                        .arg(a.n < 2 ? QStringLiteral("A") : QStringLiteral("B"))
+                        .arg(a.n < 2 ? a.n : b.n);
+            }
+            diff[row.key] = entry;
         }
         top[QStringLiteral("diff")] = diff;
         top[QStringLiteral("crash_comparison")] = crashComparison(m_columns);

@@ -501,7 +501,30 @@ void TstReport::groupsBetterOnlyWhenSignificant()
     const QJsonObject pd = diff.value(QLatin1String("window.lines")).toObject();
     QVERIFY(pd.value(QLatin1String("better")).isNull());
     QCOMPARE(pd.value(QLatin1String("significant")).toBool(true), false);
+    QVERIFY(!pd.contains(QLatin1String("untested")));
     QVERIFY(rep.text().contains(QLatin1String("Welch's t test")));
+
+    // One trial against three: no test, and the text and JSON say why.
+    const Report one({trials(*run, QStringLiteral("A"), {9000}, {10}),
+                      trials(*run, QStringLiteral("B"), {9020, 9220, 9420}, {20, 22, 24})},
+                     MetricOptions{});
+    for (const ReportRow &r : one.rows()) {
+        dropped = r.key == QLatin1String("drops.messages") ? &r : dropped;
+    }
+    QCOMPARE(one.diffCell(*dropped), QStringLiteral("+12.0 (+120.0%)"));
+    QCOMPARE(one.better(*dropped), 0);
+    const QStringList notes = one.text().trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(notes.back(), QStringLiteral("A has one trial: no measure of its noise, so B − A has "
+                                          "no interval and no side is called better (run two "
+                                          "trials or more on each side)."));
+    const QJsonObject od = one.json()
+                               .value(QLatin1String("diff"))
+                               .toObject()
+                               .value(QLatin1String("drops.messages"))
+                               .toObject();
+    QVERIFY(od.value(QLatin1String("ci95")).isNull());
+    QCOMPARE(od.value(QLatin1String("untested")).toString(),
+             QStringLiteral("A has 1 value(s); a test needs two or more on each side"));
 }
 
 void TstReport::eventsInJson()
