@@ -41,7 +41,8 @@ void BlockParser::parse(LineBlock &block, ParsedBlock *out)
     m_spans.clear();
 
     const std::string_view text = block.data.view();
-    if (m_format == LineFormat::Recording || m_format == LineFormat::Tio) {
+    if (m_format == LineFormat::Recording || m_format == LineFormat::Tio ||
+        m_format == LineFormat::Grabserial) {
         out->bytes = block.recordedBytes;
         stampedLines(text, block.stamps, out);
     } else {

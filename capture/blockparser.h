@@ -19,9 +19,9 @@
 namespace tty {
 
 // Recording: lines the reader framed from a recording's data records (recordingblocks.h),
-// each stamped with the arrival of its first byte; Tio: lines the reader took the stamps
-// of tio's log from (tioformat.cpp). Both texts are taken as they are (stampedblocks.h).
-enum class LineFormat { HostTs, Raw, Recording, Tio };
+// each stamped with the arrival of its first byte; Tio, Grabserial: lines the reader took
+// the stamps of those logs from. Their texts are taken as they are (stampedblocks.h).
+enum class LineFormat { HostTs, Raw, Recording, Tio, Grabserial };
 
 // A recorded line's arrival (LineTable::packArrival) and its Split / NoNewline flags.
 struct LineStamp
@@ -51,8 +51,9 @@ struct LineBlock
     ByteOffset filePos;   // where the file was read to when it was cut (for progress)
     ByteBuffer data;
     bool endsSplit = false; // its last line is a piece of an over-long one
-    // LineFormat::Recording and Tio: a stamp per line, each line in `data` followed by an LF that
-    // is not its text; the notes among the lines, and the console bytes the records held.
+    // LineFormat::Recording, Tio and Grabserial: a stamp per line, each line in `data` followed by
+    // an LF that is not its text; the notes among the lines, and the console bytes the records
+    // held.
     std::vector<LineStamp> stamps;
     std::vector<BlockNote> notes;
     std::int64_t recordedBytes = 0;

@@ -122,7 +122,7 @@ std::vector<FormatInfo> makeTable()
     grab.id = Format::Grabserial;
     grab.name = QStringLiteral("grabserial");
     grab.looksLikeLine = looksGrabserial;
-    grab.makeParser = makeGrabserialParser;
+    grab.lineFormat = LineFormat::Grabserial; // stamped by the reader (stampedblocks.h)
     grab.hasArrival = true;
     grab.arrivalIsWallClock = false; // -t: elapsed; -T stamps make the parser set it
     t.push_back(grab);

@@ -16,111 +16,6 @@ namespace tty {
 
 namespace {
 
-// ---- grabserial: "[elapsed delta] line" (-t) or "[YYYY-MM-DDTHH:MM:SS.ffffff delta] line" (-T)
-class GrabserialParser : public FormatParser
-{
-public:
-    GrabserialParser(Run &run, RunBuilder &b) : m_run(run), m_b(b) {}
-    bool feed(const char *p, std::size_t n) override
-    {
-        m_framer.feed(p, n, std::nullopt, [this](const LineFramer::Line &l) { line(l); });
-        return true;
-    }
-    void finish() override
-    {
-        m_framer.finish([this](const LineFramer::Line &l) { line(l); });
-        if (m_untimed > 0) {
-            m_run.warnings << QStringLiteral("%1 line(s) had no grabserial timestamp; they were "
-                                             "kept with the time of the line before")
-                                  .arg(m_untimed);
-        }
-    }
-
-private:
-    // Parses the "[... delta] " stamp; returns the text start or npos.
-    std::size_t stamp(std::string_view s, HostNs *t)
-    {
-        if (s.empty() || s[0] != '[') {
-            return std::string_view::npos;
-        }
-        std::size_t p = 1;
-        std::int64_t ns = 0;
-        if (s.size() > 20 && s[5] == '-' && s[11] == 'T') {
-            const std::size_t sp = s.find(' ', 1);
-            if (sp == std::string_view::npos) {
-                return std::string_view::npos;
-            }
-            const std::string_view iso = s.substr(1, sp - 1);
-            // Cache the date-to-minute part: parsing a QDateTime per line would be slow.
-            const std::string_view minute = iso.substr(0, 16);
-            if (minute != m_minuteKey) {
-                const QDateTime dt = QDateTime::fromString(
-                    QString::fromLatin1(minute.data(), 16) + QStringLiteral(":00"), Qt::ISODate);
-                if (!dt.isValid()) {
-                    return std::string_view::npos;
-                }
-                // A date outside 1678-2262 has no time in int64 nanoseconds: the line is
-                // untimed rather than given a wrapped time.
-                std::int64_t minuteNs = 0;
-                if (__builtin_mul_overflow(dt.toMSecsSinceEpoch(), std::int64_t(1000000),
-                                           &minuteNs)) {
-                    return std::string_view::npos;
-                }
-                m_minuteKey = std::string(minute);
-                m_minuteNs = minuteNs;
-            }
-            std::int64_t secNs = 0;
-            if (iso.size() < 19 || parseSeconds(iso, 17, &secNs, 2) != iso.size() ||
-                __builtin_add_overflow(m_minuteNs, secNs, &ns)) {
-                return std::string_view::npos;
-            }
-            m_run.arrivalIsWallClock = true;
-            p = sp;
-        } else {
-            p = parseSeconds(s, 1, &ns, 1);
-            if (p == std::string_view::npos) {
-                return std::string_view::npos;
-            }
-        }
-        if (p >= s.size() || s[p] != ' ') {
-            return std::string_view::npos;
-        }
-        std::int64_t delta = 0;
-        p = parseSeconds(s, p + 1, &delta, 1);
-        if (p == std::string_view::npos || p >= s.size() || s[p] != ']') {
-            return std::string_view::npos;
-        }
-        *t = HostNs(ns);
-        ++p;
-        if (p < s.size() && s[p] == ' ') {
-            ++p;
-        }
-        return p;
-    }
-    void line(const LineFramer::Line &l)
-    {
-        HostNs t;
-        const std::size_t q = stamp(l.text, &t);
-        std::string_view text = l.text;
-        if (q != std::string_view::npos) {
-            text = l.text.substr(q);
-            m_last = t;
-        } else {
-            ++m_untimed;
-        }
-        const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
-        m_b.addBytes(std::int64_t(text.size()) + 2);
-        m_b.addLine(text, m_last.value_or(HostNs(0)), flags);
-    }
-    Run &m_run;
-    RunBuilder &m_b;
-    LineFramer m_framer;
-    std::optional<HostNs> m_last;
-    std::int64_t m_untimed = 0;
-    std::string m_minuteKey;
-    std::int64_t m_minuteNs = 0;
-};
-
 // ---- /dev/kmsg records: "<pri>,<seq>,<usec>,<flags>[,...];<text>"
 class KmsgParser : public FormatParser
 {
@@ -254,11 +149,6 @@ bool looksKmsg(std::string_view l)
     static const QRegularExpression re(QStringLiteral(R"(^\d+,\d+,\d+,[-c+][^;]*;)"));
     return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 64))))
         .hasMatch();
-}
-
-std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder)
-{
-    return std::make_unique<GrabserialParser>(run, builder);
 }
 
 std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder)

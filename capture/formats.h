@@ -23,7 +23,6 @@ public:
 // The parsers of the record-by-record formats; the line formats hostts and raw, and the
 // lines of ttyscope's recordings, are parsed in independent blocks (blockparser.h). The
 // format table (formatregistry.h) names them.
-std::unique_ptr<FormatParser> makeGrabserialParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder);
 std::unique_ptr<FormatParser> makeLavaParser(Run &run, RunBuilder &builder); // lavaformat.cpp
 // journalformat.cpp, journalshort.cpp, dmesgformat.cpp

@@ -5,6 +5,7 @@
 #include "linetable.h"
 #include "parallel.h"
 #include "recordingblocks.h"
+#include "stampedblocks.h"
 #include "workqueue.h"
 
 #include <algorithm>
@@ -201,6 +202,8 @@ public:
                 std::make_unique<RecordingBlockMaker>(InputFile::kBlockBytes, m_deliver, m_spare);
         } else if (format == LineFormat::Tio) {
             m_stamped = makeTioBlockMaker(InputFile::kBlockBytes, m_deliver, m_spare);
+        } else if (format == LineFormat::Grabserial) {
+            m_stamped = makeGrabserialBlockMaker(InputFile::kBlockBytes, m_deliver, m_spare);
         }
     }
     // `buf` holds the bytes kept from before, then new ones from `from` on; what is not

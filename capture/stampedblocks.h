@@ -1,5 +1,6 @@
 // The formats whose lines are stamped in file order by the reader thread (a ttyscope
-// recording's records, tio's time-of-day stamps that wrap at midnight or add up as deltas):
+// recording's records, tio's time-of-day stamps that wrap at midnight or add up as deltas,
+// grabserial's, whose unstamped lines take the stamp before them):
 // the reader frames and stamps the lines, and delivers blocks of whole lines with a stamp
 // each (LineBlock::stamps) that the block parsers analyse on every core.
 #pragma once
@@ -45,7 +46,10 @@ inline void appendStampedLine(LineBlock &block, std::string_view text,
     block.stamps.push_back(LineStamp{LineTable::packArrival(arrival), flags});
 }
 
-// tio's log (tioformat.cpp).
+// grabserial's log (grabserialformat.cpp) and tio's (tioformat.cpp).
+std::unique_ptr<StampedBlockMaker> makeGrabserialBlockMaker(std::size_t blockBytes,
+                                                            StampedBlockMaker::Deliver deliver,
+                                                            StampedBlockMaker::Spare spare);
 std::unique_ptr<StampedBlockMaker> makeTioBlockMaker(std::size_t blockBytes,
                                                      StampedBlockMaker::Deliver deliver,
                                                      StampedBlockMaker::Spare spare);

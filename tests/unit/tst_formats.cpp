@@ -44,6 +44,7 @@ private slots:
     void hostts_data();
     void hostts();
     void grabserial();
+    void bigGrabserialOnEveryCore();
     void rawConserver();
     void stampsNotRead_data();
     void stampsNotRead();
@@ -237,6 +238,48 @@ void TstFormats::stampsNotRead()
     QVERIFY(!loadBytes(text, withFormat(QStringLiteral("raw")))
                  ->warnings.join(u'\n')
                  .contains(QLatin1String("does not read as the host's")));
+}
+
+// A grabserial log past the size that is parsed on the calling thread goes through the
+// reader and the block parsers (stampedblocks.h): the 6.12-rt flood, stamped as grabserial
+// -t stamps it, gives the truth's lines, kernel lines and drops, and each line the host-
+// stamped log's arrival to the microsecond (both from the same stamps).
+void TstFormats::bigGrabserialOnEveryCore()
+{
+    const QByteArray hostts = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"));
+    QByteArray grab;
+    double first = -1, before = -1;
+    for (const QByteArray &line : hostts.split('\n')) {
+        const qsizetype tab = line.indexOf('\t');
+        if (tab < 0) {
+            continue;
+        }
+        const double t = line.left(tab).toDouble();
+        first = first < 0 ? t : first;
+        before = before < 0 ? t : before;
+        grab += '[' + QByteArray::number(t - first, 'f', 6) + ' ' +
+                QByteArray::number(t - before, 'f', 6) + "] " + line.mid(tab + 1) + '\n';
+        before = t;
+    }
+    QVERIFY(grab.size() > 256 * 1024); // past the calling thread's share
+    QString error;
+    const auto run = loadBytes(grab, LoadOptions{}, &error);
+    const auto reference = loadBytes(hostts, LoadOptions{}, &error);
+    QVERIFY2(run && reference, qPrintable(error));
+    QCOMPARE(formatName(run->meta.format), QStringLiteral("grabserial"));
+    QCOMPARE(run->lines.size(), LineCount(11365));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.kernelLines - m.kernelLinesBehindText, std::int64_t(9776));
+    QCOMPARE(m.droppedMessages, std::int64_t(3881));
+    const std::int64_t a0 = run->lines.arrival(LineIndex(0))->count();
+    const std::int64_t r0 = reference->lines.arrival(LineIndex(0))->count();
+    for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
+        QCOMPARE(lineText(*run, i), lineText(*reference, i));
+        const std::int64_t d =
+            (run->lines.arrival(i)->count() - a0) - (reference->lines.arrival(i)->count() - r0);
+        QVERIFY2(std::abs(d) <= 1'000, qPrintable(QString::number(lineNumber(i))));
+    }
 }
 
 void TstFormats::rawConserver()
@@ -476,7 +519,8 @@ void TstFormats::registry()
         // A record parser, or lines for the block parser (independent, or stamped by the
         // reader); a detector unless it is the fallback.
         QVERIFY2(f.makeParser || f.id == Format::HostTs || f.id == Format::Ts ||
-                     f.id == Format::Raw || f.id == Format::Ttyscope || f.id == Format::Tio,
+                     f.id == Format::Raw || f.id == Format::Ttyscope || f.id == Format::Tio ||
+                     f.id == Format::Grabserial,
                  qPrintable(f.name));
         QVERIFY2((f.matchesHead || f.looksLikeLine) != (f.id == Format::Raw), qPrintable(f.name));
     }
