@@ -102,8 +102,14 @@ void Report::buildRows()
     };
     estimatedBytes(
         add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); }));
-    estimatedBytes(add("wire_s", "time on the wire (s)", B::None, false, 3,
-                       [](const Metrics &m) { return m.wireSeconds; }));
+    // No baud rate: --baud not given where the default could not have sent the bytes.
+    const auto noBaud = [](const Metrics &m) {
+        return m.baud <= 0 ? QStringLiteral("no baud rate: give --baud") : QString();
+    };
+    ReportRow *wire = add("wire_s", "time on the wire (s)", B::None, false, 3,
+                          [](const Metrics &m) { return m.wireSeconds; });
+    estimatedBytes(wire);
+    whyAbsent(wire, noBaud);
     needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
                      [](const Metrics &m) { return m.duration; }));
     whyAbsent(add("kernel_duration_s", "kernel time covered (s)", B::None, false, 3,
@@ -166,7 +172,10 @@ void Report::buildRows()
         needsArrival(add(
             "window.wire_s", QStringLiteral("time on the wire, %1 (s)").arg(win), B::None, false, 3,
             [](const Metrics &m) { return m.window.found ? m.window.wireSeconds : kAbsent; })),
-        windowMissing);
+        [windowMissing, noBaud](const Metrics &m) {
+            const QString missing = windowMissing(m);
+            return !missing.isEmpty() ? missing : noBaud(m);
+        });
     for (int s = 0; s < m_options.spans.size(); ++s) {
         const auto &sp = m_options.spans[s];
         auto span = [s](const Metrics &m) -> const SpanResult * {
@@ -250,7 +259,10 @@ void Report::buildRows()
                 return *m.bootWireSeconds / *m.bootTimeFirstByte;
             }));
     startNotCaptured(&m_rows.back());
-    whyAbsent(&m_rows.back(), bootNotDone);
+    whyAbsent(&m_rows.back(), [bootNotDone, noBaud](const Metrics &m) {
+        const QString notDone = bootNotDone(m);
+        return !notDone.isEmpty() ? notDone : noBaud(m);
+    });
     ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
                            [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
     panic->boolean = true;

@@ -1,5 +1,6 @@
 #include "runloader.h"
 
+#include "baudcheck.h"
 #include "formatregistry.h"
 #include "formats.h"
 #include "inputfile.h"
@@ -126,6 +127,38 @@ std::optional<bool> utf16Of(std::string_view head)
     return std::nullopt;
 }
 
+// Formats whose arrival times are when the console's bytes came off the serial line (a
+// journal's are journald's, at memory speed).
+bool arrivalsFromTheWire(Format f)
+{
+    return f == Format::HostTs || f == Format::Ts || f == Format::Tio || f == Format::Grabserial ||
+           f == Format::Lava;
+}
+
+// A default rate that could not have sent the bytes when they came is no rate at all: the
+// figures that need one are n/a, and the warning says what the bytes allow.
+void checkDefaultBaud(Run &run)
+{
+    const std::optional<BaudExcess> e = excessOverBaud(run.series, run.meta.baud);
+    if (!e) {
+        return;
+    }
+    run.warnings << QStringLiteral(
+                        "the bytes came faster than %1 baud (ttyscope's default) can send "
+                        "them: %2 KiB ahead of such a UART %3 s into the capture; %4 the "
+                        "figures that need the rate (time on the wire, UART use) are n/a: "
+                        "give the console's rate with --baud")
+                        .arg(run.meta.baud)
+                        .arg(e->backlogBytes / 1024.0, 0, 'f', 0)
+                        .arg(e->atSeconds, 0, 'f', 3)
+                        .arg(e->lowestStandardBaud > 0
+                                 ? QStringLiteral("the lowest standard rate that sends them in "
+                                                  "time is %1 baud;")
+                                       .arg(e->lowestStandardBaud)
+                                 : QStringLiteral("no standard rate sends them in time;"));
+    run.meta.baud = 0;
+}
+
 } // namespace
 
 std::unique_ptr<Run> loadRun(const QString &path, const LoadOptions &options, QString *error)
@@ -235,6 +268,8 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     if (!options.label.isEmpty()) {
         run->meta.label = options.label;
     }
+    // Taken at the default rate: no --baud, and none in a recording's header.
+    const bool defaultBaud = options.baud <= 0 && run->meta.baud <= 0;
     if (options.baud > 0) {
         run->meta.baud = options.baud;
     } else if (run->meta.baud <= 0) {
@@ -248,6 +283,9 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
         run->warnings << shape;
     }
     builder.finish();
+    if (defaultBaud && arrivalsFromTheWire(run->meta.format)) {
+        checkDefaultBaud(*run);
+    }
     run->lines.trimToSize(); // a loaded log gets no more lines
     return run;
 }

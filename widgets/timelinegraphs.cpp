@@ -348,6 +348,9 @@ void TimelineView::refreshData()
         }
         lane.rect->axis(QCPAxis::atLeft)->setRange(0, top);
         if (l == Wire) {
+            // A share of the UART needs its rate: no axis without one (--baud not given
+            // where the default could not have sent the bytes).
+            lane.rect->axis(QCPAxis::atRight)->setVisible(capacity > 0);
             lane.rect->axis(QCPAxis::atRight)
                 ->setRange(0, capacity > 0 ? top / capacity * 100 : 100);
         }

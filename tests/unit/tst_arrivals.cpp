@@ -15,6 +15,7 @@ class TstArrivals : public QObject
 {
     Q_OBJECT
 private slots:
+    void fasterThanTheDefaultBaud();
     void bannerBehindTheBootLoader_data();
     void bannerBehindTheBootLoader();
     void kernelTextBehindTheLoginPrompt();
@@ -309,6 +310,59 @@ void TstArrivals::damagedClocksStayInBounds()
         QVERIFY(sysrq);
         QCOMPARE(micros(run->eventTime(*sysrq)->count()), qint64(10'000));
     }
+}
+
+// The 6.12-rt flood at 115200 baud, its host stamps squeezed tenfold: a console at about
+// 1.15 Mbaud, read without --baud. At the default 115200 its 458,896 bytes would have taken
+// 39.8 s on the wire in a 4.8 s capture; the wire figures are n/a, the warning names the
+// lowest standard rate that sends them in time, and --baud makes them figures again. The
+// capture as it is (at 115200) raises nothing.
+void TstArrivals::fasterThanTheDefaultBaud()
+{
+    const QByteArray hostts = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"));
+    QByteArray fast;
+    double first = -1;
+    for (const QByteArray &line : hostts.split('\n')) {
+        const qsizetype tab = line.indexOf('\t');
+        if (tab < 0) {
+            continue;
+        }
+        const double t = line.left(tab).toDouble();
+        first = first < 0 ? t : first;
+        fast += QByteArray::number(first + (t - first) / 10, 'f', 6) + line.mid(tab) + '\n';
+    }
+    QString error;
+    const auto asCaptured = loadBytes(hostts, LoadOptions{}, &error);
+    QVERIFY2(asCaptured, qPrintable(error));
+    QCOMPARE(asCaptured->meta.baud, 115200);
+    QCOMPARE(asCaptured->warnings, QStringList());
+
+    const auto run = loadBytes(fast, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->meta.baud, 0);
+    QCOMPARE(run->warnings.size(), 1);
+    QVERIFY2(run->warnings.front().startsWith(
+                 QLatin1String("the bytes came faster than 115200 baud (ttyscope's default) can "
+                               "send them: 64 KiB ahead of such a UART ")),
+             qPrintable(run->warnings.front()));
+    QVERIFY2(run->warnings.front().contains(QLatin1String(
+                 "the lowest standard rate that sends them in time is 921600 baud; the figures "
+                 "that need the rate (time on the wire, UART use) are n/a: give the console's "
+                 "rate with --baud")),
+             qPrintable(run->warnings.front()));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QVERIFY(!m.wireSeconds);
+    QCOMPARE(m.bytes, std::int64_t(458896));
+
+    LoadOptions given;
+    given.baud = 1500000;
+    const auto withBaud = loadBytes(fast, given, &error);
+    QVERIFY2(withBaud, qPrintable(error));
+    QCOMPARE(withBaud->warnings, QStringList());
+    const Metrics mb = computeMetrics(*withBaud, MetricOptions{});
+    QVERIFY(mb.wireSeconds);
+    QCOMPARE(*mb.wireSeconds, 458896 * 10 / 1500000.0);
 }
 
 QTEST_GUILESS_MAIN(TstArrivals)

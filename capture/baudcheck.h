@@ -1,0 +1,26 @@
+// Could a UART at the assumed baud rate have sent a run's bytes when they came? A log
+// without a stated rate is taken at 115200; a board's console at 1500000 (Rockchip's
+// default) or 921600 printed at ten times that, and its time on the wire and UART use
+// would be read ten times too high, with confidence.
+#pragma once
+
+#include "series.h"
+
+#include <optional>
+
+namespace tty {
+
+struct BaudExcess
+{
+    double atSeconds = 0;       // run seconds where the bytes first outran the UART
+    double backlogBytes = 0;    // how far ahead of the UART they were then
+    int lowestStandardBaud = 0; // the lowest standard rate that sends them in time; 0: none
+};
+
+// The bytes by arrival (the series' Bytes channel) against a UART that sends baud / 10
+// bytes a second (8N1): a backlog that a UART at that rate would have had to hold beyond
+// what the host's buffers can hide (64 KiB: a serial driver's, a pty's and a socket's,
+// read late and in one go) means the bytes came faster than that rate can send them.
+std::optional<BaudExcess> excessOverBaud(const SeriesPyramid &series, int baud);
+
+} // namespace tty
