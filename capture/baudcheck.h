@@ -12,15 +12,17 @@ namespace tty {
 
 struct BaudExcess
 {
-    double atSeconds = 0;       // run seconds where the bytes first outran the UART
-    double backlogBytes = 0;    // how far ahead of the UART they were then
-    int lowestStandardBaud = 0; // the lowest standard rate that sends them in time; 0: none
+    double atSeconds = 0;          // run seconds where the bytes first outran the UART
+    double backlogBytes = 0;       // how far ahead of the UART they were then
+    double peakBytesPerSecond = 0; // in the busiest second
+    int lowestStandardBaud = 0;    // the lowest standard rate that sends that; 0: none
 };
 
 // The bytes by arrival (the series' Bytes channel) against a UART that sends baud / 10
 // bytes a second (8N1): a backlog that a UART at that rate would have had to hold beyond
-// what the host's buffers can hide (64 KiB: a serial driver's, a pty's and a socket's,
-// read late and in one go) means the bytes came faster than that rate can send them.
+// what the host's buffers can hide (256 KiB: the tty layer's, a UART's, an adapter's, a
+// pty's and a socket's, read late and in one go) means the bytes came faster than that
+// rate can send them.
 std::optional<BaudExcess> excessOverBaud(const SeriesPyramid &series, int baud);
 
 } // namespace tty

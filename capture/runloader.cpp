@@ -143,19 +143,18 @@ void checkDefaultBaud(Run &run)
     if (!e) {
         return;
     }
-    run.warnings << QStringLiteral(
-                        "the bytes came faster than %1 baud (ttyscope's default) can send "
-                        "them: %2 KiB ahead of such a UART %3 s into the capture; %4 the "
-                        "figures that need the rate (time on the wire, UART use) are n/a: "
-                        "give the console's rate with --baud")
+    run.warnings << QStringLiteral("the bytes came faster than %1 baud (ttyscope's default) "
+                                   "can send them: %2 KiB ahead of such a UART %3 s into the "
+                                   "capture, and up to %4 bytes in a second, which takes %5; "
+                                   "the figures that need the rate (time on the wire, UART "
+                                   "use) are n/a: give the console's rate with --baud")
                         .arg(run.meta.baud)
                         .arg(e->backlogBytes / 1024.0, 0, 'f', 0)
                         .arg(e->atSeconds, 0, 'f', 3)
+                        .arg(e->peakBytesPerSecond, 0, 'f', 0)
                         .arg(e->lowestStandardBaud > 0
-                                 ? QStringLiteral("the lowest standard rate that sends them in "
-                                                  "time is %1 baud;")
-                                       .arg(e->lowestStandardBaud)
-                                 : QStringLiteral("no standard rate sends them in time;"));
+                                 ? QStringLiteral("%1 baud or more").arg(e->lowestStandardBaud)
+                                 : QStringLiteral("more than any standard rate"));
     run.meta.baud = 0;
 }
 
