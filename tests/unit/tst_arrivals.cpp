@@ -357,6 +357,24 @@ void TstArrivals::fasterThanTheDefaultBaud()
     QVERIFY(!m.wireSeconds);
     QCOMPARE(m.bytes, std::int64_t(458896));
 
+    // A reader that stalled 18 s into the flood for 18 s and was then handed what the
+    // host held (179 KiB at once): the bytes did not outrun the UART, and the rate
+    // stays.
+    QByteArray stalled;
+    for (const QByteArray &line : hostts.split('\n')) {
+        const qsizetype tab = line.indexOf('\t');
+        if (tab < 0) {
+            continue;
+        }
+        const double t = line.left(tab).toDouble();
+        const double at = t >= first + 18 && t < first + 36 ? first + 36 : t;
+        stalled += QByteArray::number(at, 'f', 6) + line.mid(tab) + '\n';
+    }
+    const auto late = loadBytes(stalled, LoadOptions{}, &error);
+    QVERIFY2(late, qPrintable(error));
+    QCOMPARE(late->meta.baud, 115200);
+    QCOMPARE(late->warnings, QStringList());
+
     LoadOptions given;
     given.baud = 1500000;
     const auto withBaud = loadBytes(fast, given, &error);
