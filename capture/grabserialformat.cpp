@@ -22,10 +22,8 @@ class GrabserialBlockMaker : public StampedBlockMaker
 {
 public:
     GrabserialBlockMaker(std::size_t blockBytes, Deliver deliver, Spare spare)
-        : m_blockBytes(blockBytes), m_deliver(std::move(deliver)), m_spare(std::move(spare))
+        : m_out(blockBytes, std::move(deliver), std::move(spare))
     {
-        m_block.data = m_spare();
-        m_block.data.resize(0);
     }
     bool feed(const char *p, std::size_t n) override
     {
@@ -35,10 +33,7 @@ public:
     void finish() override
     {
         m_framer.finish([this](const LineFramer::Line &l) { line(l); });
-        if (!m_block.stamps.empty()) {
-            m_deliver(std::move(m_block));
-            m_block = LineBlock();
-        }
+        m_out.finish();
     }
     void report(Run &run) const override
     {
@@ -125,19 +120,10 @@ private:
             ++m_untimed;
         }
         const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
-        appendStampedLine(m_block, text, m_last.value_or(HostNs(0)), flags);
-        m_block.recordedBytes += std::int64_t(text.size()) + 2; // as sent: with its CR LF
-        if (m_block.data.size() >= m_blockBytes) {
-            m_deliver(std::move(m_block));
-            m_block = LineBlock();
-            m_block.data = m_spare();
-            m_block.data.resize(0);
-        }
+        // As sent: with its CR LF.
+        m_out.line(text, m_last.value_or(HostNs(0)), flags, std::int64_t(text.size()) + 2);
     }
-    std::size_t m_blockBytes;
-    Deliver m_deliver;
-    Spare m_spare;
-    LineBlock m_block;
+    StampedBlockWriter m_out;
     bool m_wallClock = false;
     LineFramer m_framer;
     std::optional<HostNs> m_last;

@@ -9,11 +9,9 @@
 namespace tty {
 
 RecordingBlockMaker::RecordingBlockMaker(std::size_t blockBytes, Deliver deliver, Spare spare)
-    : m_blockBytes(blockBytes), m_deliver(std::move(deliver)), m_spare(std::move(spare)),
+    : m_out(blockBytes, std::move(deliver), std::move(spare)),
       m_decoder([this](const RecordingDecoder::Piece &p) { piece(p); })
 {
-    m_block.data = m_spare();
-    m_block.data.resize(0);
 }
 
 bool RecordingBlockMaker::feed(const char *p, std::size_t n)
@@ -26,16 +24,14 @@ void RecordingBlockMaker::finish()
 {
     m_decoder.finish();
     m_framer.finish([this](const LineFramer::Line &l) { line(l); });
-    if (!m_block.stamps.empty() || !m_block.notes.empty() || m_block.recordedBytes > 0) {
-        deliver();
-    }
+    m_out.finish();
 }
 
 void RecordingBlockMaker::piece(const RecordingDecoder::Piece &p)
 {
     const HostNs t = m_clock.arrival(p.wall, p.mono);
     if (p.type == 'D') {
-        m_block.recordedBytes += std::int64_t(p.data.size());
+        m_out.block().recordedBytes += std::int64_t(p.data.size());
         m_framer.feed(p.data.data(), p.data.size(), t,
                       [this](const LineFramer::Line &l) { line(l); });
         return;
@@ -76,15 +72,14 @@ void RecordingBlockMaker::note(BlockNote::Type type, EventKind kind, HostNs arri
                                std::string text)
 {
     // Before the next line to be completed, as a marker placed during a partial line is.
-    m_block.notes.push_back(BlockNote{type, kind, m_block.stamps.size(), arrival, std::move(text)});
+    LineBlock &b = m_out.block();
+    b.notes.push_back(BlockNote{type, kind, b.stamps.size(), arrival, std::move(text)});
 }
 
 void RecordingBlockMaker::line(const LineFramer::Line &l)
 {
-    appendStampedLine(m_block, l.text, l.firstByte, l.newline ? 0 : (l.split ? Split : NoNewline));
-    if (m_block.data.size() >= m_blockBytes) {
-        deliver();
-    }
+    // The console bytes were counted by record, as they came.
+    m_out.line(l.text, l.firstByte, l.newline ? 0 : (l.split ? Split : NoNewline), 0);
 }
 
 void RecordingBlockMaker::report(Run &run) const
@@ -96,14 +91,6 @@ void RecordingBlockMaker::report(Run &run) const
         run.warnings << warning();
         run.load.truncate(warning()); // cut inside a record: read in part
     }
-}
-
-void RecordingBlockMaker::deliver()
-{
-    m_deliver(std::move(m_block));
-    m_block = LineBlock();
-    m_block.data = m_spare();
-    m_block.data.resize(0);
 }
 
 void applyRecordingHeader(std::string_view json, RunMeta &m)

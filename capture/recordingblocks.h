@@ -38,15 +38,11 @@ private:
     void piece(const RecordingDecoder::Piece &p);
     void line(const LineFramer::Line &l);
     void note(BlockNote::Type type, EventKind kind, HostNs arrival, std::string text);
-    void deliver();
 
-    std::size_t m_blockBytes;
-    Deliver m_deliver;
-    Spare m_spare;
+    StampedBlockWriter m_out;
     RecordingDecoder m_decoder;
     LineFramer m_framer;
     RecordingClock m_clock;
-    LineBlock m_block;
     std::string m_payload; // a record's payload gathered from its pieces
     bool m_broken = false;
 };

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 
 namespace tty {
 
@@ -32,19 +34,64 @@ public:
     virtual void report(Run &run) const = 0;
 };
 
-// Appends a line (its text, then the LF that separates it from the next) and its stamp.
-inline void appendStampedLine(LineBlock &block, std::string_view text,
-                              std::optional<HostNs> arrival, std::uint16_t flags)
+// The block a StampedBlockMaker fills: lines with their stamps in, blocks of about
+// blockBytes out, each new one in a buffer from `spare`.
+class StampedBlockWriter
 {
-    ByteBuffer &d = block.data;
-    const std::size_t at = d.size();
-    d.resize(at + text.size() + 1);
-    if (!text.empty()) {
-        std::memcpy(d.data() + at, text.data(), text.size());
+public:
+    StampedBlockWriter(std::size_t blockBytes, StampedBlockMaker::Deliver deliver,
+                       StampedBlockMaker::Spare spare)
+        : m_blockBytes(blockBytes), m_deliver(std::move(deliver)), m_spare(std::move(spare))
+    {
+        start();
     }
-    d.data()[at + text.size()] = '\n';
-    block.stamps.push_back(LineStamp{LineTable::packArrival(arrival), flags});
-}
+    // The block being filled (a recording adds its notes and record bytes to it).
+    LineBlock &block() { return m_block; }
+    // Appends a line (its text, then the LF that separates it from the next), its stamp
+    // and the console bytes it stands for; hands the block over once it is full.
+    void line(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
+              std::int64_t consoleBytes)
+    {
+        ByteBuffer &d = m_block.data;
+        const std::size_t at = d.size();
+        d.resize(at + text.size() + 1);
+        if (!text.empty()) {
+            std::memcpy(d.data() + at, text.data(), text.size());
+        }
+        d.data()[at + text.size()] = '\n';
+        m_block.stamps.push_back(LineStamp{LineTable::packArrival(arrival), flags});
+        m_block.recordedBytes += consoleBytes;
+        if (d.size() >= m_blockBytes) {
+            deliver();
+        }
+    }
+    // At the end of input: the last block, if it holds anything.
+    void finish()
+    {
+        if (!m_block.stamps.empty() || !m_block.notes.empty() || m_block.recordedBytes > 0) {
+            m_deliver(std::move(m_block));
+            m_block = LineBlock();
+        }
+    }
+
+private:
+    void deliver()
+    {
+        m_deliver(std::move(m_block));
+        start();
+    }
+    void start()
+    {
+        m_block = LineBlock();
+        m_block.data = m_spare();
+        m_block.data.resize(0);
+    }
+
+    std::size_t m_blockBytes;
+    StampedBlockMaker::Deliver m_deliver;
+    StampedBlockMaker::Spare m_spare;
+    LineBlock m_block;
+};
 
 // grabserial's log (grabserialformat.cpp) and tio's (tioformat.cpp).
 std::unique_ptr<StampedBlockMaker> makeGrabserialBlockMaker(std::size_t blockBytes,

@@ -306,13 +306,12 @@ class TioBlockMaker : public StampedBlockMaker
 {
 public:
     TioBlockMaker(std::size_t blockBytes, Deliver deliver, Spare spare)
-        : m_blockBytes(blockBytes), m_deliver(std::move(deliver)), m_spare(std::move(spare)),
+        : m_out(blockBytes, std::move(deliver), std::move(spare)),
           m_lines([this](std::string_view body, std::optional<HostNs> at, std::uint16_t flags) {
-              line(body, at, flags);
+              // As sent: with its CR LF.
+              m_out.line(body, at, flags, std::int64_t(body.size()) + 2);
           })
     {
-        m_block.data = m_spare();
-        m_block.data.resize(0);
     }
 
     bool feed(const char *p, std::size_t n) override
@@ -325,10 +324,7 @@ public:
     {
         m_framer.finish([this](const LineFramer::Line &l) { m_lines.line(l); });
         m_lines.finish();
-        if (!m_block.stamps.empty()) {
-            m_deliver(std::move(m_block));
-            m_block = LineBlock();
-        }
+        m_out.finish();
     }
 
     void report(Run &run) const override
@@ -338,24 +334,9 @@ public:
     }
 
 private:
-    void line(std::string_view body, std::optional<HostNs> at, std::uint16_t flags)
-    {
-        appendStampedLine(m_block, body, at, flags);
-        m_block.recordedBytes += std::int64_t(body.size()) + 2; // as sent: with its CR LF
-        if (m_block.data.size() >= m_blockBytes) {
-            m_deliver(std::move(m_block));
-            m_block = LineBlock();
-            m_block.data = m_spare();
-            m_block.data.resize(0);
-        }
-    }
-
-    std::size_t m_blockBytes;
-    Deliver m_deliver;
-    Spare m_spare;
+    StampedBlockWriter m_out;
     LineFramer m_framer;
     TioLines m_lines;
-    LineBlock m_block;
 };
 
 } // namespace

@@ -322,17 +322,11 @@ void TstArrivals::fasterThanTheDefaultBaud()
 {
     const QByteArray hostts = zstdDecompressFile(
         QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"));
-    QByteArray fast;
     double first = -1;
-    for (const QByteArray &line : hostts.split('\n')) {
-        const qsizetype tab = line.indexOf('\t');
-        if (tab < 0) {
-            continue;
-        }
-        const double t = line.left(tab).toDouble();
+    const QByteArray fast = restamped(hostts, [&](double t, const QByteArray &text) {
         first = first < 0 ? t : first;
-        fast += QByteArray::number(first + (t - first) / 10, 'f', 6) + line.mid(tab) + '\n';
-    }
+        return QByteArray::number(first + (t - first) / 10, 'f', 6) + '\t' + text;
+    });
     QString error;
     const auto asCaptured = loadBytes(hostts, LoadOptions{}, &error);
     QVERIFY2(asCaptured, qPrintable(error));
@@ -360,16 +354,10 @@ void TstArrivals::fasterThanTheDefaultBaud()
     // A reader that stalled 18 s into the flood for 18 s and was then handed what the
     // host held (179 KiB at once): the bytes did not outrun the UART, and the rate
     // stays.
-    QByteArray stalled;
-    for (const QByteArray &line : hostts.split('\n')) {
-        const qsizetype tab = line.indexOf('\t');
-        if (tab < 0) {
-            continue;
-        }
-        const double t = line.left(tab).toDouble();
+    const QByteArray stalled = restamped(hostts, [&](double t, const QByteArray &text) {
         const double at = t >= first + 18 && t < first + 36 ? first + 36 : t;
-        stalled += QByteArray::number(at, 'f', 6) + line.mid(tab) + '\n';
-    }
+        return QByteArray::number(at, 'f', 6) + '\t' + text;
+    });
     const auto late = loadBytes(stalled, LoadOptions{}, &error);
     QVERIFY2(late, qPrintable(error));
     QCOMPARE(late->meta.baud, 115200);

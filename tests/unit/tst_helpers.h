@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -102,6 +103,22 @@ inline QByteArray zstdDecompressFile(const QString &path)
     return out;
 }
 
+// A host-stamped log (`<unix seconds>\t<line>`) written anew line by line: `write` gets a
+// line's stamp in seconds and its text, and returns the line as another tool writes it (or
+// on another clock), without its newline.
+inline QByteArray restamped(const QByteArray &hostts,
+                            const std::function<QByteArray(double, const QByteArray &)> &write)
+{
+    QByteArray out;
+    for (const QByteArray &line : hostts.split('\n')) {
+        const qsizetype tab = line.indexOf('\t');
+        if (tab >= 0) {
+            out += write(line.left(tab).toDouble(), line.mid(tab + 1)) + '\n';
+        }
+    }
+    return out;
+}
+
 class Files
 {
 public:
@@ -178,6 +195,29 @@ inline QByteArray lineText(const tty::Run &run, tty::LineIndex i)
 inline QByteArray lineText(const tty::Run &run, int i)
 {
     return lineText(run, tty::LineIndex(i));
+}
+
+// Where `run` differs from `reference`, which holds the same console lines: a line's text,
+// or its arrival (counted from the first line's) by more than toleranceNs. Empty when
+// they agree.
+inline QString differingLine(const tty::Run &run, const tty::Run &reference,
+                             std::int64_t toleranceNs)
+{
+    if (run.lines.size() != reference.lines.size()) {
+        return QStringLiteral("%1 lines against %2")
+            .arg(run.lines.size().count())
+            .arg(reference.lines.size().count());
+    }
+    const std::int64_t a0 = run.lines.arrival(tty::LineIndex(0))->count();
+    const std::int64_t r0 = reference.lines.arrival(tty::LineIndex(0))->count();
+    for (tty::LineIndex i{0}; i < run.lines.endIndex(); ++i) {
+        const std::int64_t d =
+            (run.lines.arrival(i)->count() - a0) - (reference.lines.arrival(i)->count() - r0);
+        if (lineText(run, i) != lineText(reference, i) || std::abs(d) > toleranceNs) {
+            return QStringLiteral("line %1: %2 ns apart").arg(i.value() + 1).arg(d);
+        }
+    }
+    return {};
 }
 
 // Where a fast path's run and its definition's first differ in a line's text, arrival,
