@@ -81,10 +81,6 @@ void loadRecords(InputFile &input, std::string first, FormatParser &parser, Run 
     parser.finish();
 }
 
-} // namespace
-
-namespace {
-
 // A head with line ends that are CRs alone: no LF at all, and CRs after text (three or
 // more, so that one progress line's CRs are not taken for a log's line ends).
 bool linesEndAtCr(std::string_view head)
