@@ -75,14 +75,12 @@ public:
     // UTF-8 (a code unit that is no character as U+FFFD). Returns `head`, bytes already
     // read, as UTF-8 (without its byte order mark).
     std::string decodeUtf16From(std::string_view head, bool bigEndian);
-    bool isUtf16() const { return m_utf16 != nullptr; }
 
     // Lines that end in a CR alone (a terminal's log that kept CR as its line end, a
     // capture that dropped the LFs): from the next read on every CR is delivered as an LF,
     // and an LF right after a CR is dropped (a CRLF stays one line end). `head`, bytes
     // already read, is converted the same way in place; returns its new size.
     std::size_t endLinesAtCr(char *head, std::size_t n);
-    bool linesEndAtCr() const { return m_crEndsLines; }
 
     // Truncated input: the data that was there was delivered.
     const QString &warning() const { return m_warning; }
