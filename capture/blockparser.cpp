@@ -70,14 +70,18 @@ void BlockParser::cutLines(std::string_view block, bool endsSplit, ParsedBlock *
     const char *const end = base + block.size();
     while (p < end) {
         const char *nl = static_cast<const char *>(std::memchr(p, '\n', std::size_t(end - p)));
-        if (nl) {
-            line(trimCr(p, nl), std::size_t(p - base), 0, std::nullopt, out);
-            p = nl + 1;
+        const char *const lineEnd = nl ? nl + 1 : end;
+        const std::string_view text =
+            nl ? trimCr(p, nl) : std::string_view(p, std::size_t(end - p));
+        if (m_format == LineFormat::Raw && isConsoleServerLine(text)) {
+            // Written by the console server, never sent by the UART: not in the bytes.
+            ++out->metaLines;
+            out->bytes -= std::int64_t(lineEnd - p);
         } else {
-            line(std::string_view(p, std::size_t(end - p)), std::size_t(p - base),
-                 endsSplit ? Split : NoNewline, std::nullopt, out);
-            break;
+            line(text, std::size_t(p - base), nl ? 0 : (endsSplit ? Split : NoNewline),
+                 std::nullopt, out);
         }
+        p = lineEnd;
     }
 }
 
@@ -142,9 +146,6 @@ void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t f
             arrival = HostNs(ns);
         }
         out->bytes += std::int64_t(text.size()) + 2;
-    } else if (m_format == LineFormat::Raw && isConsoleServerLine(text)) {
-        ++out->metaLines;
-        return;
     }
     const LineFacts f = analyseLine(text, flags);
     const LineIndex local = LineIndex(m_spans.size());

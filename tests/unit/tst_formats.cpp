@@ -46,6 +46,7 @@ private slots:
     void grabserial();
     void bigGrabserialOnEveryCore();
     void rawConserver();
+    void rawConserverMarksAreNotWireBytes();
     void stampsNotRead_data();
     void stampsNotRead();
     void dmesg();
@@ -288,7 +289,40 @@ void TstFormats::rawConserver()
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.lines, qint64(3));
     QCOMPARE(m.kernelLines, qint64(2));
+    QCOMPARE(m.bytes, qint64(78)); // the three console lines with their CR LF, no mark
     QVERIFY(!m.hasLag());
+}
+
+// A day of conserver's MARKs in the flood, past the one-thread size: the marks are not
+// console lines and not bytes on the wire.
+void TstFormats::rawConserverMarksAreNotWireBytes()
+{
+    const QByteArray raw = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t1.raw.zst"));
+    QVERIFY(raw.size() > 256 * 1024); // past the calling thread's share
+    QByteArray marked("[-- Console up -- Thu Nov 30 05:00:00 2026]\r\n");
+    qint64 marks = 1;
+    qsizetype at = 0;
+    for (int i = 0; at < raw.size(); ++i) {
+        const qsizetype nl = raw.indexOf('\n', at);
+        const qsizetype next = nl < 0 ? raw.size() : nl + 1;
+        marked += raw.mid(at, next - at);
+        at = next;
+        if (i % 50 == 49) {
+            marked += "[-- MARK -- Thu Nov 30 05:20:00 2026]\r\n";
+            ++marks;
+        }
+    }
+    const auto plain = loadBytes(raw);
+    const auto run = loadBytes(marked);
+    QVERIFY(plain && run);
+    QCOMPARE(run->metaLines, marks);
+    QCOMPARE(run->lines.size(), plain->lines.size());
+    QCOMPARE(run->bytes, plain->bytes);
+    QCOMPARE(run->bytes, qint64(raw.size()));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.droppedMessages, std::int64_t(3881));
+    QCOMPARE(m.wireSeconds, computeMetrics(*plain, MetricOptions{}).wireSeconds);
 }
 
 void TstFormats::dmesg()
