@@ -49,15 +49,15 @@ constexpr std::array<ForeignFormat, 7> kForeign{{
     {std::string_view("ustar"), 257, "a tar archive", "tar -xf FILE, then open its logs"},
 }};
 
-const ForeignFormat *foreignFormat(const std::string &b)
+const ForeignFormat *foreignFormat(std::string_view b)
 {
     for (const ForeignFormat &f : kForeign) {
-        if (b.size() >= f.at + f.magic.size() && b.compare(f.at, f.magic.size(), f.magic) == 0) {
+        if (b.size() >= f.at + f.magic.size() && b.substr(f.at, f.magic.size()) == f.magic) {
             // bzip2: "BZh", the block size digit and a block's or the end's magic number
             // (a console line may well start with "BZh").
             if (f.magic == "BZh" && (b.size() < 10 || b[3] < '1' || b[3] > '9' ||
-                                     (b.compare(4, 6, "\x31\x41\x59\x26\x53\x59") != 0 &&
-                                      b.compare(4, 6, "\x17\x72\x45\x38\x50\x90") != 0))) {
+                                     (b.substr(4, 6) != "\x31\x41\x59\x26\x53\x59" &&
+                                      b.substr(4, 6) != "\x17\x72\x45\x38\x50\x90"))) {
                 continue;
             }
             return &f;
@@ -171,6 +171,18 @@ bool InputFile::sniff(QString *error)
         m_pos = std::int64_t(m_pending.size());
     }
     return true;
+}
+
+QString InputFile::containerInsideZstd(std::string_view head) const
+{
+    const ForeignFormat *f = m_compression == Compression::Zstd ? foreignFormat(head) : nullptr;
+    if (!f) {
+        return {};
+    }
+    return QStringLiteral("%1: its zstd content is %2; ttyscope reads plain text and zstd (try: "
+                          "zstd -dc FILE > DECODED, then %3)")
+        .arg(m_path, QLatin1String(f->name),
+             QString::fromLatin1(f->hint).replace(QLatin1String("FILE"), QLatin1String("DECODED")));
 }
 
 std::size_t InputFile::nextBlockBytes() const

@@ -71,6 +71,11 @@ public:
         return n > 0;
     }
 
+    // A zstd file whose decoded `head` (its first block) is a container (a .tar.zst, a
+    // gzip file compressed again): the message that refuses it, as for the container
+    // itself. Empty for anything else.
+    QString containerInsideZstd(std::string_view head) const;
+
     // UTF-16 text (PowerShell's `>` writes it): from the next read on it is delivered as
     // UTF-8 (a code unit that is no character as U+FFFD). Returns `head`, bytes already
     // read, as UTF-8 (without its byte order mark).

@@ -190,6 +190,11 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
 
     ByteBuffer block;
     const bool any = input.read(block);
+    // Its headers read as lines would give a report of figures about no console at all.
+    if (QString refused = input.containerInsideZstd(block.view()); !refused.isEmpty()) {
+        *error = std::move(refused);
+        return nullptr;
+    }
     if (const std::optional<bool> bigEndian = utf16Of(block.view().substr(0, 4096))) {
         const std::string utf8 = input.decodeUtf16From(block.view(), *bigEndian);
         block.assign(utf8.data(), utf8.size());

@@ -85,4 +85,11 @@ inline std::string_view bytes(const std::uint8_t *data, std::size_t size)
     return {reinterpret_cast<const char *>(data), size};
 }
 
+// Memory is readable: only a container ttyscope refuses (gzip, xz, zip, ..., or one inside
+// zstd) may give no run, and then with the message that says what it is.
+inline bool isRefusedContainer(const QString &error)
+{
+    return error.contains(QLatin1String("; ttyscope reads plain text and zstd (try: "));
+}
+
 } // namespace fuzz

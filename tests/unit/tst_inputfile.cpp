@@ -240,6 +240,16 @@ void TstInputFile::unreadable_data()
     QTest::newRow("lz4") << QStringLiteral("lz4") << QStringLiteral("lz4-compressed");
     QTest::newRow("zip") << QStringLiteral("zip") << QStringLiteral("a zip archive");
     QTest::newRow("tar") << QStringLiteral("tar") << QStringLiteral("a tar archive");
+    QTest::newRow("tar.zst") << QStringLiteral("tar.zst")
+                             << QStringLiteral(
+                                    "logs.tar.zst: its zstd content is a tar archive; ttyscope "
+                                    "reads plain text and zstd (try: zstd -dc FILE > DECODED, "
+                                    "then tar -xf DECODED, then open its logs)");
+    QTest::newRow("gzip in zstd")
+        << QStringLiteral("gzip.zst")
+        << QStringLiteral("console.log.zst: its zstd content is gzip-compressed; ttyscope reads "
+                          "plain text and zstd (try: zstd -dc FILE > DECODED, then zcat "
+                          "DECODED | zstd > DECODED.zst)");
     QTest::newRow("directory") << QStringLiteral("dir") << QStringLiteral("is a directory");
     QTest::newRow("nonexistent") << QStringLiteral("missing") << QStringLiteral("No such file");
 }
@@ -268,13 +278,20 @@ void TstInputFile::unreadable()
     };
     if (packed.contains(kind)) {
         path = files.write(QStringLiteral("console.log"), QByteArray::fromHex(packed.value(kind)));
-    } else if (kind == QLatin1String("tar")) {
+    } else if (kind == QLatin1String("gzip.zst")) {
+        path = files.write(QStringLiteral("console.log.zst"),
+                           zstdCompress(QByteArray::fromHex(packed.value(QStringLiteral("gzip")))));
+    } else if (kind.startsWith(QLatin1String("tar"))) {
+        // A tar as tar writes it; a .tar.zst as `tar --zstd` does (by the zstd program).
         files.write(QStringLiteral("console.log"), QByteArrayLiteral("[    0.000000] Linux\n"));
-        path = files.path(QStringLiteral("logs.tar"));
+        path = files.path(QStringLiteral("logs.") + kind);
         QProcess tar;
         tar.setWorkingDirectory(files.path(QString()));
-        tar.start(QStringLiteral("tar"),
-                  {QStringLiteral("-cf"), path, QStringLiteral("console.log")});
+        QStringList args{QStringLiteral("-cf"), path, QStringLiteral("console.log")};
+        if (kind == QLatin1String("tar.zst")) {
+            args.prepend(QStringLiteral("--zstd"));
+        }
+        tar.start(QStringLiteral("tar"), args);
         QVERIFY(tar.waitForFinished() && tar.exitCode() == 0);
     } else if (kind == QLatin1String("dir")) {
         path = files.path(QString());
