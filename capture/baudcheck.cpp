@@ -13,17 +13,65 @@ namespace {
 // a USB adapter's, a pty's or a socket's (ser2net, QEMU): generously, 256 KiB.
 constexpr double kHostBufferBytes = 256 * 1024;
 
+// The on-time finding counts a bin's bytes up to this many times what the UART sends in
+// it: a late read hands over its backlog within a bin or two (milliseconds), a fast UART
+// keeps up a steady excess. 16 x 115200 is 1843200 baud.
+constexpr double kPaceCap = 16;
+// ...and needs a backlog of a quarter of a second at the rate tested (2880 bytes at
+// 115200: a 30 KiB boot at 1500000 runs 4.7 KiB ahead of a 115200 UART), and more than
+// two bins of late reading could add. Lines held that long arrive that late: the finding
+// needs their lag under a quarter of it, from at least three lines.
+constexpr double kOnTimeSeconds = 0.25;
+constexpr double kOnTimeLagShare = 0.25;
+constexpr double kOnTimeLines = 3;
+
+struct Outrun
+{
+    std::size_t bin = 0;
+    double backlog = 0;
+    std::optional<double> lag;
+};
+
 // The first fine bin where a UART at `baud` falls more than the host's buffers behind the
-// bytes that came, with its backlog; none when it keeps up.
-std::optional<std::pair<std::size_t, double>> outrun(const SeriesPyramid::Level &fine, int baud)
+// bytes that came.
+std::optional<Outrun> beyondBuffers(const SeriesPyramid::Level &fine, double perBin)
 {
     const std::vector<float> &bytes = fine.ch[std::size_t(Channel::Bytes)];
-    const double perBin = double(baud) / 10.0 * fine.width;
     double backlog = 0;
     for (std::size_t b = 0; b < bytes.size(); ++b) {
         backlog = std::max(0.0, backlog + double(bytes[b]) - perBin);
         if (backlog > kHostBufferBytes) {
-            return std::make_pair(b, backlog);
+            return Outrun{b, backlog, std::nullopt};
+        }
+    }
+    return std::nullopt;
+}
+
+// The first fine bin where the paced backlog (each bin's bytes capped) is big enough and
+// the lines that built it since it was last empty came about on time.
+std::optional<Outrun> aheadOnTime(const SeriesPyramid::Level &fine, double perBin, int baud)
+{
+    const auto &ch = fine.ch;
+    const std::vector<float> &bytes = ch[std::size_t(Channel::Bytes)];
+    const std::vector<float> &lagMax = ch[std::size_t(Channel::LagMax)];
+    const std::vector<float> &lagCount = ch[std::size_t(Channel::LagCount)];
+    const double bytesPerSecond = double(baud) / 10.0;
+    const double cap = kPaceCap * perBin;
+    const double least = std::max(kOnTimeSeconds * bytesPerSecond, 2 * (cap - perBin));
+    double backlog = 0, lag = 0, lines = 0;
+    for (std::size_t b = 0; b < bytes.size(); ++b) {
+        backlog = std::max(0.0, backlog + std::min(double(bytes[b]), cap) - perBin);
+        if (backlog <= 0) {
+            lag = lines = 0; // a new stretch
+            continue;
+        }
+        if (lagCount[b] > 0) {
+            lag = std::max(lag, double(lagMax[b]));
+            lines += double(lagCount[b]);
+        }
+        if (backlog >= least && lines >= kOnTimeLines &&
+            lag < kOnTimeLagShare * backlog / bytesPerSecond) {
+            return Outrun{b, backlog, lag};
         }
     }
     return std::nullopt;
@@ -37,13 +85,19 @@ std::optional<BaudExcess> excessOverBaud(const SeriesPyramid &series, int baud)
         return std::nullopt;
     }
     const SeriesPyramid::Level &fine = series.level(0);
-    const auto at = outrun(fine, baud);
+    const double perBin = double(baud) / 10.0 * fine.width;
+    std::optional<Outrun> at = beyondBuffers(fine, perBin);
+    if (const std::optional<Outrun> onTime = aheadOnTime(fine, perBin, baud);
+        onTime && (!at || onTime->bin < at->bin)) {
+        at = onTime;
+    }
     if (!at) {
         return std::nullopt;
     }
     BaudExcess e;
-    e.atSeconds = series.start() + double(at->first) * fine.width;
-    e.backlogBytes = at->second;
+    e.atSeconds = series.start() + double(at->bin) * fine.width;
+    e.backlogBytes = at->backlog;
+    e.lagSeconds = at->lag;
     // The busiest second (a window of whole bins, a second or more): at a rate that keeps
     // up, a UART sends at most rate / 10 bytes in it, give or take what the host read late.
     const std::vector<float> &bytes = fine.ch[std::size_t(Channel::Bytes)];

@@ -139,14 +139,24 @@ void checkDefaultBaud(Run &run)
     if (!e) {
         return;
     }
+    const double kib = e->backlogBytes / 1024.0;
+    const QString ahead = QStringLiteral("%1 KiB ahead of such a UART %2 s into the capture")
+                              .arg(kib, 0, 'f', kib < 10 ? 1 : 0)
+                              .arg(e->atSeconds, 0, 'f', 3);
+    const QString onTime =
+        e->lagSeconds
+            ? QStringLiteral(", which would have held them %1 s, yet their lines came within "
+                             "%2 s of their kernel timestamps")
+                  .arg(e->backlogBytes * 10.0 / run.meta.baud, 0, 'f', 2)
+                  .arg(*e->lagSeconds, 0, 'f', 3)
+            : QString();
     run.warnings << QStringLiteral("the bytes came faster than %1 baud (ttyscope's default) "
-                                   "can send them: %2 KiB ahead of such a UART %3 s into the "
-                                   "capture, and up to %4 bytes in a second, which takes %5; "
-                                   "the figures that need the rate (time on the wire, UART "
-                                   "use) are n/a: give the console's rate with --baud")
+                                   "can send them: %2%3; up to %4 bytes in a second, which "
+                                   "takes %5; the figures that need the rate (time on the "
+                                   "wire, UART use) are n/a: give the console's rate with "
+                                   "--baud")
                         .arg(run.meta.baud)
-                        .arg(e->backlogBytes / 1024.0, 0, 'f', 0)
-                        .arg(e->atSeconds, 0, 'f', 3)
+                        .arg(ahead, onTime)
                         .arg(e->peakBytesPerSecond, 0, 'f', 0)
                         .arg(e->lowestStandardBaud > 0
                                  ? QStringLiteral("%1 baud or more").arg(e->lowestStandardBaud)

@@ -16,6 +16,8 @@ class TstArrivals : public QObject
     Q_OBJECT
 private slots:
     void fasterThanTheDefaultBaud();
+    void fastConsoleOnTime_data();
+    void fastConsoleOnTime();
     void bannerBehindTheBootLoader_data();
     void bannerBehindTheBootLoader();
     void kernelTextBehindTheLoginPrompt();
@@ -339,8 +341,8 @@ void TstArrivals::fasterThanTheDefaultBaud()
     QCOMPARE(run->warnings.size(), 1);
     QVERIFY2(run->warnings.front().startsWith(
                  QLatin1String("the bytes came faster than 115200 baud (ttyscope's default) can "
-                               "send them: 256 KiB ahead of such a UART 3.297 s into the capture, "
-                               "and up to 103976 bytes in a second, which takes 1152000 baud or "
+                               "send them: 256 KiB ahead of such a UART 3.297 s into the capture; "
+                               "up to 103976 bytes in a second, which takes 1152000 baud or "
                                "more; ")),
              qPrintable(run->warnings.front()));
     QVERIFY2(run->warnings.front().contains(QLatin1String(
@@ -371,6 +373,115 @@ void TstArrivals::fasterThanTheDefaultBaud()
     const Metrics mb = computeMetrics(*withBaud, MetricOptions{});
     QVERIFY(mb.wireSeconds);
     QCOMPARE(*mb.wireSeconds, 458896 * 10 / 1500000.0);
+}
+
+namespace {
+// The kernel time of a console line ("[    1.234567] ..."), if it starts with one.
+std::optional<double> kernelSecondsOf(const QByteArray &text)
+{
+    const qsizetype close = text.indexOf(']');
+    if (!text.startsWith('[') || close < 0) {
+        return std::nullopt;
+    }
+    bool ok = false;
+    const double k = text.mid(1, close - 1).trimmed().toDouble(&ok);
+    return ok ? std::optional<double>(k) : std::nullopt;
+}
+
+// A host-stamped capture of the same console through a UART at `baud`: each line is sent
+// once the kernel printed it (its kernel time on the capture's clock) and the line before
+// it is out, and arrives when its last byte is. Lines without a kernel time follow the
+// line before them.
+QByteArray throughUart(const QByteArray &hostts, int baud)
+{
+    double offset = std::numeric_limits<double>::infinity();
+    restamped(hostts, [&](double t, const QByteArray &text) {
+        if (const std::optional<double> k = kernelSecondsOf(text)) {
+            offset = std::min(offset, t - *k);
+        }
+        return QByteArray();
+    });
+    double ready = -std::numeric_limits<double>::infinity(), sent = ready;
+    return restamped(hostts, [&](double t, const QByteArray &text) {
+        if (sent == -std::numeric_limits<double>::infinity()) {
+            ready = sent = t;
+        }
+        if (const std::optional<double> k = kernelSecondsOf(text)) {
+            ready = std::max(ready, *k + offset);
+        }
+        sent = std::max(sent, ready) + double(text.size() + 2) * 10 / baud;
+        return QByteArray::number(sent, 'f', 6) + '\t' + text;
+    });
+}
+} // namespace
+
+// A short boot through a fast UART never gets 256 KiB ahead of a 115200 one: a 30 KiB boot
+// at 1500000 baud runs 3 KiB ahead. That it came faster shows in its lines: a UART at
+// 115200 would have held them a quarter of a second, and they came within milliseconds of
+// their kernel timestamps. Through a UART at 115200, the same boot and the flood keep the
+// rate, and so does a flood whose reader stalled for 18 s and then was handed the backlog
+// at ten times the rate, over two seconds (the lines came late: they were held).
+void TstArrivals::fastConsoleOnTime_data()
+{
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<int>("baud");
+    QTest::addColumn<QString>("warning"); // empty: the rate stays
+    const QString boot = QStringLiteral("boot_login-default-smp2-115200-t1.hostts.log.zst");
+    const QString panic = QStringLiteral("panic_noroot-smp2-115200-t1.hostts.log.zst");
+    const QString flood = QStringLiteral("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst");
+    const auto text = [](const char *ahead, const char *at, const char *held, const char *lag,
+                         int peak) {
+        return QStringLiteral("the bytes came faster than 115200 baud (ttyscope's default) can "
+                              "send them: %1 KiB ahead of such a UART %2 s into the capture, "
+                              "which would have held them %3 s, yet their lines came within "
+                              "%4 s of their kernel timestamps; up to %5 bytes in a second, "
+                              "which takes 230400 baud or more; the figures that need the rate "
+                              "(time on the wire, UART use) are n/a: give the console's rate "
+                              "with --baud")
+            .arg(QLatin1String(ahead), QLatin1String(at), QLatin1String(held), QLatin1String(lag))
+            .arg(peak);
+    };
+    QTest::newRow("boot 1500000") << boot << 1500000 << text("3.1", "3.294", "0.27", "0.007", 9132);
+    QTest::newRow("boot 921600") << boot << 921600 << text("2.8", "3.294", "0.25", "0.013", 9141);
+    QTest::newRow("panic 460800") << panic << 460800 << text("2.9", "3.328", "0.25", "0.034", 8624);
+    QTest::newRow("flood 1500000")
+        << flood << 1500000 << text("2.9", "1.003", "0.26", "0.007", 19557);
+    QTest::newRow("boot 115200") << boot << 115200 << QString();
+    QTest::newRow("panic 115200") << panic << 115200 << QString();
+    QTest::newRow("flood 115200") << flood << 115200 << QString();
+    QTest::newRow("flood, late and slow") << flood << 0 << QString();
+}
+
+void TstArrivals::fastConsoleOnTime()
+{
+    QFETCH(QString, sample);
+    QFETCH(int, baud);
+    QFETCH(QString, warning);
+    const QByteArray hostts = zstdDecompressFile(QStringLiteral(TTYSCOPE_SAMPLES "/") + sample);
+    QByteArray capture;
+    if (baud > 0) {
+        capture = throughUart(hostts, baud);
+    } else {
+        double first = -1, last = 0;
+        capture = restamped(hostts, [&](double t, const QByteArray &text) {
+            first = first < 0 ? t : first;
+            const double stall = first + 18;
+            const double at = t >= stall && t < stall + 18 ? stall + 18 + (t - stall) / 10 : t;
+            last = std::max(last, at); // what came during the hand-over waits for it
+            return QByteArray::number(last, 'f', 6) + '\t' + text;
+        });
+    }
+    QString error;
+    const auto run = loadBytes(capture, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    if (warning.isEmpty()) {
+        QCOMPARE(run->warnings, QStringList());
+        QCOMPARE(run->meta.baud, 115200);
+    } else {
+        QCOMPARE(run->warnings, QStringList{warning});
+        QCOMPARE(run->meta.baud, 0);
+        QVERIFY(!computeMetrics(*run, MetricOptions{}).wireSeconds);
+    }
 }
 
 QTEST_GUILESS_MAIN(TstArrivals)
