@@ -76,7 +76,8 @@ void addLoadOptions(QCommandLineParser &p)
          QStringLiteral("NAME"), QStringLiteral("auto")});
     p.addOption(
         {QStringLiteral("baud"),
-         QStringLiteral("Baud rate of the console (default: from the recording, else 115200)."),
+         QStringLiteral("Baud rate of the console (default: from the recording, else 115200). "
+                        "Once for every column, or once per column."),
          QStringLiteral("RATE")});
     p.addOption({QStringLiteral("rules"),
                  QStringLiteral("Event rule file (JSON) instead of the built-in table."),
@@ -165,6 +166,32 @@ bool printRegexesOverLimit(const char *command)
     return !patterns.isEmpty();
 }
 
+bool readBauds(const QCommandLineParser &p, QList<int> *bauds, QString *error)
+{
+    bauds->clear();
+    for (const QString &v : p.values(QStringLiteral("baud"))) {
+        bool ok = false;
+        const qlonglong rate = v.trimmed().toLongLong(&ok);
+        // 50 baud (the slowest standard rate) to 100 Mbaud (beyond any UART's).
+        if (!ok || rate < 50 || rate > 100'000'000) {
+            *error = QStringLiteral("--baud: expected a rate in bits per second from 50 to "
+                                    "100000000, got '%1'")
+                         .arg(v);
+            return false;
+        }
+        bauds->append(int(rate));
+    }
+    return true;
+}
+
+int baudOfColumn(const QList<int> &bauds, int column)
+{
+    if (bauds.size() == 1) {
+        return bauds.front();
+    }
+    return column >= 0 && column < bauds.size() ? bauds[column] : 0;
+}
+
 QStringList perColumnMismatch(const QCommandLineParser &p, int columns)
 {
     QStringList out;
@@ -186,6 +213,9 @@ QStringList perColumnMismatch(const QCommandLineParser &p, int columns)
     };
     check("label", int(p.values(QStringLiteral("label")).size()));
     check("boots", int(p.values(QStringLiteral("boots")).size()));
+    if (const int bauds = int(p.values(QStringLiteral("baud")).size()); bauds > 1) {
+        check("baud", bauds); // one is for every column
+    }
     return out;
 }
 
@@ -200,12 +230,19 @@ LoadedSession loadSession(const QCommandLineParser &p, const QStringList &args,
     const QStringList labels = p.values(QStringLiteral("label"));
     const QStringList selectors = p.values(QStringLiteral("boots"));
     const bool bootsAsTrials = p.isSet(QStringLiteral("boots-as-trials"));
+    QList<int> bauds;
+    QString baudError;
+    if (!readBauds(p, &bauds, &baudError)) {
+        std::fprintf(stderr, "ttyscope: %s\n", qPrintable(baudError));
+        ++out.badOptions;
+        return out;
+    }
     LoadOptions lo;
     lo.format = p.value(QStringLiteral("format"));
-    lo.baud = p.value(QStringLiteral("baud")).toInt();
     lo.rules = &rules;
     lo.cancel = interruptFlag();
     for (int a = 0; a < args.size(); ++a) {
+        lo.baud = baudOfColumn(bauds, a);
         const QStringList files = args[a].split(QLatin1Char(','), Qt::SkipEmptyParts);
         // Whole runs, unless the column's boots are chosen (or every boot is a trial).
         BootChoice choice;

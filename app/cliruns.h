@@ -37,6 +37,12 @@ struct LoadedSession
 // (regexlimit.h), as errors of `command`; true if there were any (exit status 2).
 bool printRegexesOverLimit(const char *command);
 
+// The --baud values: each a whole number of bits per second (a typo must not fall back to
+// 115200 in silence). One applies to every column, several one per column.
+bool readBauds(const QCommandLineParser &p, QList<int> *bauds, QString *error);
+// The rate given for a column, 0 when none (then the recording's, else 115200, checked).
+int baudOfColumn(const QList<int> &bauds, int column);
+
 // What is wrong when the per-column options (--label, more than one --boots) do not
 // match the columns (FILE arguments): each names the column of its place, so a
 // `--label A a1 a2 a3 --label B b1 b2 b3` would name a1 "A" and a2 "B". Empty when they

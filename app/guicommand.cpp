@@ -107,7 +107,14 @@ int runGui(const QStringList &args)
         }
         r.rules = rules;
         r.load.format = p.value(QStringLiteral("format"));
-        r.load.baud = p.value(QStringLiteral("baud")).toInt();
+        QList<int> bauds;
+        if (!readBauds(p, &bauds, &error)) {
+            std::fprintf(stderr, "ttyscope: %s\n", qPrintable(error));
+            return 2;
+        }
+        for (int side = 0; side < 2; ++side) {
+            r.bauds.append(baudOfColumn(bauds, side));
+        }
         r.labels = p.values(QStringLiteral("label"));
         for (const QString &m : perColumnMismatch(p, int(std::min<qsizetype>(files.size(), 2)))) {
             std::fprintf(stderr, "ttyscope: warning: %s\n", qPrintable(m));

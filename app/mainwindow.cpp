@@ -214,7 +214,7 @@ void MainWindow::open(const OpenRequest &request)
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
     m_statusText->setText(tr("Loading…"));
-    m_job->start(request.sides, request.load, request.rules);
+    m_job->start(request.sides, request.load, request.rules, request.bauds);
 }
 
 void MainWindow::openFiles(const QStringList &files)

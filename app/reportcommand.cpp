@@ -60,9 +60,19 @@ int runBatch(const QCommandLineParser &p, const QStringList &arguments, bool mis
                              "to (one --boots applies to every file)\n");
         return 2;
     }
+    QList<int> bauds;
+    QString baudError;
+    if (!readBauds(p, &bauds, &baudError) || bauds.size() > 1) {
+        std::fprintf(stderr, "ttyscope report: %s\n",
+                     qPrintable(bauds.size() > 1
+                                    ? QStringLiteral("--output jsonl reports every file on "
+                                                     "its own: give one --baud for all")
+                                    : baudError));
+        return 2;
+    }
     BatchOptions o;
     o.format = p.value(QStringLiteral("format"));
-    o.baud = p.value(QStringLiteral("baud")).toInt();
+    o.baud = baudOfColumn(bauds, 0);
     o.rules = &rules;
     o.metrics = metrics;
     o.events = events;

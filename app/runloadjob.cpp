@@ -36,10 +36,10 @@ void RunLoadJob::deliverProgress()
 }
 
 void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &options,
-                       std::shared_ptr<const RuleSet> rules)
+                       std::shared_ptr<const RuleSet> rules, const QList<int> &bauds)
 {
     m_cancel = false;
-    m_task.start([this, sides, options, rules]() {
+    m_task.start([this, sides, options, rules, bauds]() {
         // On two cores, the decompressing and the parsing thread would keep the GUI thread
         // waiting for a CPU: loading runs a little nicer (the reader thread it starts
         // inherits this), so the window keeps answering.
@@ -48,10 +48,14 @@ void RunLoadJob::start(const QVector<QStringList> &sides, const LoadOptions &opt
         LoadResult result;
         QElapsedTimer since;
         since.start();
-        for (const QStringList &files : sides) {
+        for (qsizetype side = 0; side < sides.size(); ++side) {
+            const QStringList &files = sides[side];
             QVector<LoadedFile> loaded;
             for (const QString &f : files) {
                 LoadOptions lo = options;
+                if (bauds.value(side) > 0) {
+                    lo.baud = bauds.value(side);
+                }
                 lo.rules = rules.get();
                 lo.cancel = &m_cancel;
                 lo.progress = [this, f, &since](const LoadProgress &p) {

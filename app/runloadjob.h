@@ -36,8 +36,9 @@ public:
     explicit RunLoadJob(QObject *parent = nullptr);
     ~RunLoadJob() override;
 
+    // `bauds`: a rate per side where it has one (0 or none: options.baud).
     void start(const QVector<QStringList> &sides, const LoadOptions &options,
-               std::shared_ptr<const RuleSet> rules);
+               std::shared_ptr<const RuleSet> rules, const QList<int> &bauds = {});
     void cancel() { m_cancel = true; }
     bool isRunning() const { return m_task.isRunning(); }
     void waitForFinished() { m_task.waitForFinished(); }

@@ -17,6 +17,7 @@ struct OpenRequest
     QVector<QStringList> sides; // files per side
     QStringList labels;         // per side, optional
     LoadOptions load;
+    QList<int> bauds; // per side (--baud once per column), else load.baud for every side
     std::shared_ptr<const RuleSet> rules;
     Alignment alignment;
     MetricOptions metrics;

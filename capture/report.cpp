@@ -5,6 +5,7 @@
 #include "crashreport.h"
 
 #include <cmath>
+#include <set>
 
 namespace tty {
 
@@ -271,6 +272,27 @@ QString Report::footnotes() const
                                     "more on each side).")
                          .arg(single.join(QStringLiteral(" and ")));
         }
+    }
+    // Wire figures at different rates: the reader of B - A must know they are (one board
+    // at 1500000 baud against one at 115200).
+    std::set<int> rates;
+    QStringList perColumn;
+    for (const ReportColumn &c : m_columns) {
+        std::set<int> own;
+        for (const Metrics &m : c.metrics) {
+            own.insert(m.baud);
+            rates.insert(m.baud);
+        }
+        QStringList names;
+        for (int rate : own) {
+            names << (rate > 0 ? QStringLiteral("%1 baud").arg(rate)
+                               : QStringLiteral("no rate (n/a)"));
+        }
+        perColumn << QStringLiteral("%1: %2").arg(c.label, names.join(QStringLiteral(", ")));
+    }
+    if (rates.size() > 1) {
+        notes << QStringLiteral("The wire figures are at different rates: %1.")
+                     .arg(perColumn.join(QStringLiteral("; ")));
     }
     return notes.join(QLatin1Char('\n'));
 }

@@ -39,6 +39,7 @@ private slots:
     void reportBootsOfOneCapture();
     void reportUnreadable();
     void reportPerColumnOptions();
+    void reportBaudPerColumn();
     void catRecordingExact();
     void catTimes();
     void catConsoleBytesExact();
@@ -236,6 +237,58 @@ void TstCli::reportPerColumnOptions()
     QCOMPARE(boots.code, 0);
     QVERIFY2(boots.err.startsWith("ttyscope: warning: 1 --boots values for 2 column(s)"),
              boots.err.constData());
+}
+
+// Two boards: a rate per column, or one for both; a rate that is no number is an error,
+// never 115200 in silence.
+void TstCli::reportBaudPerColumn()
+{
+    const QString a = sample("spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst");
+    const QString b = sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst");
+    const auto report = [&](const QStringList &bauds) {
+        QStringList args{QStringLiteral("report")};
+        for (const QString &rate : bauds) {
+            args << QStringLiteral("--baud") << rate;
+        }
+        return ttyscope(args << a << b);
+    };
+    // 380281 and 458896 bytes (each line counted with a CR LF) at 10 bits a byte.
+    const Result each = report({QStringLiteral("1500000"), QStringLiteral("115200")});
+    QCOMPARE(each.code, 0);
+    QCOMPARE(rowValues(each.out, QStringLiteral("time on the wire (s)")),
+             (QStringList{QStringLiteral("≈2.535"), QStringLiteral("≈39.835"),
+                          QStringLiteral("+37.300 (+1471.3%)")}));
+    QVERIFY2(each.out.contains("\nThe wire figures are at different rates: "
+                               "spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst: 1500000 baud; "
+                               "spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst: 115200 baud.\n"),
+             each.out.constData());
+
+    const Result both = report({QStringLiteral("1500000")});
+    QCOMPARE(both.code, 0);
+    QCOMPARE(rowValues(both.out, QStringLiteral("time on the wire (s)")),
+             (QStringList{QStringLiteral("≈2.535"), QStringLiteral("≈3.059"),
+                          QStringLiteral("+0.524 (+20.7%)")}));
+    QVERIFY(!both.out.contains("different rates"));
+
+    for (const QString &bad : {QStringLiteral("fast"), QStringLiteral("0"),
+                               QStringLiteral("115200x"), QStringLiteral("-9600")}) {
+        const Result r = report({bad});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(QString::fromUtf8(r.err).trimmed(),
+                 QStringLiteral("ttyscope: --baud: expected a rate in bits per second from 50 "
+                                "to 100000000, got '%1'")
+                     .arg(bad));
+        QCOMPARE(r.out, QByteArray());
+    }
+
+    const Result jsonl =
+        ttyscope({QStringLiteral("report"), QStringLiteral("-o"), QStringLiteral("jsonl"),
+                  QStringLiteral("--baud"), QStringLiteral("1500000"), QStringLiteral("--baud"),
+                  QStringLiteral("115200"), a, b});
+    QCOMPARE(jsonl.code, 2);
+    QCOMPARE(QString::fromUtf8(jsonl.err).trimmed(),
+             QStringLiteral("ttyscope report: --output jsonl reports every file on its own: "
+                            "give one --baud for all"));
 }
 
 void TstCli::catRecordingExact()

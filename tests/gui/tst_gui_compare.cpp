@@ -360,6 +360,21 @@ private slots:
                  "no figures in the table's right part");
     }
 
+    // `ttyscope --baud 1500000 --baud 115200 a.log b.log`: each side is loaded at its rate.
+    void ratePerSide()
+    {
+        MainWindow other;
+        OpenRequest r;
+        r.sides = {{a.front()}, {b.front()}};
+        r.bauds = {1500000, 115200};
+        r.rules = std::make_shared<RuleSet>(RuleSet::builtin());
+        other.open(r);
+        QVERIFY(other.waitForLoaded());
+        QCOMPARE(other.session().sides.size(), 2);
+        QCOMPARE(other.session().sides[0].trials.front().run->meta.baud, 1500000);
+        QCOMPARE(other.session().sides[1].trials.front().run->meta.baud, 115200);
+    }
+
     void cleanupTestCase() { w.reset(); }
 };
 
