@@ -241,10 +241,10 @@ private:
             h.line - open.line <= kOopsGap) {
             return true;
         }
-        // A WARN's own text, then its WARNING: line: refcount_t's, and fs/dcache.c's
-        // unmount check (WARN, or in older kernels a printk and WARN_ON).
+        // A WARN's own text, then its WARNING: line: refcount_t's, debugobjects' and
+        // fs/dcache.c's unmount check (WARN, or in older kernels a printk and WARN_ON).
         if (h.kind == EventKind::Warning &&
-            (startsWith(openInfo.msg, "refcount_t: ") ||
+            (startsWith(openInfo.msg, "refcount_t: ") || startsWith(openInfo.msg, "ODEBUG: ") ||
              startsWith(openInfo.msg, "BUG: Dentry ")) &&
             h.line - open.line <= 8_lines) {
             return true;

@@ -402,6 +402,14 @@ QString titleOf(EventKind kind, const Scan &s)
         if (h.startsWith(QLatin1String("refcount_t: "))) {
             return withFunction(h.section(QLatin1Char(';'), 0, 0).trimmed(), fn);
         }
+        if (h.startsWith(QLatin1String("ODEBUG: "))) {
+            // debugobjects' check of an object freed while active: named, as syzbot does,
+            // by the code that freed it, past the allocator's frames.
+            return withFunction(QStringLiteral("WARNING: ODEBUG bug"),
+                                firstGuilty(seq, 0,
+                                            {"kfree", "kmem_cache_free", "slab_free", "kvfree",
+                                             "vfree", "free_pages", "free_large_kmalloc"}));
+        }
         return withFunction(QStringLiteral("WARNING"), fn);
     }
     case EventKind::Panic: {

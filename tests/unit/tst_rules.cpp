@@ -247,6 +247,15 @@ void TstRules::builtin_data()
     row("warning after garbage",
         "\x1b[0m\x1b[2J[    1.000000] WARNING: CPU: 1 PID: 0 at x.c:3 f+0x1/0x2", "warning");
     row("refcount", "[    1.0] refcount_t: saturated; leaking memory.", "warning");
+    row("odebug 5.10",
+        "[    1.0] ODEBUG: activate active (active state 0) object type: work_struct hint: "
+        "foo+0x0/0x30 [foo]",
+        "warning");
+    row("odebug 6.x",
+        "[    1.0] ODEBUG: free active (active state 0) object: ffff88800a1b2c00 object type: "
+        "timer_list hint: bar+0x0/0x40",
+        "warning");
+    row("odebug pool", "[    1.0] ODEBUG: Out of memory. ODEBUG disabled", "");
     row("old soft lockup", "[    1.0] NMI watchdog: BUG: soft lockup - CPU#0 stuck for 23s! [a:1]",
         "soft_lockup");
     row("hung io wait",
@@ -354,6 +363,7 @@ void TstRules::everyRuleCovered()
         "[ 1.0] WARNING: CPU: 1 PID: 2 at x.c:3 f+0x1/0x2", "[ 1.0] WARNING: at kernel/x.c:3 f()",
         "[ 1.0] WARNING: kernel/x.c:3 at f+0x1/0x2, CPU#1: a/2",
         "[ 1.0] refcount_t: underflow; use-after-free.", "[ 1.0] ---[ end trace ]---",
+        "[ 1.0] ODEBUG: free active (active state 0) object type: timer_list hint: f+0x0/0x1",
         "[ 1.0] Call Trace:", "[ 1.0] Call trace:", "[ 1.0] rcu: INFO: rcu_preempt detected stalls",
         "[ 1.0] INFO: rcu_sched detected stalls",
         "[ 1.0] watchdog: BUG: soft lockup - CPU#1 stuck for 2s!",
