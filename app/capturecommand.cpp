@@ -84,7 +84,8 @@ void printEvent(const Run &run, const Event &e)
     const LineText held = run.eventText(e);
     std::string text = printable(held.view());
     if (e.count > 0 && e.kind == EventKind::Drop) {
-        text += " [" + std::to_string(e.count) + " dropped]";
+        text += e.count == kCountOutOfRange ? std::string(" [count out of range]")
+                                            : " [" + std::to_string(e.count) + " dropped]";
     }
     std::printf("%s  %-12s  %s\n", stamp, eventKindName(e.kind), text.c_str());
     std::fflush(stdout);

@@ -51,11 +51,16 @@ bool eventKindFromName(const QString &name, EventKind *out);
 // Kinds whose headline starts a crash report (see crashes.h).
 bool isCrashKind(EventKind k);
 
+// An Event::count the notice printed but no 32-bit count holds (garbage digits: no console
+// drops 2^32 messages between two lines): the count is unknown, never a made-up one.
+constexpr std::uint32_t kCountOutOfRange = 0xffffffffu;
+
 struct Event
 {
     LineIndex line;                // console line it refers to (a recorded marker: the next line)
     std::optional<HostNs> arrival; // for recorded markers and gaps, which are not lines
-    std::uint32_t count = 0;       // drop: messages dropped; kmsg gap: sequence numbers missing
+    // drop: messages dropped; kmsg gap: sequence numbers missing; kCountOutOfRange: unknown
+    std::uint32_t count = 0;
     std::optional<std::int32_t> note; // index into Run::notes for text that is not the line's
     EventKind kind = EventKind::Marker;
     // Matched in the text in front of the kernel's on its line (rules.h): it came with the

@@ -83,7 +83,9 @@ private:
                                  .arg(m_lastSeq)
                                  .arg(seq)
                                  .toStdString(),
-                             std::nullopt, std::uint32_t(lost));
+                             std::nullopt,
+                             lost < std::int64_t(kCountOutOfRange) ? std::uint32_t(lost)
+                                                                   : kCountOutOfRange);
         }
         m_lastSeq = seq;
         m_b.addLine(s.substr(semi + 1), std::nullopt, 0, KernelUs(f[2]), int(f[0] & 7), false);

@@ -268,6 +268,10 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
                                 !only.matches(reader.text(*d.after)))) {
             continue;
         }
+        if (d.count == kCountOutOfRange) {
+            w.dropCountOutOfRange = w.dropCountOutOfRange.value_or(at);
+            continue;
+        }
         const double from = d.from->count(), to = d.to->count();
         double share = 0;
         if (to > from) {
@@ -517,6 +521,12 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
 
 } // namespace
 
+QString dropCountOutOfRangeReason(LineIndex notice)
+{
+    return QStringLiteral("a drop notice's count is out of range (line %1)")
+        .arg(lineNumber(notice));
+}
+
 bool bytesAreExact(const Run &run)
 {
     return formatInfo(run.meta.format).bytesExact;
@@ -595,7 +605,11 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         ++m.eventCounts[std::size_t(e.kind)];
         if (e.kind == EventKind::Drop) {
             ++m.dropNotices;
-            m.droppedMessages += e.count;
+            if (e.count == kCountOutOfRange) {
+                m.dropCountOutOfRange = m.dropCountOutOfRange.value_or(e.line);
+            } else {
+                m.droppedMessages += e.count;
+            }
         } else if (e.kind == EventKind::Panic && !panicLine) {
             panicLine = e.line;
         }

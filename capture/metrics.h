@@ -44,8 +44,10 @@ struct WindowResult
     // Lines the kernel produced in the same span of kernel time: the printed ones and the
     // dropped messages whose production interval falls in it (pro rata, rounded).
     std::int64_t produced = 0;
-    std::int64_t producedDropped = 0;  // ...of which dropped
-    bool producedKnown = false;        // the start line has a production time
+    std::int64_t producedDropped = 0; // ...of which dropped
+    bool producedKnown = false;       // the start line has a production time
+    // A drop in the window whose count is out of range: the lines produced are unknown.
+    std::optional<LineIndex> dropCountOutOfRange;
     std::optional<double> wireSeconds; // wire time of the bytes that arrived in the window
 };
 
@@ -99,6 +101,8 @@ struct Metrics
     int boots = 0;
     std::int64_t dropNotices = 0;
     std::int64_t droppedMessages = 0;
+    // The first drop notice whose count is out of range: the messages dropped are unknown.
+    std::optional<LineIndex> dropCountOutOfRange;
     // Console lag over the lines with both an arrival and a kernel time; absent when the
     // format has no arrival times or no line has both.
     std::optional<double> lagMax, lagP50, lagP99;
@@ -131,6 +135,8 @@ struct Metrics
 // Whether the run's byte count is exact: formats that keep each line without its line end
 // (hostts, grabserial, kmsg) have the ends counted as \r\n, an estimate.
 bool bytesAreExact(const Run &run);
+// Why the messages dropped are n/a: "a drop notice's count is out of range (line 12)".
+QString dropCountOutOfRangeReason(LineIndex notice);
 
 // Bits on the wire per console byte, from the recording's settings (8N1 when unknown).
 int bitsPerCharacter(const RunMeta &meta);

@@ -56,9 +56,15 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("duration_s")] = num(m.duration);
     j[QStringLiteral("kernel_duration_s")] = num(m.kernelDuration);
     j[QStringLiteral("boots")] = m.boots;
-    j[QStringLiteral("drops")] =
-        QJsonObject{{QStringLiteral("notices"), double(m.dropNotices)},
-                    {QStringLiteral("messages"), double(m.droppedMessages)}};
+    QJsonObject drops{{QStringLiteral("notices"), double(m.dropNotices)},
+                      {QStringLiteral("messages"), m.dropCountOutOfRange
+                                                       ? QJsonValue()
+                                                       : QJsonValue(double(m.droppedMessages))}};
+    if (m.dropCountOutOfRange) {
+        drops[QStringLiteral("count_out_of_range_line")] =
+            double(lineNumber(*m.dropCountOutOfRange));
+    }
+    j[QStringLiteral("drops")] = drops;
     QJsonObject panic{{QStringLiteral("detected"), m.panic.detected},
                       {QStringLiteral("trace_complete"), m.panic.complete},
                       {QStringLiteral("missing"), QJsonArray::fromStringList(m.panic.missing)}};
@@ -79,27 +85,28 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         lag[QStringLiteral("note")] = QStringLiteral("no line has a kernel time");
     }
     j[QStringLiteral("lag")] = lag;
-    QJsonObject win{
-        {QStringLiteral("start"),
-         o.windowStart.isEmpty() ? QStringLiteral("first line") : o.windowStart},
-        {QStringLiteral("seconds"), o.windowSeconds},
-        {QStringLiteral("found"), m.window.found},
-        {QStringLiteral("lines"), m.window.found && m.window.printedKnown
-                                      ? QJsonValue(double(m.window.lines))
-                                      : QJsonValue()},
-        {QStringLiteral("produced"), m.window.found && m.window.producedKnown
-                                         ? QJsonValue(double(m.window.produced))
-                                         : QJsonValue()},
-        {QStringLiteral("produced_dropped"), m.window.found && m.window.producedKnown
-                                                 ? QJsonValue(double(m.window.producedDropped))
-                                                 : QJsonValue()},
-        {QStringLiteral("wire_s"), num(m.window.wireSeconds)}};
+    const bool producedKnown =
+        m.window.found && m.window.producedKnown && !m.window.dropCountOutOfRange;
+    QJsonObject win{{QStringLiteral("start"),
+                     o.windowStart.isEmpty() ? QStringLiteral("first line") : o.windowStart},
+                    {QStringLiteral("seconds"), o.windowSeconds},
+                    {QStringLiteral("found"), m.window.found},
+                    {QStringLiteral("lines"), m.window.found && m.window.printedKnown
+                                                  ? QJsonValue(double(m.window.lines))
+                                                  : QJsonValue()},
+                    {QStringLiteral("produced"),
+                     producedKnown ? QJsonValue(double(m.window.produced)) : QJsonValue()},
+                    {QStringLiteral("produced_dropped"),
+                     producedKnown ? QJsonValue(double(m.window.producedDropped)) : QJsonValue()},
+                    {QStringLiteral("wire_s"), num(m.window.wireSeconds)}};
     if (m.window.found && !m.window.printedKnown) {
         win[QStringLiteral("note")] = QStringLiteral(
             "the format has no host arrival times: lines printed in the window are unknown");
     } else if (m.window.found && !m.window.producedKnown) {
         win[QStringLiteral("note")] =
             QStringLiteral("no line has a kernel time: lines produced in the window are unknown");
+    } else if (m.window.found && m.window.dropCountOutOfRange) {
+        win[QStringLiteral("note")] = dropCountOutOfRangeReason(*m.window.dropCountOutOfRange);
     }
     if (!o.windowMatch.isEmpty()) {
         win[QStringLiteral("match")] = o.windowMatch;
@@ -177,7 +184,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         const std::optional<KernelUs> k = run.eventKernelTime(e);
         eo[QStringLiteral("kernel_time")] = k ? QJsonValue(jsonSeconds(*k)) : QJsonValue();
         if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
-            eo[QStringLiteral("count")] = double(e.count);
+            eo[QStringLiteral("count")] =
+                e.count == kCountOutOfRange ? QJsonValue() : QJsonValue(double(e.count));
         }
         events.append(eo);
     }

@@ -118,8 +118,14 @@ void Report::buildRows()
     add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
     add("drops.notices", "drop notices", B::Lower, true, 0,
         [](const Metrics &m) { return double(m.dropNotices); });
-    add("drops.messages", "messages dropped", B::Lower, true, 0,
-        [](const Metrics &m) { return double(m.droppedMessages); });
+    whyAbsent(add("drops.messages", "messages dropped", B::Lower, true, 0,
+                  [](const Metrics &m) -> std::optional<double> {
+                      return m.dropCountOutOfRange ? kAbsent : double(m.droppedMessages);
+                  }),
+              [](const Metrics &m) {
+                  return m.dropCountOutOfRange ? dropCountOutOfRangeReason(*m.dropCountOutOfRange)
+                                               : QString();
+              });
     for (auto [key, title, idx] : {std::tuple{"lag.max_s", "console lag max (s)", 0},
                                    std::tuple{"lag.p50_s", "console lag p50 (s)", 1},
                                    std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
@@ -161,12 +167,19 @@ void Report::buildRows()
                   QStringLiteral("kernel lines produced (printed + dropped)%1, %2").arg(only, win),
                   B::None, true, 0,
                   [](const Metrics &m) -> std::optional<double> {
-                      return m.window.found && m.window.producedKnown ? double(m.window.produced)
-                                                                      : kAbsent;
+                      return m.window.found && m.window.producedKnown &&
+                                     !m.window.dropCountOutOfRange
+                                 ? std::optional<double>(double(m.window.produced))
+                                 : kAbsent;
                   }),
               [windowMissing, noKernelTimes](const Metrics &m) {
                   const QString missing = windowMissing(m);
-                  return !missing.isEmpty() ? missing : noKernelTimes(m);
+                  if (!missing.isEmpty()) {
+                      return missing;
+                  }
+                  return m.window.dropCountOutOfRange
+                             ? dropCountOutOfRangeReason(*m.window.dropCountOutOfRange)
+                             : noKernelTimes(m);
               });
     whyAbsent(
         needsArrival(add(

@@ -199,7 +199,8 @@ bool RuleSet::ruleMatches(const Rule &rule, std::string_view s, std::uint32_t *c
     if (rule.countGroup) {
         bool ok = false;
         const qulonglong v = m.captured(*rule.countGroup).toULongLong(&ok);
-        *count = ok ? std::uint32_t(std::min<qulonglong>(v, 0xffffffffu)) : 0;
+        // The group is digits: only a number past 64 bits fails to read.
+        *count = ok && v < kCountOutOfRange ? std::uint32_t(v) : kCountOutOfRange;
     }
     return true;
 }

@@ -744,7 +744,8 @@ void Run::finalize()
     m_eventTimes.resize(events.size());
     for (std::size_t i = 0; i < events.size(); ++i) {
         m_eventTimes[i] = eventTime(events[i]);
-        if (events[i].kind == EventKind::Drop && m_eventTimes[i]) {
+        if (events[i].kind == EventKind::Drop && m_eventTimes[i] &&
+            events[i].count != kCountOutOfRange) {
             series.add(Channel::Dropped, m_eventTimes[i]->count(), float(events[i].count));
         }
     }
@@ -752,7 +753,7 @@ void Run::finalize()
     // Dropped messages were produced too: spread over the time they were produced in.
     placeDrops();
     for (const DropSpan &d : drops) {
-        if (d.from && d.to) {
+        if (d.from && d.to && d.count != kCountOutOfRange) {
             series.addSpread(Channel::Produced, d.from->count(), d.to->count(), float(d.count));
         }
     }

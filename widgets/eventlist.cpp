@@ -501,7 +501,8 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
         case Kind: {
             QString k = QLatin1String(eventKindName(e.kind));
             if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {
-                k += QStringLiteral(" (%1)").arg(e.count);
+                k += e.count == kCountOutOfRange ? QStringLiteral(" (?)")
+                                                 : QStringLiteral(" (%1)").arg(e.count);
             }
             return k;
         }

@@ -124,7 +124,9 @@ bool TimelineView::eventFilter(QObject *watched, QEvent *event)
                                                qsizetype(std::min<std::size_t>(t.size(), 300)))
                                  .toHtmlEscaped());
                 if (e.kind == EventKind::Drop) {
-                    tip += QStringLiteral("<br>%1 message(s) dropped").arg(e.count);
+                    tip += e.count == kCountOutOfRange
+                               ? QStringLiteral("<br>messages dropped: count out of range")
+                               : QStringLiteral("<br>%1 message(s) dropped").arg(e.count);
                 }
                 if (isCrashKind(e.kind)) {
                     // The report around this headline only (a WARN opens at its `cut here`

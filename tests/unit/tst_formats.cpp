@@ -51,6 +51,7 @@ private slots:
     void stampsNotRead();
     void dmesg();
     void kmsg();
+    void kmsgJumpOutOfRange();
     void recordingFormat();
     void recordingCut();
     void recordingGarbage();
@@ -377,6 +378,21 @@ void TstFormats::kmsg()
     const QString w = run->warnings.join(QLatin1Char(' '));
     QVERIFY2(w.contains(QLatin1String("2 dictionary line")), qPrintable(w));
     QVERIFY2(w.contains(QLatin1String("1 line(s) were not /dev/kmsg records")), qPrintable(w));
+}
+
+// A sequence number of garbage digits: a jump of 2^32 or more is no count, it does not wrap
+// around to a small one.
+void TstFormats::kmsgJumpOutOfRange()
+{
+    const QByteArray in("6,100,1000000,-;first\n"
+                        "6,4294967398,2000000,-;a jump of 2^32 + 1 lost\n"
+                        "6,4294967399,3000000,-;next\n");
+    const auto run = loadBytes(in);
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, Format::Kmsg);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.dropNotices, qint64(1));
+    QCOMPARE(m.dropCountOutOfRange, std::optional<LineIndex>(LineIndex(1)));
 }
 
 void TstFormats::recordingFormat()

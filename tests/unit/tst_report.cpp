@@ -53,6 +53,7 @@ private slots:
     void trialSourcesInHeaders();
     void placeMarkersInNamesStay();
     void absentFiguresSayWhy();
+    void dropCountOutOfRange();
     void markdownKeepsItsColumns();
 };
 
@@ -748,6 +749,52 @@ void TstReport::jsonNumbersAsPasted()
     QCOMPARE(
         QJsonDocument(a).toJson(QJsonDocument::Compact),
         QByteArray("[1796014801.36475,40.0001,-1.5,9.199955,33.0587673611111,null,null,11365]"));
+}
+
+// Garbage digits in a drop notice (no console drops 2^32 messages between two lines, and
+// the last one does not fit 64 bits): the notices are counted, the messages dropped and
+// the lines produced in the window are unknown, and say which line made them so. The
+// largest count that fits stays a count.
+void TstReport::dropCountOutOfRange()
+{
+    const QByteArray log("[    1.000000] a\n"
+                         "** 4294967294 printk messages dropped **\n"
+                         "[    2.000000] b\n"
+                         "** 4294967295 printk messages dropped **\n"
+                         "[    3.000000] c\n"
+                         "** 99999999999999999999999 printk messages dropped **\n"
+                         "[    4.000000] d\n");
+    const auto run = loadBytes(log);
+    QVERIFY(run);
+    QCOMPARE(run->events.size(), std::size_t(3));
+    QCOMPARE(run->events[0].count, 4294967294u);
+    QCOMPARE(run->events[1].count, kCountOutOfRange);
+    QCOMPARE(run->events[2].count, kCountOutOfRange);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.dropNotices, qint64(3));
+    QCOMPARE(m.dropCountOutOfRange, std::optional<LineIndex>(LineIndex(3)));
+    QCOMPARE(m.window.dropCountOutOfRange, std::optional<LineIndex>(LineIndex(3)));
+    ReportColumn c;
+    c.label = QStringLiteral("x");
+    c.runs = {run.get()};
+    c.boots = {std::nullopt};
+    c.metrics = {m};
+    c.files = {QStringLiteral("x.log")};
+    const Report rep({c}, MetricOptions{});
+    QStringList cells;
+    for (const ReportRow &r : rep.rows()) {
+        if (r.key == QLatin1String("drops.messages") || r.key == QLatin1String("window.produced")) {
+            cells << rep.cell(r, 0);
+        }
+    }
+    const QString why = QStringLiteral("n/a (a drop notice's count is out of range (line 4))");
+    QCOMPARE(cells, (QStringList{why, why}));
+    const QJsonObject j = rep.json()[QLatin1String("runs")][0].toObject();
+    QCOMPARE(j[QLatin1String("drops")].toObject(),
+             (QJsonObject{{QStringLiteral("notices"), 3},
+                          {QStringLiteral("messages"), QJsonValue()},
+                          {QStringLiteral("count_out_of_range_line"), 4}}));
+    QCOMPARE(j[QLatin1String("window")][QLatin1String("produced")], QJsonValue());
 }
 
 QTEST_GUILESS_MAIN(TstReport)
