@@ -90,10 +90,11 @@ void TstCrashes::reports_data()
          "warning|refcount_t: underflow in widget_put|13|23|complete"});
     // debugobjects' WARN text (5.10's, and 6.x's with the object's address) before its
     // WARNING: named by the code past the allocator's frames, not by kfree; a WARN in
-    // kfree itself keeps its own name.
+    // kfree itself keeps its own name. Its on-stack check (a pr_warn, then WARN_ON) too.
     row("odebug_510_61.log", {"warning|WARNING: ODEBUG bug in __queue_work|2|15|complete",
                               "warning|WARNING: ODEBUG bug in bar_exit|17|34|complete",
-                              "warning|WARNING in kfree|35|42|complete"});
+                              "warning|WARNING in kfree|35|42|complete",
+                              "warning|WARNING: ODEBUG bug in init_timer_key|43|54|complete"});
     row("kmemleak.log", {"memory_leak|memory leak in leaky_init|1|9|complete",
                          "memory_leak|kmemleak: new suspected memory leaks|10|10|complete"});
     row("lockdep_circular_49.log", {"lockdep|possible deadlock in bar_lock|2|20|complete"});
@@ -410,7 +411,7 @@ void TstCrashes::slicedAsSequential()
     QCOMPARE(describe(four), describe(one));
     QCOMPARE(one.size() % 4, std::size_t(0));
     const std::size_t perGroup = one.size() / 4;
-    QCOMPARE(perGroup, std::size_t(53)); // the 53 reports of reports_data, file after file
+    QCOMPARE(perGroup, std::size_t(54)); // the 54 reports of reports_data, file after file
     for (std::size_t i = 0; i < one.size(); ++i) {
         QCOMPARE(four[i].frames, one[i].frames);
         QCOMPARE(four[i].event, one[i].event);

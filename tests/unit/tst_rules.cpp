@@ -255,6 +255,17 @@ void TstRules::builtin_data()
         "[    1.0] ODEBUG: free active (active state 0) object: ffff88800a1b2c00 object type: "
         "timer_list hint: bar+0x0/0x40",
         "warning");
+    // __debug_object_init's check, before its WARN_ON: 3.10's and 6.x's words.
+    row("odebug on stack 3.10", "[    1.0] ODEBUG: object is on stack, but not annotated",
+        "warning");
+    row("odebug on stack 6.x",
+        "[    1.0] ODEBUG: object 00000000a1b2c3d4 is on stack 0000000012345678, but NOT "
+        "annotated.",
+        "warning");
+    row("odebug not on stack",
+        "[    1.0] ODEBUG: object 00000000a1b2c3d4 is NOT on stack 0000000012345678, but "
+        "annotated.",
+        "warning");
     row("odebug pool", "[    1.0] ODEBUG: Out of memory. ODEBUG disabled", "");
     row("old soft lockup", "[    1.0] NMI watchdog: BUG: soft lockup - CPU#0 stuck for 23s! [a:1]",
         "soft_lockup");
