@@ -169,6 +169,20 @@ Difference Report::difference(const ReportRow &row) const
     return welch(summarizePresent(row.values[0]), summarizePresent(row.values[1]));
 }
 
+Report::DiffTally Report::diffTally() const
+{
+    DiffTally t;
+    for (const ReportRow &r : m_rows) {
+        // A figure equal in every trial of both sides has no noise to test against.
+        const Difference d = difference(r);
+        if (d.valid && d.ciHigh > d.ciLow) {
+            ++t.tested;
+            t.significant += d.significant() ? 1 : 0;
+        }
+    }
+    return t;
+}
+
 int Report::better(const ReportRow &row) const
 {
     if (row.better == ReportRow::Better::None) {
@@ -271,6 +285,16 @@ QString Report::footnotes() const
                                     "interval and no side is called better (run two trials or "
                                     "more on each side).")
                          .arg(single.join(QStringLiteral(" and ")));
+        }
+        // Many figures tested at once: some differ at 95 % by chance alone.
+        const DiffTally t = diffTally();
+        if (t.tested > 1) {
+            notes << QStringLiteral("%1 of the %2 differences tested are significant at 95 %; "
+                                    "between two identical kernels about one in twenty would "
+                                    "be by chance (%3 here), so one alone is weak evidence.")
+                         .arg(t.significant)
+                         .arg(t.tested)
+                         .arg(t.tested * 0.05, 0, 'f', 1);
         }
     }
     // Wire figures at different rates: the reader of B - A must know they are (one board

@@ -289,6 +289,11 @@ QJsonObject Report::json() const
             diff[row.key] = entry;
         }
         top[QStringLiteral("diff")] = diff;
+        const DiffTally tally = diffTally();
+        top[QStringLiteral("diff_tested")] =
+            QJsonObject{{QStringLiteral("tested"), tally.tested},
+                        {QStringLiteral("significant"), tally.significant},
+                        {QStringLiteral("expected_by_chance"), num(tally.tested * 0.05)}};
         top[QStringLiteral("crash_comparison")] = crashComparison(m_columns);
     }
     return top;

@@ -299,6 +299,20 @@ void TstReport::welchStatistics()
     // No noise on either side: a difference is certain, none is none.
     QCOMPARE(welch(summarize({0, 0, 0}), summarize({5, 5, 5})).p, 0.0);
     QCOMPARE(welch(summarize({5, 5}), summarize({5, 5, 5})).p, 1.0);
+    // The same figure in every trial, one that binary fractions do not hold: exactly that
+    // mean and no noise, so two such sides are not a test of rounding errors (summed as
+    // they were, 1.6 gave sd 1.1e-16 and a 95 % interval of +-6e-16).
+    const Summary same = summarize({1.6, 1.6, 1.6});
+    QVERIFY(same.mean == 1.6); // exactly: QCOMPARE's fuzzy compare would let 2e-16 pass
+    QVERIFY(same.sd == 0.0);
+    const Difference none = welch(same, summarize({1.6, 1.6, 1.6}));
+    QVERIFY(none.diff == 0.0);
+    QVERIFY(none.p == 1.0);
+    QVERIFY(none.ciLow == none.ciHigh);
+    const Summary tenths = summarize({0.1, 0.2, 0.3, std::nan("")});
+    QCOMPARE(tenths.n, 3);
+    QVERIFY(std::fabs(tenths.mean - 0.2) < 1e-15);
+    QVERIFY(std::fabs(tenths.sd - 0.1) < 1e-15);
 }
 
 namespace {
@@ -504,6 +518,18 @@ void TstReport::groupsBetterOnlyWhenSignificant()
     QCOMPARE(pd.value(QLatin1String("significant")).toBool(true), false);
     QVERIFY(!pd.contains(QLatin1String("untested")));
     QVERIFY(rep.text().contains(QLatin1String("Welch's t test")));
+    // Only the two figures that vary between trials are tested (the rest are equal in
+    // every trial: no noise, no test); one of the two differs at 95 %.
+    QCOMPARE(rep.diffTally().tested, 2);
+    QCOMPARE(rep.diffTally().significant, 1);
+    QCOMPARE(rep.text().trimmed().split(QLatin1Char('\n')).back(),
+             QStringLiteral("1 of the 2 differences tested are significant at 95 %; between "
+                            "two identical kernels about one in twenty would be by chance (0.1 "
+                            "here), so one alone is weak evidence."));
+    QCOMPARE(rep.json().value(QLatin1String("diff_tested")).toObject(),
+             (QJsonObject{{QStringLiteral("tested"), 2},
+                          {QStringLiteral("significant"), 1},
+                          {QStringLiteral("expected_by_chance"), 0.1}}));
 
     // One trial against three: no test, and the text and JSON say why.
     const Report one({trials(*run, QStringLiteral("A"), {9000}, {10}),
