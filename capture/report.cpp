@@ -416,7 +416,8 @@ QString Report::markdown() const
     if (!crashes.isEmpty()) {
         out += QLatin1Char('\n') + crashes;
     }
-    const QString notes = footnotes();
+    // A paragraph each: lines that follow one another are one paragraph in Markdown.
+    const QString notes = footnotes().replace(QLatin1Char('\n'), QLatin1String("\n\n"));
     return notes.isEmpty() ? out : out + QLatin1Char('\n') + notes + QLatin1Char('\n');
 }
 

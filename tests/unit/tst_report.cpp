@@ -526,6 +526,14 @@ void TstReport::groupsBetterOnlyWhenSignificant()
              QStringLiteral("1 of the 2 differences tested are significant at 95 %; between "
                             "two identical kernels about one in twenty would be by chance (0.1 "
                             "here), so one alone is weak evidence."));
+    // In Markdown each note is a paragraph of its own (lines that follow one another
+    // would be one).
+    QVERIFY2(rep.markdown().endsWith(
+                 QStringLiteral("it is not) and the metric has a direction.\n\n1 of the 2 "
+                                "differences tested are significant at 95 %; between two "
+                                "identical kernels about one in twenty would be by chance "
+                                "(0.1 here), so one alone is weak evidence.\n")),
+             qPrintable(rep.markdown().right(300)));
     QCOMPARE(rep.json().value(QLatin1String("diff_tested")).toObject(),
              (QJsonObject{{QStringLiteral("tested"), 2},
                           {QStringLiteral("significant"), 1},
