@@ -14,6 +14,18 @@ using namespace tty;
 using namespace testutil;
 
 namespace {
+// A column of one run, "x" read from x.log.
+ReportColumn oneRunColumn(const Run &run, const Metrics &m)
+{
+    ReportColumn c;
+    c.label = QStringLiteral("x");
+    c.runs = {&run};
+    c.boots = {std::nullopt};
+    c.metrics = {m};
+    c.files = {QStringLiteral("x.log")};
+    return c;
+}
+
 // Kernel time zero at host 1700000000 s (1699999000 + 1000); line k (kernel time k*0.1 s) arrives
 // lag_k late.
 QByteArray syntheticLog(double extraLag)
@@ -150,13 +162,7 @@ void TstReport::panicIncomplete()
     QVERIFY(m.panic.detected);
     QVERIFY(!m.panic.complete);
     QCOMPARE(m.panic.missing, missing);
-    ReportColumn c;
-    c.label = QStringLiteral("x");
-    c.runs = {run.get()};
-    c.boots = {std::nullopt};
-    c.metrics = {m};
-    c.files = {QStringLiteral("x.log")};
-    const Report rep({c}, MetricOptions{});
+    const Report rep({oneRunColumn(*run, m)}, MetricOptions{});
     QVERIFY(rep.text().contains(QStringLiteral("no, missing %1").arg(missing.join(", "))));
 }
 
@@ -808,13 +814,7 @@ void TstReport::dropCountOutOfRange()
     QCOMPARE(m.dropNotices, qint64(3));
     QCOMPARE(m.dropCountOutOfRange, std::optional<LineIndex>(LineIndex(3)));
     QCOMPARE(m.window.dropCountOutOfRange, std::optional<LineIndex>(LineIndex(3)));
-    ReportColumn c;
-    c.label = QStringLiteral("x");
-    c.runs = {run.get()};
-    c.boots = {std::nullopt};
-    c.metrics = {m};
-    c.files = {QStringLiteral("x.log")};
-    const Report rep({c}, MetricOptions{});
+    const Report rep({oneRunColumn(*run, m)}, MetricOptions{});
     QStringList cells;
     for (const ReportRow &r : rep.rows()) {
         if (r.key == QLatin1String("drops.messages") || r.key == QLatin1String("window.produced")) {
