@@ -403,12 +403,14 @@ QString titleOf(EventKind kind, const Scan &s)
             return withFunction(h.section(QLatin1Char(';'), 0, 0).trimmed(), fn);
         }
         if (h.startsWith(QLatin1String("ODEBUG: "))) {
-            // debugobjects' check of an object freed while active: named, as syzbot does,
-            // by the code that freed it, past the allocator's frames.
+            // debugobjects' checks: named, as syzbot does, by the code that freed or used
+            // the object, past the allocator's frames; an object on a stack without its
+            // annotation, by the function whose stack it is, past the init helper.
             return withFunction(QStringLiteral("WARNING: ODEBUG bug"),
                                 firstGuilty(seq, 0,
                                             {"kfree", "kmem_cache_free", "slab_free", "kvfree",
-                                             "vfree", "free_pages", "free_large_kmalloc"}));
+                                             "vfree", "free_pages", "free_large_kmalloc",
+                                             "init_timer_key", "init_work", "hrtimer_init"}));
         }
         return withFunction(QStringLiteral("WARNING"), fn);
     }

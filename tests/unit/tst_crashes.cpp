@@ -94,7 +94,7 @@ void TstCrashes::reports_data()
     row("odebug_510_61.log", {"warning|WARNING: ODEBUG bug in __queue_work|2|15|complete",
                               "warning|WARNING: ODEBUG bug in bar_exit|17|34|complete",
                               "warning|WARNING in kfree|35|42|complete",
-                              "warning|WARNING: ODEBUG bug in init_timer_key|43|54|complete"});
+                              "warning|WARNING: ODEBUG bug in qux_wait_event|43|54|complete"});
     row("kmemleak.log", {"memory_leak|memory leak in leaky_init|1|9|complete",
                          "memory_leak|kmemleak: new suspected memory leaks|10|10|complete"});
     row("lockdep_circular_49.log", {"lockdep|possible deadlock in bar_lock|2|20|complete"});
