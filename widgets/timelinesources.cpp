@@ -12,6 +12,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace tty {
@@ -164,8 +165,10 @@ void TimelineView::buildSourceGraphs()
 
 void TimelineView::refreshSources(double x0, double x1)
 {
-    // Every stacked lane on one scale, so that A's and B's bands compare by height.
-    std::vector<double> totals;
+    // Every stacked lane of one unit on one scale, so that A's and B's bands compare by
+    // height; a side without a baud rate is in bytes/s, not a share of a UART, and a scale
+    // of 20k B/s would flatten the other's percentages to nothing.
+    std::array<std::vector<double>, 2> totals; // [0]: bytes/s, [1]: % of UART
     for (int i = 0; i < m_sources.size(); ++i) {
         LaneState &lane = m_lanes[sourceLane(i)];
         const SourceSeries &s = *m_sources[i].series;
@@ -200,14 +203,18 @@ void TimelineView::refreshSources(double x0, double x1)
         for (std::size_t b = b0; b < b1; ++b) {
             const double key = s.start + double(b) * l.width - shift;
             if (key + l.width >= x0 && key <= x1) {
-                totals.push_back(sum[b - b0]);
+                totals[s.baud > 0 ? 1 : 0].push_back(sum[b - b0]);
             }
         }
     }
-    const double top = totals.empty() ? 1.0 : robustLaneRange(std::move(totals)).top;
+    std::array<double, 2> top{};
+    for (std::size_t u = 0; u < top.size(); ++u) {
+        top[u] = totals[u].empty() ? 1.0 : robustLaneRange(std::move(totals[u])).top;
+    }
     for (int i = 0; i < m_sources.size(); ++i) {
         if (QCPAxisRect *rect = m_lanes[sourceLane(i)].rect) {
-            rect->axis(QCPAxis::atLeft)->setRange(0, top > 0 ? top : 1.0);
+            const double t = top[m_sources[i].series->baud > 0 ? 1 : 0];
+            rect->axis(QCPAxis::atLeft)->setRange(0, t > 0 ? t : 1.0);
         }
     }
 }

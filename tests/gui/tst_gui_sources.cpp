@@ -16,8 +16,10 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QProcess>
 #include <QScrollBar>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <qcustomplot.h>
@@ -228,6 +230,50 @@ private slots:
             }
         }
         QCOMPARE(shared, 4); // the flood's template and three of the boot
+    }
+
+    // A side without a baud rate (the flood's stamps squeezed tenfold: the bytes came
+    // faster than 115200 can send them) is in bytes/s, the other in % of its UART: each
+    // lane on the scale of its unit. On one scale, B's percentages were flat at zero under
+    // A's tens of kB/s.
+    void stackedLanesOfTwoUnits()
+    {
+        QProcess zstd;
+        zstd.start(
+            QStringLiteral("zstd"),
+            {QStringLiteral("-dcq"), sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+        QVERIFY(zstd.waitForFinished(30000) && zstd.exitCode() == 0);
+        QByteArray fast;
+        double first = -1;
+        for (const QByteArray &line : zstd.readAllStandardOutput().split('\n')) {
+            const qsizetype tab = line.indexOf('\t');
+            if (tab < 0) {
+                continue;
+            }
+            const double t = line.left(tab).toDouble();
+            first = first < 0 ? t : first;
+            fast += QByteArray::number(first + (t - first) / 10, 'f', 6) + line.mid(tab) + '\n';
+        }
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("fast.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(fast) == fast.size());
+        f.close();
+        w->openFiles({f.fileName(), sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
+        QVERIFY(w->waitForLoaded());
+        TimelineView *t = w->timeline();
+        QCOMPARE(t->sourceLanes().size(), 2);
+        QCOMPARE(t->sourceLanes()[0].series->baud, 0);
+        QCOMPARE(t->sourceLanes()[1].series->baud, 115200);
+        QCOMPARE(t->sourceRect(0)->axis(QCPAxis::atLeft)->label(),
+                 QStringLiteral("A by source\nbytes/s"));
+        QCOMPARE(t->sourceRect(1)->axis(QCPAxis::atLeft)->label(),
+                 QStringLiteral("B by source\n% of UART"));
+        // The flood squeezed tenfold sends about 115 kB/s; at 115200 it fills about all of
+        // its UART.
+        const double topA = t->sourceRect(0)->axis(QCPAxis::atLeft)->range().upper;
+        const double topB = t->sourceRect(1)->axis(QCPAxis::atLeft)->range().upper;
+        QVERIFY2(topA > 20000, qPrintable(QString::number(topA)));
+        QVERIFY2(topB >= 90 && topB <= 1000, qPrintable(QString::number(topB)));
     }
 
     void groupedByPrefix()
