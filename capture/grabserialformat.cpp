@@ -40,6 +40,11 @@ public:
         if (m_wallClock) {
             run.arrivalIsWallClock = true; // -T
         }
+        if (m_untimedFirst > 0) {
+            run.warnings << QStringLiteral("the first %1 line(s) had no grabserial timestamp: "
+                                           "when they came is not known")
+                                .arg(m_untimedFirst);
+        }
         if (m_untimed > 0) {
             run.warnings << QStringLiteral("%1 line(s) had no grabserial timestamp; they were "
                                            "kept with the time of the line before")
@@ -117,17 +122,18 @@ private:
             text = l.text.substr(q);
             m_last = t;
         } else {
-            ++m_untimed;
+            ++(m_last ? m_untimed : m_untimedFirst);
         }
         const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
         // As sent: with its CR LF.
-        m_out.line(text, m_last.value_or(HostNs(0)), flags, std::int64_t(text.size()) + 2);
+        m_out.line(text, m_last, flags, std::int64_t(text.size()) + 2);
     }
     StampedBlockWriter m_out;
     bool m_wallClock = false;
     LineFramer m_framer;
     std::optional<HostNs> m_last;
-    std::int64_t m_untimed = 0;
+    std::int64_t m_untimedFirst = 0; // before the first stamp: no time at all
+    std::int64_t m_untimed = 0;      // after it: the stamp before them
     std::string m_minuteKey;
     std::int64_t m_minuteNs = 0;
 };

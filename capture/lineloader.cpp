@@ -123,10 +123,12 @@ public:
                 if (a) {
                     m_lastStamp = a;
                 } else {
-                    if (m_result.untimed++ == 0) {
+                    if (!m_lastStamp) {
+                        ++m_result.untimedFirst;
+                    } else if (m_result.untimed++ == 0) {
                         m_result.firstUntimed = line;
                     }
-                    a = m_lastStamp.value_or(HostNs(0));
+                    a = m_lastStamp; // none before the first stamp
                 }
             }
             notesBefore(i);

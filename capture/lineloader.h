@@ -36,7 +36,8 @@ private:
 
 struct LineLoadResult
 {
-    std::int64_t untimed = 0;              // hostts lines without a stamp
+    std::int64_t untimedFirst = 0;         // hostts lines before the first stamp (no time)
+    std::int64_t untimed = 0;              // those without a stamp after it
     std::optional<LineIndex> firstUntimed; // the first of them
 };
 

@@ -203,23 +203,43 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     }
     const LineIndex start = *w.startLine;
     const LineMatcher only = matcherOf(o.windowMatch);
-    w.printedKnown = run.hasArrival;
     // A start found in kernel text behind other text came after its line's first byte.
     w.start = !run.hasArrival ? std::nullopt
               : o.windowStart.isEmpty()
                   ? secondsOf(run.timeOf(arrivalStandIn(run, start, end)))
                   : secondsOf(run.runTimeOf(matchArrival(run, start, o.windowStart, end)));
+    // A start without an arrival (before a log's first stamp, or stamped only at its line's
+    // end) has no window of arrivals: none arrived in it is not what is known.
+    w.printedKnown = w.start.has_value();
+    if (run.hasArrival && !w.start) {
+        w.printedUnknownWhy = QStringLiteral("the window starts at line %1, which has no host time")
+                                  .arg(lineNumber(start));
+    }
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
     // Nor is there one when no line has a kernel time: what was produced when is unknown,
     // not none.
     // A start found in the text in front of a timestamp (a prompt) has no production time
     // of its own either: the kernel text behind it came later.
+    // Without host times a line has only its kernel time: the times the timeline gives the
+    // others (the kernel time before them) are not when they came, so a window that starts
+    // at one (a boot's firmware lines, a capture's partial first line) cannot be placed on
+    // the kernel clock; from the kernel's first line it would count another span.
+    const bool inFront = !o.windowStart.isEmpty() && matchInFront(run, start, o.windowStart);
     const std::optional<double> p0 =
-        !o.windowStart.isEmpty() && matchInFront(run, start, o.windowStart)
-            ? secondsOf(run.timeOf(start))
-            : productionTime(run, start);
+        !run.hasArrival ? (inFront ? std::nullopt : secondsOf(run.producedAt(start)))
+        : inFront       ? secondsOf(run.timeOf(start))
+                        : productionTime(run, start);
     w.producedKnown = p0.has_value() && m->kernelLines > 0;
+    if (m->kernelLines == 0) {
+        w.producedUnknownWhy = QStringLiteral("no line has a kernel time");
+    } else if (!p0) {
+        w.producedUnknownWhy =
+            QStringLiteral("the window starts at line %1, which has no kernel time%2")
+                .arg(QString::number(lineNumber(start)),
+                     run.hasArrival ? QStringLiteral(" and no host time")
+                                    : QStringLiteral(", and the format no host times"));
+    }
     // Whether x is in the window that starts at `from`; not when either is unknown.
     const auto inWindow = [&](std::optional<double> x, std::optional<double> from) {
         return x && from && *x >= *from && *x <= *from + o.windowSeconds;
@@ -495,7 +515,10 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
                                           "no firmware output before it: its start was not "
                                           "captured")
                                .arg(double(missed->sinceOrigin().count()) * 1e-6, 0, 'f', 3);
-    } else if (done && begun) {
+    } else if (!begun) {
+        m->bootStartNote = QStringLiteral("the boot's first line (line %1) has no host time")
+                               .arg(lineNumber(start));
+    } else if (done) {
         m->bootTimeFirstByte = (*done - *begun).count();
     }
     if (done && b.kernelZero) {
@@ -578,6 +601,9 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
                                         start = run.timeOf(arrivalStandIn(run, first, end));
         if (last && start) {
             m.duration = (*last - *start).count();
+        } else if (!start) {
+            m.startUntimed = QStringLiteral("line %1 has no host time")
+                                 .arg(lineNumber(arrivalStandIn(run, first, end)));
         }
     }
     m.kernelDuration = kernelDuration(run, first, end);

@@ -39,13 +39,15 @@ struct WindowResult
     bool found = false;          // the start pattern matched (always true without one)
     std::optional<double> start; // run seconds (arrival of the start line); none without
     std::optional<LineIndex> startLine;
-    bool printedKnown = false; // the format has arrival times, so `lines` means something
+    bool printedKnown = false; // the start has an arrival time, so `lines` means something
+    QString printedUnknownWhy; // ...and when the format has them but the start none, why
     std::int64_t lines = 0;    // lines that arrived in [start, start + seconds]
     // Lines the kernel produced in the same span of kernel time: the printed ones and the
     // dropped messages whose production interval falls in it (pro rata, rounded).
     std::int64_t produced = 0;
     std::int64_t producedDropped = 0; // ...of which dropped
     bool producedKnown = false;       // the start line has a production time
+    QString producedUnknownWhy;       // ...and when it has none, why
     // A drop in the window whose count is out of range: the lines produced are unknown.
     std::optional<LineIndex> dropCountOutOfRange;
     std::optional<double> wireSeconds; // wire time of the bytes that arrived in the window
@@ -94,6 +96,7 @@ struct Metrics
     std::int64_t bytes = 0;
     bool hasArrival = false;              // the run's format has host arrival times
     std::optional<double> duration;       // seconds from first to last arrival (host times)
+    QString startUntimed;                 // why there is none although the format has them
     std::optional<double> kernelDuration; // kernel time covered, summed over the boots
     int baud = 0;
     int bitsPerChar = 10;              // start + data + parity + stop bits (8N1: 10)

@@ -54,6 +54,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("bits_per_char")] = m.bitsPerChar;
     j[QStringLiteral("wire_s")] = num(m.wireSeconds);
     j[QStringLiteral("duration_s")] = num(m.duration);
+    if (!m.startUntimed.isEmpty()) {
+        j[QStringLiteral("duration_note")] = m.startUntimed;
+    }
     j[QStringLiteral("kernel_duration_s")] = num(m.kernelDuration);
     j[QStringLiteral("boots")] = m.boots;
     QJsonObject drops{{QStringLiteral("notices"), double(m.dropNotices)},
@@ -99,14 +102,20 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                     {QStringLiteral("produced_dropped"),
                      producedKnown ? QJsonValue(double(m.window.producedDropped)) : QJsonValue()},
                     {QStringLiteral("wire_s"), num(m.window.wireSeconds)}};
+    QStringList notes;
     if (m.window.found && !m.window.printedKnown) {
-        win[QStringLiteral("note")] = QStringLiteral(
-            "the format has no host arrival times: lines printed in the window are unknown");
-    } else if (m.window.found && !m.window.producedKnown) {
-        win[QStringLiteral("note")] =
-            QStringLiteral("no line has a kernel time: lines produced in the window are unknown");
+        notes << (run.hasArrival ? m.window.printedUnknownWhy
+                                 : QStringLiteral("the format has no host arrival times")) +
+                     QStringLiteral(": lines printed in the window are unknown");
+    }
+    if (m.window.found && !m.window.producedKnown) {
+        notes << m.window.producedUnknownWhy +
+                     QStringLiteral(": lines produced in the window are unknown");
     } else if (m.window.found && m.window.dropCountOutOfRange) {
-        win[QStringLiteral("note")] = dropCountOutOfRangeReason(*m.window.dropCountOutOfRange);
+        notes << dropCountOutOfRangeReason(*m.window.dropCountOutOfRange);
+    }
+    if (!notes.isEmpty()) {
+        win[QStringLiteral("note")] = notes.join(QStringLiteral("; "));
     }
     if (!o.windowMatch.isEmpty()) {
         win[QStringLiteral("match")] = o.windowMatch;

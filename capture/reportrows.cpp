@@ -110,8 +110,9 @@ void Report::buildRows()
                           [](const Metrics &m) { return m.wireSeconds; });
     estimatedBytes(wire);
     whyAbsent(wire, noBaud);
-    needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
-                     [](const Metrics &m) { return m.duration; }));
+    whyAbsent(needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
+                               [](const Metrics &m) { return m.duration; })),
+              [](const Metrics &m) { return m.startUntimed; });
     whyAbsent(add("kernel_duration_s", "kernel time covered (s)", B::None, false, 3,
                   [](const Metrics &m) { return m.kernelDuration; }),
               noKernelTimes);
@@ -155,6 +156,11 @@ void Report::buildRows()
     const auto windowMissing = [noWindowStart](const Metrics &m) {
         return m.window.found ? QString() : noWindowStart;
     };
+    // Found, but its start arrived at a time not known.
+    const auto windowUntimed = [windowMissing](const Metrics &m) {
+        const QString missing = windowMissing(m);
+        return !missing.isEmpty() ? missing : m.window.printedUnknownWhy;
+    };
     whyAbsent(needsArrival(add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win),
                                printedBetter, true, 0,
                                [](const Metrics &m) -> std::optional<double> {
@@ -162,7 +168,7 @@ void Report::buildRows()
                                               ? double(m.window.lines)
                                               : kAbsent;
                                })),
-              windowMissing);
+              windowUntimed);
     whyAbsent(add("window.produced",
                   QStringLiteral("kernel lines produced (printed + dropped)%1, %2").arg(only, win),
                   B::None, true, 0,
@@ -179,14 +185,15 @@ void Report::buildRows()
                   }
                   return m.window.dropCountOutOfRange
                              ? dropCountOutOfRangeReason(*m.window.dropCountOutOfRange)
-                             : noKernelTimes(m);
+                         : m.kernelLines == 0 ? noKernelTimes(m)
+                                              : m.window.producedUnknownWhy;
               });
     whyAbsent(
         needsArrival(add(
             "window.wire_s", QStringLiteral("time on the wire, %1 (s)").arg(win), B::None, false, 3,
             [](const Metrics &m) { return m.window.found ? m.window.wireSeconds : kAbsent; })),
-        [windowMissing, noBaud](const Metrics &m) {
-            const QString missing = windowMissing(m);
+        [windowUntimed, noBaud](const Metrics &m) {
+            const QString missing = windowUntimed(m);
             return !missing.isEmpty() ? missing : noBaud(m);
         });
     for (int s = 0; s < m_options.spans.size(); ++s) {

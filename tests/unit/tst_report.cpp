@@ -66,6 +66,8 @@ private slots:
     void placeMarkersInNamesStay();
     void absentFiguresSayWhy();
     void dropCountOutOfRange();
+    void firstLineWithoutStamp_data();
+    void firstLineWithoutStamp();
     void markdownKeepsItsColumns();
 };
 
@@ -829,6 +831,78 @@ void TstReport::dropCountOutOfRange()
                           {QStringLiteral("messages"), QJsonValue()},
                           {QStringLiteral("count_out_of_range_line"), 4}}));
     QCOMPARE(j[QLatin1String("window")][QLatin1String("produced")], QJsonValue());
+}
+
+// A header line in front of a timestamped capture (a script's banner, a file joined to
+// another) had its arrival made 0, 1970: the duration read 1796014822.130 s, the boot
+// time from the first byte 1796014820.085 s and the lines printed in the first 30 s 1.
+// When it came is not known: every figure counted from it is n/a, with the reason; those
+// from the kernel's clock are the capture's own.
+void TstReport::firstLineWithoutStamp_data()
+{
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QString>("warning");
+    QTest::newRow("hostts") << QStringLiteral("hostts.log.zst")
+                            << QStringLiteral("the first 1 line(s) had no host timestamp: when "
+                                              "they came is not known");
+    QTest::newRow("grabserial") << QStringLiteral("grabserial.log.zst")
+                                << QStringLiteral("the first 1 line(s) had no grabserial "
+                                                  "timestamp: when they came is not known");
+}
+
+void TstReport::firstLineWithoutStamp()
+{
+    QFETCH(QString, sample);
+    QFETCH(QString, warning);
+    const QByteArray capture = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.") + sample);
+    const auto plain = loadBytes(capture);
+    const auto run = loadBytes("capture of ttyS0 started\n" + capture);
+    QVERIFY(plain && run);
+    QCOMPARE(run->meta.format, plain->meta.format);
+    QCOMPARE(run->warnings, QStringList{warning});
+    QCOMPARE(run->lines.arrival(LineIndex(0)), std::nullopt);
+    QCOMPARE(run->lines.arrival(LineIndex(1)), plain->lines.arrival(LineIndex(0)));
+
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    const Metrics p = computeMetrics(*plain, MetricOptions{});
+    QCOMPARE(m.duration, std::nullopt);
+    QCOMPARE(m.startUntimed, QStringLiteral("line 1 has no host time"));
+    QVERIFY(!m.window.printedKnown);
+    QVERIFY(!m.window.producedKnown);
+    QCOMPARE(m.bootTimeFirstByte, std::nullopt);
+    QCOMPARE(m.bootStartNote, QStringLiteral("the boot's first line (line 1) has no host time"));
+    // The kernel's clock does not need the header's arrival.
+    QCOMPARE(m.bootTimeKernel, p.bootTimeKernel);
+    QCOMPARE(m.lagMax, p.lagMax);
+    QCOMPARE(m.kernelDuration, p.kernelDuration);
+
+    const Report rep({oneRunColumn(*run, m)}, MetricOptions{});
+    QStringList cells;
+    for (const ReportRow &r : rep.rows()) {
+        if (r.key == QLatin1String("duration_s") || r.key.startsWith(QLatin1String("window.")) ||
+            r.key == QLatin1String("boot_time_s")) {
+            cells << r.key + QLatin1Char(' ') + rep.cell(r, 0);
+        }
+    }
+    QCOMPARE(cells,
+             (QStringList{
+                 QStringLiteral("duration_s n/a (line 1 has no host time)"),
+                 QStringLiteral("window.lines n/a (the window starts at line 1, which has no "
+                                "host time)"),
+                 QStringLiteral("window.produced n/a (the window starts at line 1, which has no "
+                                "kernel time and no host time)"),
+                 QStringLiteral("window.wire_s n/a (the window starts at line 1, which has no "
+                                "host time)"),
+                 QStringLiteral("boot_time_s n/a (start not captured)")}));
+    const QJsonObject j = rep.json()[QLatin1String("runs")][0].toObject();
+    QCOMPARE(j[QLatin1String("duration_note")].toString(), m.startUntimed);
+    QCOMPARE(j[QLatin1String("boot_time_note")].toString(), m.bootStartNote);
+    QCOMPARE(j[QLatin1String("window")][QLatin1String("note")].toString(),
+             QStringLiteral("the window starts at line 1, which has no host time: lines printed "
+                            "in the window are unknown; the window starts at line 1, which has "
+                            "no kernel time and no host time: lines produced in the window are "
+                            "unknown"));
 }
 
 QTEST_GUILESS_MAIN(TstReport)

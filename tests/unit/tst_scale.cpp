@@ -94,7 +94,8 @@ std::unique_ptr<Run> parseLineByLine(const QByteArray &data)
         std::int64_t ns = 0;
         const std::size_t q = parseSeconds(l.text, 0, &ns, 1);
         std::string_view text = l.text;
-        HostNs arrival = last.value_or(HostNs(0));
+        // An untimed line keeps the stamp before it; before the first there is none.
+        std::optional<HostNs> arrival = last;
         if (q != std::string_view::npos && q < text.size() && (text[q] == '\t' || text[q] == ' ')) {
             text = text.substr(q + 1);
             arrival = HostNs(ns);
@@ -173,8 +174,13 @@ void TstScale::parallelParseMatchesLineByLine()
         QCOMPARE(run->boots[k].version, ref->boots[k].version);
     }
     QCOMPARE(run->kernelLines, ref->kernelLines);
-    // The repairs were reported: the untimed lines with the first one, the clock step.
-    QVERIFY(run->warnings.join('\n').contains(QLatin1String("(first: line 1)")));
+    // The repairs were reported: the line before the first stamp, which has no time, the
+    // later untimed lines with the first one, the clock step.
+    QVERIFY(!run->lines.arrival(LineIndex(0)));
+    QVERIFY(run->warnings.contains(
+        QLatin1String("the first 1 line(s) had no host timestamp: when they came is not known")));
+    QVERIFY(
+        run->warnings.join('\n').contains(QLatin1String("had no host timestamp (first: line ")));
     QVERIFY(run->warnings.join('\n').contains(QLatin1String("host clock went back 1 time")));
     QCOMPARE(run->lines.flags(run->lines.endIndex() - 1_lines) & NoNewline, int(NoNewline));
 }

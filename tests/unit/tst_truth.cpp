@@ -215,6 +215,27 @@ void TstTruth::captures()
         }
     }
 
+    // The first 30 s from the first line, SeaBIOS's: it has no kernel time, so in a raw
+    // capture where that window falls on the kernel clock is not known (it came an unknown
+    // time before the kernel's time 0), and what the kernel produced in it is absent
+    // rather than counted from the kernel's first line. From that line (the banner, or on a
+    // quiet boot the first line printed) it is the same on every format.
+    QCOMPARE(m.window.producedKnown, timed);
+    if (!timed) {
+        QCOMPARE(m.window.producedUnknownWhy,
+                 QStringLiteral("the window starts at line 1, which has no kernel time, and the "
+                                "format no host times"));
+    }
+    MetricOptions banner;
+    banner.windowStart = QStringLiteral("\\[ *[0-9]+\\.[0-9]{6}\\] ");
+    const Metrics bm = computeMetrics(*run, banner);
+    QVERIFY(bm.window.producedKnown);
+    const std::unique_ptr<Run> raw =
+        loadRun(QStringLiteral(TTYSCOPE_SAMPLES "/%1.raw.zst").arg(name), LoadOptions{}, &error);
+    QVERIFY2(raw, qPrintable(error));
+    QCOMPARE(bm.window.produced, computeMetrics(*raw, banner).window.produced);
+    QVERIFY(bm.window.produced > 0);
+
     // Boot time to the login prompt. The truth counts from QEMU's start, which is not in
     // the capture; ttyscope counts from the first line that arrived.
     if (!isNull(truth, "login_prompt")) {
