@@ -251,7 +251,7 @@ QString Report::diffCell(const ReportRow &row, bool withInterval) const
     return s;
 }
 
-QString Report::footnotes() const
+QString Report::footnotes(bool intervalInCell) const
 {
     QStringList notes;
     bool approx = false, groups = false;
@@ -269,9 +269,13 @@ QString Report::footnotes() const
     }
     if (hasDiff() && groups) {
         notes << QStringLiteral(
-            "B − A: difference of the means, [95 % confidence interval] by Welch's t test; a "
-            "side is called better only where the difference is significant at 95 % (n.s.: "
-            "it is not) and the metric has a direction.");
+                     "B − A: difference of the means, %1 by Welch's t test; a side is called "
+                     "better only where the difference is significant at 95 % (n.s.: it is "
+                     "not) and the metric has a direction.")
+                     .arg(intervalInCell
+                              ? QStringLiteral("[95 % confidence interval]")
+                              : QStringLiteral("with its 95 % confidence interval in the "
+                                               "cell's tooltip"));
         // The difference cells of a single trial against a group show neither, which reads
         // like a significant difference unless said.
         QStringList single;

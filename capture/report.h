@@ -110,11 +110,13 @@ public:
     // -1: A is better, 1: B is better, 0: neither, undefined, or not significant at 95 %.
     int better(const ReportRow &row) const;
     void setEventOutput(const EventOutput &e) { m_events = e; }
+    // What the marks in the tables mean (≈, the interval, n.s.), for the rows shown, and
+    // what to keep in mind reading them; one note a line. intervalInCell: the interval is
+    // in the difference cells (text, Markdown), else in their tooltips (the window).
+    QString footnotes(bool intervalInCell = true) const;
 
 private:
     void buildRows();
-    // What the marks in the tables mean (≈, the interval, n.s.), for the rows shown.
-    QString footnotes() const;
     std::vector<ReportColumn> m_columns;
     MetricOptions m_options;
     EventOutput m_events;

@@ -16,6 +16,8 @@ namespace tty {
 
 namespace {
 
+constexpr int kBlockGap = 40; // between side-by-side blocks of a long table
+
 struct TableLayout
 {
     QStringList header;
@@ -26,9 +28,21 @@ struct TableLayout
     int runColumns = 0;       // the report's columns, after "metric" (then B - A)
     QFont font;               // what the table is drawn in (smaller if the picture is narrow)
     int lineHeight = 0;
-    int blocks = 1; // the rows split into side-by-side blocks when the table is long
+    int blocks = 1;    // the rows split into side-by-side blocks when the table is long
+    QString noteText;  // the report's notes, one a line
+    QStringList notes; // ...wrapped to noteWidth
+    int noteWidth = 0;
+    QFont noteFont; // a little smaller than the table's
+    int noteLineHeight = 0;
     int rowsPerBlock() const { return (int(rows.size()) + blocks - 1) / blocks; }
-    int height() const { return rows.isEmpty() ? 0 : (rowsPerBlock() + 2) * lineHeight; }
+    int rowsHeight() const { return (rowsPerBlock() + 2) * lineHeight; }
+    int height() const
+    {
+        return rows.isEmpty()    ? 0
+               : notes.isEmpty() ? rowsHeight()
+                                 : rowsHeight() + int(notes.size()) * noteLineHeight + lineHeight;
+    }
+    int allBlocksWidth() const { return blocks * blockWidth() + (blocks - 1) * kBlockGap; }
     int blockWidth() const
     {
         int w = 0;
@@ -103,6 +117,9 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
         l.rows << cells;
         l.better << r.better(row);
     }
+    // A picture goes to a review thread alone: what its marks mean, a side of one trial,
+    // chance among many tests and the baud rates go with it, as under the text report.
+    l.noteText = r.footnotes();
     const QFontMetrics fm(font);
     l.lineHeight = fm.height() + 3;
     l.widths.fill(0, l.header.size());
@@ -206,6 +223,33 @@ void fitTableWidth(TableLayout &l, int width, const QFont &font)
     }
 }
 
+// Greedy word wrap: a line as long as fits in `width`, a word longer than that on its own.
+QStringList wrapText(const QString &text, const QFontMetrics &fm, int width)
+{
+    QStringList lines;
+    for (const QString &paragraph : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        QString line;
+        for (const QString &word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    return lines;
+}
+
+// The notes as wide as the table, but not so narrow that each takes many lines.
+void wrapNotes(TableLayout &l, int width)
+{
+    l.noteWidth = std::min(width - 20, std::max(l.allBlocksWidth(), 480));
+    l.notes = wrapText(l.noteText, QFontMetrics(l.noteFont), l.noteWidth);
+}
+
 QFont tableFont()
 {
     QFont font = QFontDatabase::systemFont(QFontDatabase::GeneralFont);
@@ -228,9 +272,14 @@ FigureGeometry figureGeometry(const FigureTable &table, int width, int height)
         font.setPointSizeF(std::max(6.0, font.pointSizeF() - 0.5));
     }
     g.table.font = font;
+    g.table.noteFont = font;
+    g.table.noteFont.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.9));
+    g.table.noteLineHeight = QFontMetrics(g.table.noteFont).height() + 1;
+    wrapNotes(g.table, width);
     const int minPlot = int(height * kMinPlotShare);
-    if (height - g.table.height() < minPlot && g.table.blockWidth() * 2 + 40 <= width) {
+    if (height - g.table.height() < minPlot && g.table.blockWidth() * 2 + kBlockGap <= width) {
         g.table.blocks = 2;
+        wrapNotes(g.table, width);
     }
     g.plotHeight = std::max(minPlot, height - g.table.height());
     g.totalHeight = std::max(height, g.plotHeight + g.table.height());
@@ -277,12 +326,19 @@ void paintTable(QPainter *p, const FigureTable &t, const TableLayout &l, int wid
     if (l.rows.isEmpty()) {
         return;
     }
-    const int gap = 40;
-    const int all = l.blocks * l.blockWidth() + (l.blocks - 1) * gap;
-    int x = std::max(10, (width - all) / 2);
+    int x = std::max(10, (width - l.allBlocksWidth()) / 2);
     for (int b = 0; b < l.blocks; ++b) {
         paintBlock(p, t, l, x, b * l.rowsPerBlock(), l.rowsPerBlock(), font);
-        x += l.blockWidth() + gap;
+        x += l.blockWidth() + kBlockGap;
+    }
+    p->setFont(l.noteFont);
+    p->setPen(plotForeground());
+    const int nx = std::max(10, (width - l.noteWidth) / 2);
+    int y = l.rowsHeight() + l.lineHeight / 2;
+    for (const QString &line : l.notes) {
+        p->drawText(QRect(nx, y, l.noteWidth, l.noteLineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                    line);
+        y += l.noteLineHeight;
     }
 }
 

@@ -48,6 +48,17 @@ MetricsPanel::MetricsPanel(QWidget *parent) : QWidget(parent)
     connect(m_bootsB, &QLineEdit::returnPressed, this, emitCompare);
     m_table = new MetricsTable(this);
     layout->addWidget(m_table, 1);
+    // Under the table, as under the text report: without them "≈", "[a, b]", "n.s." and a
+    // B − A of two boards at different rates are read wrongly.
+    m_notes = new QLabel(this);
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::PlainText);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont small = m_notes->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_notes->setFont(small);
+    m_notes->hide();
+    layout->addWidget(m_notes);
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -154,6 +165,13 @@ int MetricsPanel::selectedBoot() const
 void MetricsPanel::setReport(const Report &report, const QVector<QColor> &colors)
 {
     m_table->setReport(report, colors);
+    m_notes->setText(report.footnotes(false));
+    m_notes->setVisible(!m_notes->text().isEmpty());
+}
+
+QString MetricsPanel::notes() const
+{
+    return m_notes->text();
 }
 
 } // namespace tty

@@ -34,6 +34,9 @@ public:
     QLineEdit *bootsA() const { return m_bootsA; }
     QLineEdit *bootsB() const { return m_bootsB; }
     void setReport(const Report &report, const QVector<QColor> &colors);
+    // What the table's marks mean and what to keep in mind reading it (≈, the interval, a
+    // side of one trial, chance among many tests, different baud rates): the report's notes.
+    QString notes() const;
     // Wide enough for a comparison's columns: the dock takes its first width from this.
     QSize sizeHint() const override { return QSize(600, 600); }
 
@@ -53,6 +56,7 @@ private:
     QLineEdit *m_windowStart, *m_windowMatch, *m_spanFrom, *m_spanTo, *m_bootPattern, *m_interval;
     QDoubleSpinBox *m_window;
     QLabel *m_error;
+    QLabel *m_notes;
 };
 
 } // namespace tty

@@ -6,8 +6,10 @@
 #include "logpane.h"
 #include "logview.h"
 #include "mainwindow.h"
+#include "metricspanel.h"
 #include "palette.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -373,6 +375,12 @@ private slots:
         QCOMPARE(other.session().sides.size(), 2);
         QCOMPARE(other.session().sides[0].trials.front().run->meta.baud, 1500000);
         QCOMPARE(other.session().sides[1].trials.front().run->meta.baud, 115200);
+        // The metrics pane says so under its table, as the text report does.
+        const QStringList notes = other.metricsPanel()->notes().split(QLatin1Char('\n'));
+        QCOMPARE(notes.last(),
+                 QStringLiteral("The wire figures are at different rates: %1: 1500000 baud; "
+                                "%2: 115200 baud.")
+                     .arg(QFileInfo(a.front()).fileName(), QFileInfo(b.front()).fileName()));
     }
 
     void cleanupTestCase() { w.reset(); }
