@@ -241,10 +241,14 @@ void TimelineView::refreshData()
     refreshMarkers(x0, x1);
     refreshPatterns(x0, x1, laneMax);
     double capacity = 0;
+    std::map<int, std::set<int>> sidesOfRate; // baud rate -> the sides (groups) at it
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const TimelineRun &tr = m_runs[ri];
         const SeriesPyramid &s = tr.run->series;
         capacity = std::max(capacity, tr.run->meta.baud / 10.0);
+        if (tr.run->meta.baud > 0) {
+            sidesOfRate[tr.run->meta.baud].insert(tr.group);
+        }
         for (int l = 0; l < LaneCount; ++l) {
             LaneState &lane = m_lanes[l];
             if (!lane.rect || l == Events || ri >= lane.graphs.size() || !lane.graphs[ri]) {
@@ -349,56 +353,68 @@ void TimelineView::refreshData()
         lane.rect->axis(QCPAxis::atLeft)->setRange(0, top);
         if (l == Wire) {
             // A share of the UART needs its rate: no axis without one (--baud not given
-            // where the default could not have sent the bytes).
-            lane.rect->axis(QCPAxis::atRight)->setVisible(capacity > 0);
+            // where the default could not have sent the bytes), nor with two (a board at
+            // 1500000 baud beside one at 115200: one scale of % would be the wrong one's).
+            lane.rect->axis(QCPAxis::atRight)->setVisible(sidesOfRate.size() == 1);
             lane.rect->axis(QCPAxis::atRight)
                 ->setRange(0, capacity > 0 ? top / capacity * 100 : 100);
         }
     }
-    if (LaneState &w = m_lanes[Wire]; w.rect && capacity > 0) {
-        // The UART's capacity: 10 bits per byte on the wire (8N1).
-        static const QString kCapName = QStringLiteral("uart-capacity");
-        QCPItemStraightLine *cap = nullptr;
-        QCPItemText *capText = nullptr;
-        for (int i = 0; i < m_plot->itemCount(); ++i) {
-            QCPAbstractItem *it = m_plot->item(i);
-            if (it->clipAxisRect() == w.rect && it->objectName() == kCapName) {
-                if (auto *line = qobject_cast<QCPItemStraightLine *>(it)) {
-                    cap = line;
-                } else if (auto *t = qobject_cast<QCPItemText *>(it)) {
-                    capText = t;
-                }
-            }
-        }
-        if (!cap) {
-            cap = new QCPItemStraightLine(m_plot);
-            cap->setObjectName(kCapName);
-            cap->setClipAxisRect(w.rect);
-            cap->setPen(QPen(QColor(200, 0, 0, 170), 1.2, Qt::DashDotLine));
-            for (QCPItemPosition *p : {cap->point1, cap->point2}) {
-                p->setAxes(w.rect->axis(QCPAxis::atBottom), w.rect->axis(QCPAxis::atLeft));
-                p->setAxisRect(w.rect);
-                p->setTypeX(QCPItemPosition::ptAxisRectRatio);
-            }
-            capText = new QCPItemText(m_plot);
-            capText->setObjectName(kCapName);
-            capText->setClipAxisRect(w.rect);
-            capText->position->setAxes(w.rect->axis(QCPAxis::atBottom),
-                                       w.rect->axis(QCPAxis::atLeft));
-            capText->position->setAxisRect(w.rect);
-            capText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-            capText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        }
-        // Dark red does not read on the dark theme's background.
-        capText->setColor(darkTheme() ? QColor(255, 120, 120) : QColor(200, 0, 0));
-        cap->point1->setCoords(0, capacity);
-        cap->point2->setCoords(1, capacity);
-        capText->position->setCoords(0.995, capacity);
-        capText->setText(QStringLiteral("UART capacity %1 B/s (%2 baud, 8N1)")
-                             .arg(capacity, 0, 'f', 0)
-                             .arg(int(capacity * 10)));
+    if (LaneState &w = m_lanes[Wire]; w.rect) {
+        refreshCapacityLines(w.rect, sidesOfRate);
     }
     m_plot->requestReplot();
+}
+
+void TimelineView::refreshCapacityLines(QCPAxisRect *rect,
+                                        const std::map<int, std::set<int>> &sidesOfRate)
+{
+    // Made again each time (a few items): the rates change with what is loaded.
+    static const QString kCapName = QStringLiteral("uart-capacity");
+    for (int i = m_plot->itemCount() - 1; i >= 0; --i) {
+        QCPAbstractItem *it = m_plot->item(i);
+        if (it->clipAxisRect() == rect && it->objectName() == kCapName) {
+            m_plot->removeItem(it);
+        }
+    }
+    // Dark red does not read on the dark theme's background.
+    const QColor textColor = darkTheme() ? QColor(255, 120, 120) : QColor(200, 0, 0);
+    for (const auto &[baud, sides] : sidesOfRate) {
+        // 10 bits per byte on the wire (8N1).
+        const double capacity = baud / 10.0;
+        auto *cap = new QCPItemStraightLine(m_plot);
+        cap->setObjectName(kCapName);
+        cap->setClipAxisRect(rect);
+        cap->setPen(QPen(QColor(200, 0, 0, 170), 1.2, Qt::DashDotLine));
+        for (QCPItemPosition *p : {cap->point1, cap->point2}) {
+            p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            p->setAxisRect(rect);
+            p->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        }
+        cap->point1->setCoords(0, capacity);
+        cap->point2->setCoords(1, capacity);
+        auto *text = new QCPItemText(m_plot);
+        text->setObjectName(kCapName);
+        text->setClipAxisRect(rect);
+        text->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        text->position->setAxisRect(rect);
+        text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        text->setColor(textColor);
+        text->position->setCoords(0.995, capacity);
+        QString whose;
+        if (sidesOfRate.size() > 1) {
+            QStringList names;
+            for (int side : sides) {
+                names << QString(QChar(u'A' + side));
+            }
+            whose = QStringLiteral(": ") + names.join(QStringLiteral(", "));
+        }
+        text->setText(QStringLiteral("UART capacity %1 B/s (%2 baud, 8N1)%3")
+                          .arg(capacity, 0, 'f', 0)
+                          .arg(baud)
+                          .arg(whose));
+    }
 }
 
 void TimelineView::refreshMarkers(double x0, double x1)

@@ -16,8 +16,10 @@
 #include <QVector>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 class QCustomPlot;
 class QCPPainter;
@@ -186,6 +188,9 @@ private:
     double runX(int run, double runSeconds) const { return runSeconds - m_runs[run].shift; }
     void applyTheme();
     void refreshMarkers(double x0, double x1);
+    // The UART's capacity in the wire lane, a line per baud rate (and, with two, the sides
+    // at each): rate -> sides (groups).
+    void refreshCapacityLines(QCPAxisRect *rect, const std::map<int, std::set<int>> &sidesOfRate);
     void refreshPatterns(double x0, double x1, QVector<double> &laneMax);
     // Lanes after the fixed ones: the pattern lanes, then the stacked source lanes.
     int sourceLane(int i) const { return LaneCount + int(m_patterns.size()) + i; }

@@ -8,6 +8,9 @@
 #include "mainwindow.h"
 #include "metricspanel.h"
 #include "palette.h"
+#include "timelineview.h"
+
+#include <qcustomplot.h>
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -381,6 +384,35 @@ private slots:
                  QStringLiteral("The wire figures are at different rates: %1: 1500000 baud; "
                                 "%2: 115200 baud.")
                      .arg(QFileInfo(a.front()).fileName(), QFileInfo(b.front()).fileName()));
+        // The wire lane: a capacity line per rate, named by its side, and no "% of UART"
+        // scale, which would be one side's.
+        QStringList capacities;
+        QCustomPlot *plot = other.timeline()->plot();
+        const QCPAxisRect *wire = nullptr;
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            if (plot->item(i)->objectName() == QLatin1String("uart-capacity")) {
+                wire = plot->item(i)->clipAxisRect();
+                if (auto *t = qobject_cast<QCPItemText *>(plot->item(i))) {
+                    capacities << t->text();
+                }
+            }
+        }
+        QCOMPARE(capacities, (QStringList{
+                                 QStringLiteral("UART capacity 11520 B/s (115200 baud, 8N1): B"),
+                                 QStringLiteral("UART capacity 150000 B/s (1500000 baud, 8N1): A"),
+                             }));
+        QVERIFY(wire);
+        QVERIFY(!wire->axis(QCPAxis::atRight)->visible());
+        // One rate: its line, unnamed, and the scale.
+        QStringList one;
+        for (int i = 0; i < w->timeline()->plot()->itemCount(); ++i) {
+            if (auto *t = qobject_cast<QCPItemText *>(w->timeline()->plot()->item(i));
+                t && t->objectName() == QLatin1String("uart-capacity")) {
+                one << t->text();
+                QVERIFY(t->clipAxisRect()->axis(QCPAxis::atRight)->visible());
+            }
+        }
+        QCOMPARE(one, QStringList{QStringLiteral("UART capacity 11520 B/s (115200 baud, 8N1)")});
     }
 
     void cleanupTestCase() { w.reset(); }
