@@ -82,6 +82,10 @@ public:
     LiveBar *liveBar() const { return m_liveBar; }
 
     void setAlignment(const Alignment &a);
+    // Reads the files open now again with `baud` for a side (two boards at different
+    // rates; a console the 115200 default could not have carried). False with a message
+    // when the session is not the files of the last open (a capture).
+    bool setSideBaud(int side, int baud, QString *error);
     // A lane of matches per second for a regex; computed in the background.
     void setPatterns(const QStringList &regexes, bool wait = false);
     // Moves the log and the timeline to an event (not QWidget::showEvent).
@@ -95,6 +99,7 @@ protected:
 
 private:
     void buildActions();
+    void askSideBaud(int side);
     void buildDocks();
     void onLoaded(const LoadResult &result);
     void setSession(Session session);

@@ -13,7 +13,9 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
@@ -108,6 +110,60 @@ void MainWindow::openDialog()
         // Several files picked at once: one group of trials.
         openFiles({files.join(QLatin1Char(','))});
     }
+}
+
+void MainWindow::askSideBaud(int side)
+{
+    if (side >= m_session.sides.size()) {
+        return;
+    }
+    const int current = m_session.sides[side].trials.front().run->meta.baud;
+    bool ok = false;
+    const int baud = QInputDialog::getInt(
+        this, tr("Baud rate"),
+        tr("Baud rate of run %1's console (8N1): its time on the wire and UART use are "
+           "computed at it.")
+            .arg(QChar(u'A' + side)),
+        current > 0 ? current : 115200, 50, 100000000, 1, &ok);
+    QString error;
+    if (ok && baud != current && !setSideBaud(side, baud, &error)) {
+        m_notices->show(NoticeBar::Level::Warning, error.toHtmlEscaped());
+    }
+}
+
+bool MainWindow::setSideBaud(int side, int baud, QString *error)
+{
+    // The files are read again: only when the session is the last open's files, not a
+    // capture (whose rate is set when it starts) or a session built otherwise.
+    // (A trial names its file without the directory.)
+    bool fromFiles = m_pending.sides.size() == m_session.sides.size() && !m_live;
+    for (int s = 0; fromFiles && s < m_session.sides.size(); ++s) {
+        QStringList names;
+        for (const QString &path : m_pending.sides[s]) {
+            names << QFileInfo(path).fileName();
+        }
+        for (const Trial &t : m_session.sides[s].trials) {
+            fromFiles = fromFiles && names.contains(t.file);
+        }
+    }
+    if (side < 0 || side >= m_session.sides.size() || !fromFiles) {
+        *error = tr("The baud rate of a capture is set when it starts (File ▸ Capture…); "
+                    "open its recording to read it at another.");
+        return false;
+    }
+    OpenRequest r = m_pending;
+    r.bauds.clear();
+    r.labels.clear();
+    for (const Side &s : m_session.sides) {
+        // The others keep theirs (0: the default, as they were read).
+        r.bauds << s.trials.front().run->meta.baud;
+        r.labels << s.label;
+    }
+    r.bauds[side] = baud;
+    r.metrics = m_session.metrics;
+    r.alignment = m_session.alignment;
+    open(r);
+    return true;
 }
 
 void MainWindow::compareDialog()

@@ -161,6 +161,13 @@ void MainWindow::buildActions()
             }
         });
     }
+    colors->addSeparator();
+    for (int i = 0; i < 2; ++i) {
+        QAction *a =
+            colors->addAction(i == 0 ? tr("Baud rate of run A…") : tr("Baud rate of run B…"));
+        connect(a, &QAction::triggered, this, [this, i] { askSideBaud(i); });
+    }
+    colors->addSeparator();
     QAction *resetColors = colors->addAction(tr("Default colours"));
     connect(resetColors, &QAction::triggered, this, [this] {
         QSettings().remove(QStringLiteral("colors"));

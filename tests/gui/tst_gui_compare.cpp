@@ -413,6 +413,17 @@ private slots:
             }
         }
         QCOMPARE(one, QStringList{QStringLiteral("UART capacity 11520 B/s (115200 baud, 8N1)")});
+
+        // View ▸ Runs ▸ Baud rate of run B…: the files are read again, B at its new rate, A
+        // at its own, the labels kept.
+        QString error;
+        QVERIFY(other.setSideBaud(1, 230400, &error));
+        QVERIFY(other.waitForLoaded());
+        QCOMPARE(other.session().sides[0].trials.front().run->meta.baud, 1500000);
+        QCOMPARE(other.session().sides[1].trials.front().run->meta.baud, 230400);
+        QCOMPARE(other.session().sides[1].label, QFileInfo(b.front()).fileName());
+        QVERIFY(other.metricsPanel()->notes().endsWith(
+            QStringLiteral("; %1: 230400 baud.").arg(QFileInfo(b.front()).fileName())));
     }
 
     void cleanupTestCase() { w.reset(); }
