@@ -146,6 +146,11 @@ public:
             w << QStringLiteral("tio 24hour-delta stamps: arrival times are the sum of the "
                                 "deltas from tio's start");
         }
+        if (m_untimedFirst > 0) {
+            w << QStringLiteral("the first %1 line(s) with text had no tio timestamp: when "
+                                "they came is not known")
+                     .arg(m_untimedFirst);
+        }
         if (m_untimed > 0) {
             w << QStringLiteral("%1 line(s) with text had no tio timestamp; they were kept "
                                 "with the time of the line before")
@@ -272,7 +277,9 @@ private:
                 ++p;
             }
             body = body.substr(p);
-            m_untimed += body.empty() ? 0 : 1; // a line of CRs alone is never stamped
+            if (!body.empty()) { // a line of CRs alone is never stamped
+                ++(m_last ? m_untimed : m_untimedFirst);
+            }
         }
         if (at) {
             m_last = at;
@@ -296,7 +303,8 @@ private:
     std::string m_dateKey;
     std::int64_t m_hourKey = -1;
     std::int64_t m_hourStart = 0;
-    std::int64_t m_untimed = 0;
+    std::int64_t m_untimedFirst = 0; // before the first stamp: no time at all
+    std::int64_t m_untimed = 0;      // after it: the stamp before them
     std::int64_t m_mixed = 0;
     std::int64_t m_overflow = 0;
 };

@@ -5,6 +5,7 @@
 #include "report.h"
 #include "tst_helpers.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QtTest>
 
@@ -848,14 +849,34 @@ void TstReport::firstLineWithoutStamp_data()
     QTest::newRow("grabserial") << QStringLiteral("grabserial.log.zst")
                                 << QStringLiteral("the first 1 line(s) had no grabserial "
                                                   "timestamp: when they came is not known");
+    // tio --timestamp: the hostts capture's stamps as "[HH:MM:SS.mmm] ".
+    QTest::newRow("tio") << QStringLiteral("tio")
+                         << QStringLiteral("the first 1 line(s) with text had no tio timestamp: "
+                                           "when they came is not known");
 }
 
 void TstReport::firstLineWithoutStamp()
 {
     QFETCH(QString, sample);
     QFETCH(QString, warning);
-    const QByteArray capture = zstdDecompressFile(
-        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.") + sample);
+    QByteArray capture = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.") +
+        (sample == QLatin1String("tio") ? QStringLiteral("hostts.log.zst") : sample));
+    if (sample == QLatin1String("tio")) {
+        QByteArray tio;
+        for (const QByteArray &line : capture.split('\n')) {
+            const qsizetype tab = line.indexOf('\t');
+            if (tab > 0) {
+                const qint64 ms = qRound64(line.left(tab).toDouble() * 1e3);
+                tio += "[" +
+                       QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC)
+                           .toString(QStringLiteral("HH:mm:ss.zzz"))
+                           .toLatin1() +
+                       "] " + line.mid(tab + 1) + "\n";
+            }
+        }
+        capture = tio;
+    }
     const auto plain = loadBytes(capture);
     const auto run = loadBytes("capture of ttyS0 started\n" + capture);
     QVERIFY(plain && run);
