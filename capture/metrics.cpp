@@ -212,8 +212,8 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     // end) has no window of arrivals: none arrived in it is not what is known.
     w.printedKnown = w.start.has_value();
     if (run.hasArrival && !w.start) {
-        w.printedUnknownWhy = QStringLiteral("the window starts at line %1, which has no host time")
-                                  .arg(lineNumber(start));
+        w.printedUnknownWhy =
+            QStringLiteral("starts at line %1, which has no host time").arg(lineNumber(start));
     }
     // Without a production time of its own the start line's arrival stands in (as for a
     // user-space line that starts the window); without either there is no produced figure.
@@ -234,11 +234,10 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     if (m->kernelLines == 0) {
         w.producedUnknownWhy = QStringLiteral("no line has a kernel time");
     } else if (!p0) {
-        w.producedUnknownWhy =
-            QStringLiteral("the window starts at line %1, which has no kernel time%2")
-                .arg(QString::number(lineNumber(start)),
-                     run.hasArrival ? QStringLiteral(" and no host time")
-                                    : QStringLiteral(", and the format no host times"));
+        w.producedUnknownWhy = QStringLiteral("starts at line %1, which has no kernel time%2")
+                                   .arg(QString::number(lineNumber(start)),
+                                        run.hasArrival ? QStringLiteral(" and no host time")
+                                                       : QStringLiteral("; no host times"));
     }
     // Whether x is in the window that starts at `from`; not when either is unknown.
     const auto inWindow = [&](std::optional<double> x, std::optional<double> from) {

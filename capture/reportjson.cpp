@@ -104,12 +104,13 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                     {QStringLiteral("wire_s"), num(m.window.wireSeconds)}};
     QStringList notes;
     if (m.window.found && !m.window.printedKnown) {
-        notes << (run.hasArrival ? m.window.printedUnknownWhy
+        notes << (run.hasArrival ? QStringLiteral("the window ") + m.window.printedUnknownWhy
                                  : QStringLiteral("the format has no host arrival times")) +
                      QStringLiteral(": lines printed in the window are unknown");
     }
     if (m.window.found && !m.window.producedKnown) {
-        notes << m.window.producedUnknownWhy +
+        notes << (m.kernelLines > 0 ? QStringLiteral("the window ") : QString()) +
+                     m.window.producedUnknownWhy +
                      QStringLiteral(": lines produced in the window are unknown");
     } else if (m.window.found && m.window.dropCountOutOfRange) {
         notes << dropCountOutOfRangeReason(*m.window.dropCountOutOfRange);

@@ -907,15 +907,14 @@ void TstReport::firstLineWithoutStamp()
         }
     }
     QCOMPARE(cells,
-             (QStringList{
-                 QStringLiteral("duration_s n/a (line 1 has no host time)"),
-                 QStringLiteral("window.lines n/a (the window starts at line 1, which has no "
-                                "host time)"),
-                 QStringLiteral("window.produced n/a (the window starts at line 1, which has no "
-                                "kernel time and no host time)"),
-                 QStringLiteral("window.wire_s n/a (the window starts at line 1, which has no "
-                                "host time)"),
-                 QStringLiteral("boot_time_s n/a (start not captured)")}));
+             (QStringList{QStringLiteral("duration_s n/a (line 1 has no host time)"),
+                          QStringLiteral("window.lines n/a (starts at line 1, which has no "
+                                         "host time)"),
+                          QStringLiteral("window.produced n/a (starts at line 1, which has no "
+                                         "kernel time and no host time)"),
+                          QStringLiteral("window.wire_s n/a (starts at line 1, which has no "
+                                         "host time)"),
+                          QStringLiteral("boot_time_s n/a (start not captured)")}));
     const QJsonObject j = rep.json()[QLatin1String("runs")][0].toObject();
     QCOMPARE(j[QLatin1String("duration_note")].toString(), m.startUntimed);
     QCOMPARE(j[QLatin1String("boot_time_note")].toString(), m.bootStartNote);

@@ -223,8 +223,7 @@ void TstTruth::captures()
     QCOMPARE(m.window.producedKnown, timed);
     if (!timed) {
         QCOMPARE(m.window.producedUnknownWhy,
-                 QStringLiteral("the window starts at line 1, which has no kernel time, and the "
-                                "format no host times"));
+                 QStringLiteral("starts at line 1, which has no kernel time; no host times"));
     }
     MetricOptions banner;
     banner.windowStart = QStringLiteral("\\[ *[0-9]+\\.[0-9]{6}\\] ");
