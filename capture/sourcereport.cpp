@@ -223,6 +223,9 @@ QString SourceReport::render(bool md) const
                              .arg(m.intervals.front().pattern,
                                   QString::number(m.intervals.front().matches));
             }
+            if (!t.clockNote.isEmpty()) {
+                notes << QStringLiteral("first/last/rate: ") + t.clockNote;
+            }
             if (!t.timeNote.isEmpty()) {
                 notes << QStringLiteral("first/last/rate n/a: ") + t.timeNote;
             }
@@ -341,6 +344,7 @@ void SourceReport::addToJson(QJsonObject *j) const
             note("wire", t.wireNote);
             note("boot_share", t.bootNote);
             note("time", t.timeNote);
+            note("clock", t.clockNote);
             QJsonObject summary{
                 {QStringLiteral("by"), sourceGroupingName(t.by)},
                 {QStringLiteral("count"), double(t.sources.size())},

@@ -54,6 +54,8 @@ struct SourceTable
     std::int64_t droppedAttributed = 0;
     std::int64_t droppedUnattributed = 0; // the neighbours of the drop are other sources
     QString wireNote, bootNote, timeNote; // why those figures are none (empty: they are not)
+    // Which clock first, last and rate are on when it is not the arrivals' (empty: arrivals).
+    QString clockNote;
 };
 
 // Console bytes of a line as the metrics count them: its text and a \r\n where it ended.

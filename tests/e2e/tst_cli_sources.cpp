@@ -66,6 +66,7 @@ private slots:
     void floodTopSource_data();
     void floodTopSource();
     void floodFigures();
+    void rawTimesAreKernelTimes();
     void textAndMarkdown();
     void byPrefix();
     void byCaller();
@@ -148,6 +149,35 @@ void TstCliSources::floodFigures()
         QVERIFY(s[QLatin1String("wire_share")].toDouble() >= 0.001);
     }
     QCOMPARE(list.size(), 5);
+}
+
+// The same capture as raw text: first, last and rate are by kernel time (production), which
+// must say so. acpiphp's 29 lines came in 2 ms of kernel time (13944 lines/s) and over
+// 128 ms on the wire (218 lines/s); without the note the two read as one figure.
+void TstCliSources::rawTimesAreKernelTimes()
+{
+    const QString clock = QStringLiteral("by kernel time, when the lines were produced (the "
+                                         "format has no host times: when they were printed is "
+                                         "not known)");
+    for (const QString &format : {QStringLiteral(".raw.zst"), QStringLiteral(".hostts.log.zst")}) {
+        const QJsonObject j = reportJson({sample(kFlood + format)});
+        const QJsonObject run = j[QLatin1String("runs")][0].toObject();
+        const QJsonValue note =
+            run[QLatin1String("sources_summary")][QLatin1String("notes")][QLatin1String("clock")];
+        if (format == QLatin1String(".hostts.log.zst")) {
+            QVERIFY(note.isNull());
+            continue;
+        }
+        QCOMPARE(note.toString(), clock);
+        const QJsonObject top = run[QLatin1String("sources")][0].toObject();
+        // The kernel times of its first and last line, [4.315653] and [34.336258].
+        QCOMPARE(qRound64(top[QLatin1String("first_s")].toDouble() * 1e6), 4315653);
+        QCOMPARE(qRound64(top[QLatin1String("last_s")].toDouble() * 1e6), 34336258);
+    }
+    Result r = ttyscope({QStringLiteral("report"), QStringLiteral("--sources"),
+                         sample(kFlood + QStringLiteral(".raw.zst"))});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.split(u'\n').contains(QStringLiteral("  first/last/rate: ") + clock));
 }
 
 void TstCliSources::textAndMarkdown()
