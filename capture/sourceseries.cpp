@@ -43,7 +43,8 @@ SourceSeries buildSourceSeries(const Run &run, const SourceIndex &index, const S
                                const Metrics &m, int topN, const std::atomic<bool> *cancel)
 {
     SourceSeries out;
-    out.baud = m.baud;
+    out.byKernelTime = !run.hasArrival;
+    out.baud = out.byKernelTime ? 0 : m.baud;
     out.bitsPerChar = m.bitsPerChar;
     const LineIndex first = m.first;
     const LineIndex end = std::min(m.end, LineIndex(0) + index.lines());

@@ -46,6 +46,9 @@ struct SourceSeries
     std::int64_t otherSources = 0; // how many sources "other" holds
     std::int64_t untimedBytes = 0; // of lines with neither an arrival nor a kernel time
     int baud = 0;                  // 0: unknown (the lane then shows bytes per second)
+    // No arrivals: the bins are by the lines' kernel times, the bytes as the kernel produced
+    // them (no baud: a share of the UART would be a rate it never carried, 200 %).
+    bool byKernelTime = false;
     int bitsPerChar = 10;
     double start = 0; // run seconds of the first bin's start
     std::vector<Level> levels;

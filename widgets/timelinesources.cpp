@@ -88,8 +88,9 @@ QCPGraph *TimelineView::sourceGraph(int i, int channel) const
 QString TimelineView::sourceLaneLabel(int i) const
 {
     const SourceLane &lane = m_sources[i];
-    const QString unit =
-        lane.series->baud > 0 ? QStringLiteral("% of UART") : QStringLiteral("bytes/s");
+    const QString unit = lane.series->byKernelTime ? QStringLiteral("produced B/s")
+                         : lane.series->baud > 0   ? QStringLiteral("% of UART")
+                                                   : QStringLiteral("bytes/s");
     if (m_sources.size() > 1 && lane.run < m_runs.size()) {
         // The side's letter: its name is in the legend and the log pane's title, and a long
         // file name would crowd the rotated label.

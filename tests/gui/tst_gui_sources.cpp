@@ -276,6 +276,24 @@ private slots:
         QVERIFY2(topB >= 90 && topB <= 1000, qPrintable(QString::number(topB)));
     }
 
+    // Raw text has no arrivals: its lane is by kernel time, what the kernel produced, in
+    // bytes/s. As a share of the UART it read 200 % (a burst the UART spread over seconds),
+    // beside a wire lane that said "not available".
+    void rawLaneIsProduction()
+    {
+        w->openFiles({sample("spam_rmmod-k612rt-smp4-115200-t1.raw.zst")});
+        QVERIFY(w->waitForLoaded());
+        TimelineView *t = w->timeline();
+        QCOMPARE(t->sourceLanes().size(), 1);
+        QVERIFY(t->sourceLanes()[0].series->byKernelTime);
+        QCOMPARE(t->sourceLanes()[0].series->baud, 0);
+        QCOMPARE(t->sourceRect(0)->axis(QCPAxis::atLeft)->label(),
+                 QStringLiteral("by source\nproduced B/s"));
+        // The flood's production peaks above the 11520 B/s a 115200 UART carries.
+        const double top = t->sourceRect(0)->axis(QCPAxis::atLeft)->range().upper;
+        QVERIFY2(top > 11520, qPrintable(QString::number(top)));
+    }
+
     void groupedByPrefix()
     {
         w->openFiles({sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst")});
