@@ -698,12 +698,20 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         const LineMatcher matcher = matcherOf(pattern);
         std::vector<std::optional<double>> arrivals, kernel;
         TextReader reader(run.lines);
+        std::optional<int> lastBoot;
         for (LineIndex i = first; i < end; ++i) {
             if (matcher.matches(reader.text(i))) {
                 ++st.matches;
                 if (run.hasArrival) {
                     arrivals.push_back(secondsOf(run.timeOf(i)));
                 }
+                // The kernel's clock starts again at each boot: no interval by it spans
+                // two (without host times the boots are only laid end to end, 1 s apart).
+                const int boot = run.bootOf(i);
+                if (lastBoot && *lastBoot != boot) {
+                    kernel.push_back(std::nullopt);
+                }
+                lastBoot = boot;
                 kernel.push_back(secondsOf(run.producedAt(i)));
             }
         }

@@ -68,6 +68,7 @@ private slots:
     void absentFiguresSayWhy();
     void dropCountOutOfRange();
     void firstLineWithoutStamp_data();
+    void kernelIntervalsStayInTheirBoot();
     void firstLineWithoutStamp();
     void markdownKeepsItsColumns();
 };
@@ -923,6 +924,51 @@ void TstReport::firstLineWithoutStamp()
                             "in the window are unknown; the window starts at line 1, which has "
                             "no kernel time and no host time: lines produced in the window are "
                             "unknown"));
+}
+
+// A raw log of two boots lays them end to end on the timeline, 1 s apart: an --interval by
+// kernel time across the two read 6.9361 s between the boots' 'login:' prompts, a time no
+// clock measured (the kernel's starts again at each boot). Intervals by kernel time stay in
+// their boot; those by arrival need host times, and say so.
+void TstReport::kernelIntervalsStayInTheirBoot()
+{
+    const QByteArray boot = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"));
+    const auto one = loadBytes(boot);
+    const auto two = loadBytes(boot + boot);
+    QVERIFY(one && two);
+    QCOMPARE(two->boots.size(), std::size_t(2));
+    MetricOptions o;
+    o.intervals = {QStringLiteral("login:"), QStringLiteral("Freeing unused")};
+    const Metrics m1 = computeMetrics(*one, o), m2 = computeMetrics(*two, o);
+    // One prompt a boot: no two in one boot.
+    QCOMPARE(m2.intervals[0].matches, qint64(2));
+    QCOMPARE(m2.intervals[0].kernelP50, std::nullopt);
+    QCOMPARE(m2.intervals[0].kernelMean, std::nullopt);
+    // Four "Freeing unused" lines a boot, 3.471000 to 3.578643: the same three intervals in
+    // each boot, and none between the boots.
+    QCOMPARE(m2.intervals[1].matches, qint64(8));
+    QCOMPARE(qRound64(*m2.intervals[1].kernelMean * 1e6),
+             qRound64(*m1.intervals[1].kernelMean * 1e6));
+    QCOMPARE(qRound64(*m2.intervals[1].kernelMean * 1e6), qRound64((3.578643 - 3.471) / 3 * 1e6));
+    QCOMPARE(qRound64(*m2.intervals[1].kernelP99 * 1e6),
+             qRound64(*m1.intervals[1].kernelP99 * 1e6));
+
+    const Report rep({oneRunColumn(*two, m2)}, o);
+    QStringList cells;
+    for (const ReportRow &r : rep.rows()) {
+        if (r.key.startsWith(QLatin1String("intervals.0."))) {
+            cells << r.key + QLatin1Char(' ') + rep.cell(r, 0);
+        }
+    }
+    QCOMPARE(cells, (QStringList{
+                        QStringLiteral("intervals.0.matches 2"),
+                        QStringLiteral("intervals.0.mean_s n/a (no host times)"),
+                        QStringLiteral("intervals.0.p50_s n/a (no host times)"),
+                        QStringLiteral("intervals.0.p99_s n/a (no host times)"),
+                        QStringLiteral("intervals.0.kernel_p50_s n/a (no two stamped in one boot)"),
+                        QStringLiteral("intervals.0.kernel_p99_s n/a (no two stamped in one boot)"),
+                    }));
 }
 
 QTEST_GUILESS_MAIN(TstReport)
