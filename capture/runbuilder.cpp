@@ -177,6 +177,17 @@ void RunBuilder::finish()
                               .arg(m_outOfRange)
                               .arg(lineNumber(m_firstOutOfRangeLine.value_or(LineIndex(-1))));
     }
+    if (m_run.hasArrival && m_lastArrivalNs == kNoArrival && !m_run.lines.empty()) {
+        // A log of a stamped format none of whose lines had a usable stamp (forced with
+        // --format, or every stamp corrupt): read like raw text, its lines placed by their
+        // kernel times, rather than as arrivals of which none is known (printed and wire
+        // lanes of zeros, a source lane in % of the UART by production).
+        m_run.hasArrival = false;
+        m_run.arrivalIsWallClock = false;
+        m_run.arrivalIsLineEnd = false;
+        m_run.warnings << QStringLiteral("no line had a host time: the log is read without "
+                                         "arrival times");
+    }
     m_run.finalize();
     warnClockShifts();
     warnClockDrift();

@@ -69,6 +69,7 @@ private slots:
     void dropCountOutOfRange();
     void firstLineWithoutStamp_data();
     void kernelIntervalsStayInTheirBoot();
+    void stampedFormatWithoutStamps();
     void firstLineWithoutStamp();
     void markdownKeepsItsColumns();
 };
@@ -969,6 +970,41 @@ void TstReport::kernelIntervalsStayInTheirBoot()
                         QStringLiteral("intervals.0.kernel_p50_s n/a (no two stamped in one boot)"),
                         QStringLiteral("intervals.0.kernel_p99_s n/a (no two stamped in one boot)"),
                     }));
+}
+
+// `--format hostts` on a log none of whose lines has a stamp: no arrival is known, so the
+// run is read as raw text is (placed by kernel time), not as arrivals none of which exists:
+// the window drew printed and wire lanes of zeros and a source lane in % of the UART.
+void TstReport::stampedFormatWithoutStamps()
+{
+    QByteArray text;
+    for (const QByteArray &line :
+         zstdDecompressFile(
+             QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst"))
+             .split('\n')) {
+        text += line.mid(line.indexOf('\t') + 1) + '\n';
+    }
+    text.chop(1);
+    const auto run = loadBytes(text, withFormat(QStringLiteral("hostts")));
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, Format::HostTs);
+    QVERIFY(!run->hasArrival);
+    QCOMPARE(run->warnings,
+             (QStringList{QStringLiteral("the first 16 line(s) had no host timestamp: when they "
+                                         "came is not known"),
+                          QStringLiteral("no line had a host time: the log is read without "
+                                         "arrival times")}));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.lines, qint64(16));
+    QCOMPARE(m.duration, std::nullopt);
+    QCOMPARE(m.lagMax, std::nullopt);
+    QCOMPARE(qRound64(*m.kernelDuration * 1e3), 2068);
+    const Report rep({oneRunColumn(*run, m)}, MetricOptions{});
+    for (const ReportRow &r : rep.rows()) {
+        if (r.key == QLatin1String("duration_s") || r.key == QLatin1String("lag.max_s")) {
+            QCOMPARE(rep.cell(r, 0), QStringLiteral("n/a (no host times)"));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TstReport)
