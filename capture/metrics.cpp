@@ -515,6 +515,7 @@ void measureBootTime(const Run &run, const MetricOptions &o, LineIndex first, Li
                                           "captured")
                                .arg(double(missed->sinceOrigin().count()) * 1e-6, 0, 'f', 3);
     } else if (!begun) {
+        m->bootStartUntimed = true;
         m->bootStartNote = QStringLiteral("the boot's first line (line %1) has no host time")
                                .arg(lineNumber(start));
     } else if (done) {

@@ -122,6 +122,7 @@ struct Metrics
     // Why the boot times from the first byte are absent while the boot-done line is known
     // (the capture did not hold the boot's start); empty otherwise.
     QString bootStartNote;
+    bool bootStartUntimed = false; // ...because its first line has no host time
     // Why the boot-done line, found, has no arrival: its host time is only its line's end
     // (moreutils ts), which came later than the match; empty otherwise.
     QString bootDoneNote;

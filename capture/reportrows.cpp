@@ -239,7 +239,9 @@ void Report::buildRows()
             const auto &ms = m_columns[c].metrics;
             if (ms.size() == 1 && !ms.front().bootStartNote.isEmpty() &&
                 r->notes[qsizetype(c)].isEmpty()) {
-                r->notes[qsizetype(c)] = QStringLiteral("n/a (start not captured)");
+                r->notes[qsizetype(c)] = ms.front().bootStartUntimed
+                                             ? QStringLiteral("n/a (start has no host time)")
+                                             : QStringLiteral("n/a (start not captured)");
             }
         }
     };

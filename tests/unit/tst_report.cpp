@@ -916,7 +916,7 @@ void TstReport::firstLineWithoutStamp()
                                          "kernel time and no host time)"),
                           QStringLiteral("window.wire_s n/a (starts at line 1, which has no "
                                          "host time)"),
-                          QStringLiteral("boot_time_s n/a (start not captured)")}));
+                          QStringLiteral("boot_time_s n/a (start has no host time)")}));
     const QJsonObject j = rep.json()[QLatin1String("runs")][0].toObject();
     QCOMPARE(j[QLatin1String("duration_note")].toString(), m.startUntimed);
     QCOMPARE(j[QLatin1String("boot_time_note")].toString(), m.bootStartNote);
