@@ -4,6 +4,7 @@
 #include "lineframer.h"
 #include "run.h"
 #include "stampedblocks.h"
+#include "untimedlines.h"
 
 #include <QDateTime>
 
@@ -40,16 +41,7 @@ public:
         if (m_wallClock) {
             run.arrivalIsWallClock = true; // -T
         }
-        if (m_untimedFirst > 0) {
-            run.warnings << QStringLiteral("the first %1 line(s) had no grabserial timestamp: "
-                                           "when they came is not known")
-                                .arg(m_untimedFirst);
-        }
-        if (m_untimed > 0) {
-            run.warnings << QStringLiteral("%1 line(s) had no grabserial timestamp; they were "
-                                           "kept with the time of the line before")
-                                .arg(m_untimed);
-        }
+        run.warnings << m_untimed.warnings(QStringLiteral("line(s)"), QStringLiteral("grabserial"));
     }
 
 private:
@@ -122,7 +114,7 @@ private:
             text = l.text.substr(q);
             m_last = t;
         } else {
-            ++(m_last ? m_untimed : m_untimedFirst);
+            m_untimed.count(m_last.has_value());
         }
         const std::uint16_t flags = l.newline ? 0 : (l.split ? Split : NoNewline);
         // As sent: with its CR LF.
@@ -132,8 +124,7 @@ private:
     bool m_wallClock = false;
     LineFramer m_framer;
     std::optional<HostNs> m_last;
-    std::int64_t m_untimedFirst = 0; // before the first stamp: no time at all
-    std::int64_t m_untimed = 0;      // after it: the stamp before them
+    UntimedLines m_untimed;
     std::string m_minuteKey;
     std::int64_t m_minuteNs = 0;
 };

@@ -123,11 +123,7 @@ public:
                 if (a) {
                     m_lastStamp = a;
                 } else {
-                    if (!m_lastStamp) {
-                        ++m_result.untimedFirst;
-                    } else if (m_result.untimed++ == 0) {
-                        m_result.firstUntimed = line;
-                    }
+                    m_result.untimed.count(m_lastStamp.has_value(), line);
                     a = m_lastStamp; // none before the first stamp
                 }
             }

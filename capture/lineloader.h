@@ -7,6 +7,7 @@
 #include "bytebuffer.h"
 #include "runbuilder.h"
 #include "runloader.h"
+#include "untimedlines.h"
 
 #include <cstring>
 #include <string>
@@ -36,9 +37,7 @@ private:
 
 struct LineLoadResult
 {
-    std::int64_t untimedFirst = 0;         // hostts lines before the first stamp (no time)
-    std::int64_t untimed = 0;              // those without a stamp after it
-    std::optional<LineIndex> firstUntimed; // the first of them
+    UntimedLines untimed; // hostts lines without a stamp
 };
 
 // Parses the rest of `input` (its first block already read into `first`) into the run.

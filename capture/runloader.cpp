@@ -251,19 +251,9 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     } else {
         const LineLoadResult r =
             loadLines(input, std::move(block), info.lineFormat, rules, builder, *run, options);
-        if (r.untimedFirst > 0) {
-            // When lines before the first stamp came is not known: no time is made up for
-            // them, and the figures that count from the first line say n/a.
-            run->warnings << QStringLiteral("the first %1 line(s) had no host timestamp: when "
-                                            "they came is not known")
-                                 .arg(r.untimedFirst);
-        }
-        if (r.untimed > 0) {
-            run->warnings << QStringLiteral("%1 line(s) had no host timestamp (first: line %2); "
-                                            "they were kept with the time of the line before")
-                                 .arg(r.untimed)
-                                 .arg(lineNumber(r.firstUntimed.value_or(LineIndex(-1))));
-        }
+        // When lines before the first stamp came is not known: no time is made up for
+        // them, and the figures that count from the first line say n/a.
+        run->warnings << r.untimed.warnings(QStringLiteral("line(s)"), QStringLiteral("host"));
     }
 
     // A later cause replaces an earlier one: the input's error is more to the point than

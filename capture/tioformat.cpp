@@ -11,6 +11,7 @@
 #include "lineframer.h"
 #include "run.h"
 #include "stampedblocks.h"
+#include "untimedlines.h"
 
 #include <QDateTime>
 #include <QStringList>
@@ -146,16 +147,7 @@ public:
             w << QStringLiteral("tio 24hour-delta stamps: arrival times are the sum of the "
                                 "deltas from tio's start");
         }
-        if (m_untimedFirst > 0) {
-            w << QStringLiteral("the first %1 line(s) with text had no tio timestamp: when "
-                                "they came is not known")
-                     .arg(m_untimedFirst);
-        }
-        if (m_untimed > 0) {
-            w << QStringLiteral("%1 line(s) with text had no tio timestamp; they were kept "
-                                "with the time of the line before")
-                     .arg(m_untimed);
-        }
+        w << m_untimed.warnings(QStringLiteral("line(s) with text"), QStringLiteral("tio"));
         if (m_overflow > 0) {
             w << QStringLiteral("%1 line(s) had a tio timestamp past what the clock can hold "
                                 "(more than 292 years of stamps added up); kept with the time "
@@ -278,7 +270,7 @@ private:
             }
             body = body.substr(p);
             if (!body.empty()) { // a line of CRs alone is never stamped
-                ++(m_last ? m_untimed : m_untimedFirst);
+                m_untimed.count(m_last.has_value());
             }
         }
         if (at) {
@@ -303,8 +295,7 @@ private:
     std::string m_dateKey;
     std::int64_t m_hourKey = -1;
     std::int64_t m_hourStart = 0;
-    std::int64_t m_untimedFirst = 0; // before the first stamp: no time at all
-    std::int64_t m_untimed = 0;      // after it: the stamp before them
+    UntimedLines m_untimed;
     std::int64_t m_mixed = 0;
     std::int64_t m_overflow = 0;
 };
