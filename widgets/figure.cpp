@@ -257,7 +257,9 @@ QFont tableFont()
     return font;
 }
 
-FigureGeometry figureGeometry(const FigureTable &table, int width, int height)
+// minPlot: the least height the timeline needs at this width (TimelineView::
+// minimumRenderHeight); a picture asked smaller grows rather than squeeze its lanes.
+FigureGeometry figureGeometry(const FigureTable &table, int width, int height, int minPlot)
 {
     FigureGeometry g;
     // Headers shortened first; if the figures themselves are wider than the picture (a narrow
@@ -276,7 +278,7 @@ FigureGeometry figureGeometry(const FigureTable &table, int width, int height)
     g.table.noteFont.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.9));
     g.table.noteLineHeight = QFontMetrics(g.table.noteFont).height() + 1;
     wrapNotes(g.table, width);
-    const int minPlot = int(height * kMinPlotShare);
+    minPlot = std::max(minPlot, int(height * kMinPlotShare));
     if (height - g.table.height() < minPlot && g.table.blockWidth() * 2 + kBlockGap <= width) {
         g.table.blocks = 2;
         wrapNotes(g.table, width);
@@ -358,7 +360,7 @@ void paintFigure(QCPPainter *painter, TimelineView *view, const FigureTable &tab
 QImage renderFigure(TimelineView *view, const FigureTable &table, int width, int height,
                     double scale)
 {
-    const FigureGeometry g = figureGeometry(table, width, height);
+    const FigureGeometry g = figureGeometry(table, width, height, view->minimumRenderHeight(width));
     QImage image(QSize(int(width * scale), int(g.totalHeight * scale)),
                  QImage::Format_ARGB32_Premultiplied);
     image.fill(plotBackground());
@@ -385,7 +387,7 @@ bool saveFigurePng(TimelineView *view, const FigureTable &table, const QString &
 bool saveFigurePdf(TimelineView *view, const FigureTable &table, const QString &path, int width,
                    int height, QString *error)
 {
-    const FigureGeometry g = figureGeometry(table, width, height);
+    const FigureGeometry g = figureGeometry(table, width, height, view->minimumRenderHeight(width));
     QPdfWriter writer(path);
     writer.setResolution(96);
     writer.setPageSize(

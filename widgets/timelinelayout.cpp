@@ -90,10 +90,6 @@ void TimelineView::buildLayout()
         // The event lane needs room for one row per kind present.
         m_plot->plotLayout()->setRowStretchFactor(
             row, l == Events ? std::max(1.3, 0.28 * std::max(1, int(m_kindRows.size()))) : 1.0);
-        // Legible lanes: room for three tick labels, and a label's height per event row.
-        rect->setMinimumSize(0, l == Events
-                                    ? std::max<int>(40, int(m_kindRows.size()) * eventRowHeight())
-                                    : kMinLaneHeight);
         ++row;
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         rect->setRangeDrag(Qt::Horizontal);
@@ -190,8 +186,21 @@ void TimelineView::buildLayout()
     lf.setPointSizeF(lf.pointSizeF() * 0.9);
     m_legend->setFont(lf);
     buildGraphs();
+    setLaneMinimums(kMinLaneHeight);
     fitWidth(screenPlotWidth());
     applyTheme();
+}
+
+void TimelineView::setLaneMinimums(int valueLane)
+{
+    // Legible lanes: room for three tick labels, and a label's height per event row.
+    for (int l = 0; l < m_lanes.size(); ++l) {
+        if (QCPAxisRect *rect = m_lanes[l].rect) {
+            rect->setMinimumSize(
+                0, l == Events ? std::max<int>(40, int(m_kindRows.size()) * eventRowHeight())
+                               : valueLane);
+        }
+    }
 }
 
 int TimelineView::eventRowHeight() const
@@ -206,8 +215,19 @@ void TimelineView::fitWidth(int width)
     m_fittedWidth = width;
     if (m_title) {
         // A comparison's title names two files: elided, it never widens the plot.
+        // Each side elided on its own, so that a narrow picture keeps the "vs" and the
+        // trial counts.
         const QFontMetrics fm(m_title->font());
-        m_title->setText(fm.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(100, width - 20)));
+        const int room = std::max(100, width - 20);
+        const QString vs = QStringLiteral("  vs  ");
+        const QStringList sides = m_fullTitle.split(vs);
+        if (sides.size() == 2 && fm.horizontalAdvance(m_fullTitle) > room) {
+            const int half = std::max(50, (room - fm.horizontalAdvance(vs)) / 2);
+            m_title->setText(fm.elidedText(sides[0], Qt::ElideMiddle, half) + vs +
+                             fm.elidedText(sides[1], Qt::ElideMiddle, half));
+        } else {
+            m_title->setText(fm.elidedText(m_fullTitle, Qt::ElideMiddle, room));
+        }
     }
     if (!m_legend) {
         return;

@@ -296,6 +296,7 @@ void TimelineView::renderTo(QCPPainter *painter, int width, int height)
 {
     // The export's layouts are not the screen's: its title and legend keep the export width.
     m_rendering = true;
+    setLaneMinimums(kMinExportLaneHeight);
     fitWidth(width);
     {
         // A first pass lays the lanes out at the export size, so that the series are then
@@ -312,10 +313,33 @@ void TimelineView::renderTo(QCPPainter *painter, int width, int height)
     for (const LaneState &l : m_lanes) {
         m_renderRects.append(l.rect ? l.rect->rect() : QRect());
     }
+    m_renderFrame = {
+        m_title ? m_title->outerRect() : QRect(), m_legend ? m_legend->outerRect() : QRect(),
+        m_title ? m_title->text() : QString(), m_legend ? m_legend->minimumSize().height() : 0};
     m_rendering = false;
+    setLaneMinimums(kMinLaneHeight);
     fitWidth(screenPlotWidth());
     m_plot->replot(); // back to the on-screen layout
     refreshData();
+}
+
+int TimelineView::minimumRenderHeight(int width)
+{
+    // The lanes' margins (tick labels, the axis title) are known once laid out at the
+    // export's width; the layout's minimum is then the sum of what each row needs.
+    m_rendering = true;
+    setLaneMinimums(kMinExportLaneHeight);
+    fitWidth(width);
+    {
+        QPicture scratch;
+        QCPPainter p(&scratch);
+        m_plot->toPainter(&p, width, std::max(m_plot->height(), 2000));
+    }
+    const int h = m_plot->plotLayout()->minimumOuterSizeHint().height();
+    setLaneMinimums(kMinLaneHeight);
+    m_rendering = false;
+    fitWidth(screenPlotWidth());
+    return h;
 }
 
 QCPGraph *TimelineView::laneGraph(Lane lane, int run) const

@@ -119,6 +119,8 @@ public:
     QScrollArea *scrollArea() const { return m_scroll; }
     // Smallest inner height of a value lane, and of one row of the event lane.
     static constexpr int kMinLaneHeight = 60;
+    // In an exported picture (its tick labels in the same font): three of them still fit.
+    static constexpr int kMinExportLaneHeight = 36;
     int eventRowHeight() const;
     // Event kinds shown as rows of the event lane, top to bottom.
     const QVector<EventKind> &eventRows() const { return m_kindRows; }
@@ -126,8 +128,19 @@ public:
     double laneBinWidth(Lane lane) const { return m_lanes[lane].binWidth; }
     // Paints the view at a size of its own (export), with series chosen for that size.
     void renderTo(QCPPainter *painter, int width, int height);
+    // The least height renderTo needs at that width for the title, every lane at its
+    // minimum and the legend as it wraps there (a smaller one squeezes them into each other).
+    int minimumRenderHeight(int width);
     // Where each lane was drawn by the last renderTo (empty rect: lane hidden).
     QVector<QRect> lastRenderLaneRects() const { return m_renderRects; }
+    // The title's and the run legend's rectangles, and the title's text, in that render.
+    struct RenderedFrame
+    {
+        QRect title, legend;
+        QString titleText;
+        int legendNeeds = 0; // the height its wrapped rows need at that width
+    };
+    RenderedFrame lastRenderFrame() const { return m_renderFrame; }
     QCPAxisRect *laneRect(Lane lane) const { return m_lanes[lane].rect; }
     // What a lane says in its middle when it has nothing to draw ("not available: the log
     // format has no host arrival times"); empty when it draws its data.
@@ -215,6 +228,7 @@ private:
                                     int width) const;
     // The plot's minimum height: every lane at a legible height (the scroll area scrolls).
     void fitHeight();
+    void setLaneMinimums(int valueLane);
     int screenPlotWidth() const;
     QPair<double, double> fullRange() const;
 
@@ -236,6 +250,7 @@ private:
     QSharedPointer<TimeTicker> m_ticker;
     QString m_axisTitle;
     QVector<QRect> m_renderRects;
+    RenderedFrame m_renderFrame;
     int m_dataWidth = -1;     // lane width the series and markers were taken for
     int m_fittedWidth = -1;   // view width the title and legend were fitted to
     bool m_rendering = false; // renderTo is laying the plot out at the export size

@@ -229,6 +229,49 @@ private slots:
         QVERIFY(countColor(img, table, runColor(1)) > 20);
     }
 
+    void aSmallExportKeepsEveryPartWhole()
+    {
+        // 900 x 700 is less than the title, six lanes, the legend and the table need: the
+        // picture grows rather than squeeze them. Before, the layout shrank every row in
+        // proportion, the title's too: half of it was above the picture, the legend's text
+        // cut at its foot, the event rows' labels on top of each other.
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("small.png"));
+        QString error;
+        w->timeline()->resetZoom();
+        QVERIFY2(w->exportFigure(png, 900, 700, 1.0, &error), qPrintable(error));
+        const QImage img(png);
+        QCOMPARE(img.width(), 900);
+        QVERIFY2(img.height() > 700, qPrintable(QString::number(img.height())));
+        const TimelineView *t = w->timeline();
+        const TimelineView::RenderedFrame f = t->lastRenderFrame();
+        const QVector<QRect> lanes = t->lastRenderLaneRects();
+        QFont titleFont = t->font();
+        titleFont.setBold(true);
+        titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+        QVERIFY(f.title.top() >= 0);
+        QVERIFY2(f.title.height() >= QFontMetrics(titleFont).height(),
+                 qPrintable(QString::number(f.title.height())));
+        // Both sides' names, elided each on its own, and the trial counts.
+        QVERIFY2(f.titleText.contains(QStringLiteral(" (3 trials)  vs  ")) &&
+                     f.titleText.endsWith(QStringLiteral(" (3 trials)")),
+                 qPrintable(f.titleText));
+        int previousBottom = f.title.bottom();
+        for (int l = 0; l < TimelineView::LaneCount; ++l) {
+            const QRect &r = lanes[l];
+            QVERIFY2(r.top() > previousBottom, qPrintable(QString::number(l)));
+            const int least = l == TimelineView::Events
+                                  ? int(t->eventRows().size()) * t->eventRowHeight()
+                                  : TimelineView::kMinExportLaneHeight;
+            QVERIFY2(r.height() >= least,
+                     qPrintable(QStringLiteral("lane %1: %2 px").arg(l).arg(r.height())));
+            previousBottom = r.bottom();
+        }
+        QVERIFY(f.legend.top() > previousBottom);
+        QVERIFY2(f.legendNeeds > 0 && f.legend.height() >= f.legendNeeds,
+                 qPrintable(QString::number(f.legend.height())));
+    }
+
     void patternLaneCountsMatches()
     {
         w->setPatterns({QStringLiteral("noise: worker 0 seq")}, true);
