@@ -32,6 +32,7 @@ std::vector<FormatInfo> makeTable()
     djson.matchesHead = looksDmesgJson;
     djson.makeParser = makeDmesgJsonParser;
     djson.kernelTimeInRecord = true; // "time": the printk timestamp; dmesg has no arrivals
+    djson.consoleOutput = false;
     t.push_back(djson);
 
     FormatInfo jjson;
@@ -40,9 +41,11 @@ std::vector<FormatInfo> makeTable()
     jjson.aliases = {QStringLiteral("journal"), QStringLiteral("journalctl")};
     jjson.matchesHead = looksJournalJson;
     jjson.makeParser = makeJournalJsonParser;
-    jjson.hasArrival = true;
-    jjson.arrivalIsWallClock = true; // __REALTIME_TIMESTAMP: when journald received it
+    // No arrivals: __REALTIME_TIMESTAMP is when journald processed the message it read from
+    // the kernel's log (systemd's journald-server.c), not when a console printed it: read
+    // as the console's, journald's start read as seconds of console lag at boot.
     jjson.kernelTimeInRecord = true; // _SOURCE_MONOTONIC_TIMESTAMP
+    jjson.consoleOutput = false;
     t.push_back(jjson);
 
     FormatInfo jexport = jjson;
@@ -73,11 +76,10 @@ std::vector<FormatInfo> makeTable()
                       QStringLiteral("short-iso-precise")};
     jshort.looksLikeLine = looksJournalShort;
     jshort.makeParser = makeJournalShortParser;
-    // short-(iso-)precise: arrivals; the parser finds which (-monotonic: kernel time only,
-    // -precise: no year or zone, so elapsed time).
-    jshort.hasArrival = true;
-    jshort.arrivalIsWallClock = true;
+    // short-(iso-)precise show journald's receipt time only, no arrival (see jjson above);
+    // -monotonic the kernel's stamp of kernel entries.
     jshort.kernelTimeInRecord = true;
+    jshort.consoleOutput = false;
     t.push_back(jshort);
 
     FormatInfo dtext;
@@ -87,6 +89,7 @@ std::vector<FormatInfo> makeTable()
     dtext.looksLikeLine = looksDmesgText;
     dtext.makeParser = makeDmesgTextParser;
     dtext.kernelTimeInRecord = true;
+    dtext.consoleOutput = false;
     t.push_back(dtext);
 
     FormatInfo hostts;

@@ -79,6 +79,11 @@ struct FormatInfo
     int lineEndingBytes = 2;
     // The run's byte count is what the port received (else an estimate from the lines).
     bool bytesExact = false;
+    // The file is what a console printed. false: the kernel's log as read from its buffer
+    // (dmesg, the journal), which holds the messages a console dropped and not the
+    // console's drop notices, nor its prefixes: the console's drops, bytes and times are
+    // not in it (Metrics::notConsole).
+    bool consoleOutput = true;
 };
 
 // The table, in detection priority order (Unknown is not in it).

@@ -6,6 +6,17 @@
 
 namespace tty {
 
+QString journaldTimesWarning(std::int64_t lines)
+{
+    return QStringLiteral(
+               "%1 line(s) had journald's time, which is when journald read the message from "
+               "the kernel's log, not when a console printed it: it is not used as an arrival "
+               "time, and the console's figures (lag, lines printed, time on the wire) are "
+               "n/a (journalctl -o json, -o export and -o short-monotonic keep the kernel's "
+               "own timestamps)")
+        .arg(lines);
+}
+
 std::string JournalLines::consoleText(const JournalEntry &e)
 {
     const std::string &msg = e.message ? *e.message : std::string();
@@ -26,18 +37,7 @@ void JournalLines::entry(const JournalEntry &e)
         ++m_noMessage; // journalctl's short output skips these too
         return;
     }
-    // µs since the epoch; beyond INT64_MAX ns (year 2262) it is not a time.
-    std::optional<HostNs> arrival;
-    if (e.realtime) {
-        if (const auto us = parseDecimal(*e.realtime, INT64_MAX / 1000)) {
-            arrival = HostNs(*us * 1000);
-        }
-    }
-    if (!arrival) {
-        ++m_badRealtime;
-        arrival = m_last;
-    }
-    m_last = arrival;
+    m_withRealtime += e.realtime ? 1 : 0;
     // The kernel's stamp only on kernel entries: other transports' _SOURCE_ times are
     // their senders' clocks.
     std::optional<KernelUs> kernel;
@@ -64,7 +64,7 @@ void JournalLines::entry(const JournalEntry &e)
         std::string_view line = rest.substr(0, nl);
         rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
         m_b.addBytes(std::int64_t(line.size()) + 2);
-        m_b.addRecordLine(line, arrival, 0, kernel, level, 0);
+        m_b.addRecordLine(line, std::nullopt, 0, kernel, level, 0);
     } while (!rest.empty());
 }
 
@@ -74,15 +74,14 @@ void JournalLines::notAnEntry(std::string_view text, std::uint16_t flags, const 
         m_firstWhy = why;
     }
     m_b.addBytes(std::int64_t(text.size()) + 2);
-    m_b.addLine(text, m_last, flags);
+    m_b.addLine(text, std::nullopt, flags);
 }
 
 void JournalLines::finish()
 {
     if (m_notEntries > 0) {
         m_run.warnings << QStringLiteral("%1 line(s) were not journal entries (the first: %2); "
-                                         "kept as console lines with the time of the entry "
-                                         "before")
+                                         "kept as console lines")
                               .arg(m_notEntries)
                               .arg(QString::fromStdString(m_firstWhy));
     }
@@ -98,11 +97,8 @@ void JournalLines::finish()
                               "lines with their times")
                               .arg(m_omitted);
     }
-    if (m_badRealtime > 0) {
-        m_run.warnings << QStringLiteral("%1 entr(ies) had no usable __REALTIME_TIMESTAMP "
-                                         "(missing, not a number, or out of range); kept with "
-                                         "the time of the entry before")
-                              .arg(m_badRealtime);
+    if (m_withRealtime > 0) {
+        m_run.warnings << journaldTimesWarning(m_withRealtime);
     }
     if (m_badMonotonic > 0) {
         m_run.warnings << QStringLiteral("%1 kernel entr(ies) had a _SOURCE_MONOTONIC_TIMESTAMP "

@@ -1,7 +1,8 @@
 // A systemd journal entry as journalctl writes it out (-o json, -o export), and how it
 // becomes console lines. The clocks (systemd.journal-fields(7)):
-//  - __REALTIME_TIMESTAMP: when journald received the entry, on the host's wall clock (µs
-//    since the epoch): the line's arrival time;
+//  - __REALTIME_TIMESTAMP: when journald processed the entry, on the host's wall clock (µs
+//    since the epoch). journald read the message from the kernel's log, not from a
+//    console: it is no arrival time and is not used (journaldTimesWarning);
 //  - _SOURCE_MONOTONIC_TIMESTAMP (and _SOURCE_BOOTTIME_TIMESTAMP, its newer name) of a
 //    kernel entry: the kernel's own printk timestamp (µs since boot): its kernel time;
 //  - __MONOTONIC_TIMESTAMP: journald's monotonic clock at receipt. It is neither of the two
@@ -9,6 +10,8 @@
 #pragma once
 
 #include "types.h"
+
+#include <QString>
 
 #include <optional>
 #include <string>
@@ -27,13 +30,16 @@ struct JournalEntry
     void clear() { *this = JournalEntry{}; }
 };
 
+// Says that `lines` lines had journald's time of receipt, and that it is not used.
+QString journaldTimesWarning(std::int64_t lines);
+
 // Turns entries into console lines and counts what it could not use, for the warnings.
 class JournalLines
 {
 public:
     JournalLines(Run &run, RunBuilder &builder) : m_run(run), m_b(builder) {}
     void entry(const JournalEntry &e);
-    // A line of the file that is not an entry, kept as console text (with the time before).
+    // A line of the file that is not an entry, kept as console text (without a time).
     void notAnEntry(std::string_view text, std::uint16_t flags, const std::string &why);
     // Adds the warnings.
     void finish();
@@ -46,8 +52,7 @@ public:
 private:
     Run &m_run;
     RunBuilder &m_b;
-    std::optional<HostNs> m_last;
-    std::int64_t m_noMessage = 0, m_omitted = 0, m_badRealtime = 0, m_badMonotonic = 0;
+    std::int64_t m_noMessage = 0, m_omitted = 0, m_withRealtime = 0, m_badMonotonic = 0;
     std::int64_t m_notEntries = 0;
     std::string m_firstWhy;
 };

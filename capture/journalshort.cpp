@@ -3,16 +3,17 @@
 //    (journalctl shows _SOURCE_MONOTONIC_TIMESTAMP where the entry has one); for other
 //    entries journald's monotonic clock at receipt, which is not the kernel's: only lines
 //    whose identifier is `kernel` get it as kernel time;
-//  - `-o short-iso-precise`: "2026-12-01T20:10:49.123456+00:00" (older systemd: "+0000"):
-//    when journald received the entry, the arrival time;
-//  - `-o short-precise`: "Dec 01 20:10:49.123456": the same arrival without year or time
-//    zone, so only the times between lines are known (elapsed time, not a wall clock).
+//  - `-o short-iso-precise`: "2026-12-01T20:10:49.123456+00:00" (older systemd: "+0000"),
+//    `-o short-precise`: "Dec 01 20:10:49.123456": when journald processed the entry it
+//    read from the kernel's log, not when a console printed it: no arrival time, and not
+//    used (journaldTimesWarning); these lines have no time.
 // Continuation lines of a multi-line message are indented; "-- Boot ... --" and the like
 // are journalctl's own. journalctl shows a message that is not printable text as
 // "[N blob data]" and strips escape sequences: -o json or -o export keep them.
 #include "formats.h"
 
 #include "civiltime.h"
+#include "journalentry.h"
 #include "jsonrecord.h"
 #include "lineframer.h"
 #include "run.h"
@@ -153,9 +154,12 @@ public:
     void finish() override
     {
         m_framer.finish([this](const LineFramer::Line &l) { line(l); });
+        if (m_journaldStamps > 0) {
+            m_run.warnings << journaldTimesWarning(m_journaldStamps);
+        }
         if (m_bad > 0) {
             m_run.warnings << QStringLiteral("%1 line(s) were not journalctl lines; kept as "
-                                             "console lines with the time of the line before")
+                                             "console lines without a time")
                                   .arg(m_bad);
         }
         if (m_notKernel > 0 && m_sawMonotonic) {
@@ -178,23 +182,7 @@ private:
     void add(std::string_view text, std::uint16_t flags)
     {
         m_b.addBytes(std::int64_t(text.size()) + 2);
-        m_b.addRecordLine(text, m_arrival, flags, m_kernel, std::nullopt, 0);
-    }
-    // Precise stamps have no year: count years from 2000 (a leap year), one more each time
-    // the date falls back by more than half a year (December to January).
-    std::optional<HostNs> preciseTime(const ShortLine &l)
-    {
-        for (;;) {
-            const std::int64_t t =
-                *civilSeconds(m_year, l.month, l.day, l.hour, l.minute, l.second) * 1000000000 +
-                std::int64_t(l.micro) * 1000;
-            if (m_lastPrecise && t < *m_lastPrecise - 183LL * 86400 * 1000000000 && m_year < 2200) {
-                ++m_year;
-                continue;
-            }
-            m_lastPrecise = t;
-            return HostNs(t);
-        }
+        m_b.addRecordLine(text, std::nullopt, flags, m_kernel, std::nullopt, 0);
     }
     void line(const LineFramer::Line &l)
     {
@@ -218,23 +206,17 @@ private:
             add(s, flags);
             return;
         }
-        if (!m_started) {
-            m_started = true;
-            m_run.hasArrival = sl.stamp != ShortStamp::Monotonic;
-            m_run.arrivalIsWallClock = sl.stamp == ShortStamp::Iso;
-        }
         const bool kernelName = sl.ident == "kernel";
         m_kernel.reset();
         if (sl.stamp == ShortStamp::Monotonic) {
             m_sawMonotonic = true;
-            m_arrival.reset();
             if (kernelName) {
                 m_kernel = KernelUs(sl.value);
             } else {
                 ++m_notKernel;
             }
         } else {
-            m_arrival = sl.stamp == ShortStamp::Iso ? HostNs(sl.value) : preciseTime(sl);
+            ++m_journaldStamps;
         }
         m_indent = sl.message;
         // The kernel's own lines as it printed them; other lines behind their identifier.
@@ -250,13 +232,10 @@ private:
     Run &m_run;
     RunBuilder &m_b;
     LineFramer m_framer;
-    bool m_started = false, m_sawMonotonic = false;
-    std::optional<HostNs> m_arrival;
+    bool m_sawMonotonic = false;
     std::optional<KernelUs> m_kernel;
     std::size_t m_indent = 0;
-    std::int64_t m_year = 2000;
-    std::optional<std::int64_t> m_lastPrecise;
-    std::int64_t m_bad = 0, m_notKernel = 0, m_blobs = 0;
+    std::int64_t m_bad = 0, m_notKernel = 0, m_blobs = 0, m_journaldStamps = 0;
 };
 
 } // namespace

@@ -596,6 +596,9 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     m.kernelLinesBehindText = lags.kernelLinesBehindText;
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
+    if (!formatInfo(run.meta.format).consoleOutput) {
+        m.notConsole = QStringLiteral("a kernel log, not console output");
+    }
     if (m.lines > 0 && run.hasArrival) {
         const std::optional<RunSeconds> last = run.timeOf(end - 1_lines),
                                         start = run.timeOf(arrivalStandIn(run, first, end));

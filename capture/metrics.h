@@ -94,7 +94,10 @@ struct Metrics
     std::int64_t kernelLines = 0;
     std::int64_t kernelLinesBehindText = 0; // of kernelLines (LagSummary)
     std::int64_t bytes = 0;
-    bool hasArrival = false;              // the run's format has host arrival times
+    bool hasArrival = false; // the run's format has host arrival times
+    // Why the console's own figures (drops, bytes, time on the wire, lag) are not in this
+    // log: "a kernel log, not console output" (dmesg, the journal); empty for a console's.
+    QString notConsole;
     std::optional<double> duration;       // seconds from first to last arrival (host times)
     QString startUntimed;                 // why there is none although the format has them
     std::optional<double> kernelDuration; // kernel time covered, summed over the boots

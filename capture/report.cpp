@@ -256,8 +256,10 @@ QString Report::footnotes(bool intervalInCell) const
     QStringList notes;
     bool approx = false, groups = false;
     for (const ReportRow &r : m_rows) {
-        for (bool a : r.approximate) {
-            approx = approx || a;
+        // Only where a value is shown with its "≈" (an n/a cell has none).
+        for (std::size_t c = 0; c < r.approximate.size(); ++c) {
+            approx = approx || (r.approximate[c] &&
+                                std::any_of(r.values[c].begin(), r.values[c].end(), isShownValue));
         }
     }
     for (const ReportColumn &c : m_columns) {

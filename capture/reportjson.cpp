@@ -49,20 +49,29 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("lines")] = double(m.lines);
     j[QStringLiteral("kernel_lines")] = double(m.kernelLines);
     j[QStringLiteral("kernel_lines_behind_text")] = double(m.kernelLinesBehindText);
-    j[QStringLiteral("bytes")] = double(m.bytes);
+    // A kernel log read from its buffer (dmesg, the journal) has no console bytes, drops
+    // or times: null, and console_note says why.
+    const bool console = m.notConsole.isEmpty();
+    if (!console) {
+        j[QStringLiteral("console_note")] = m.notConsole;
+    }
+    j[QStringLiteral("bytes")] = console ? QJsonValue(double(m.bytes)) : QJsonValue();
     j[QStringLiteral("bytes_exact")] = bytesAreExact(run);
     j[QStringLiteral("bits_per_char")] = m.bitsPerChar;
-    j[QStringLiteral("wire_s")] = num(m.wireSeconds);
+    j[QStringLiteral("wire_s")] = console ? num(m.wireSeconds) : QJsonValue();
     j[QStringLiteral("duration_s")] = num(m.duration);
     if (!m.startUntimed.isEmpty()) {
         j[QStringLiteral("duration_note")] = m.startUntimed;
     }
     j[QStringLiteral("kernel_duration_s")] = num(m.kernelDuration);
     j[QStringLiteral("boots")] = m.boots;
-    QJsonObject drops{{QStringLiteral("notices"), double(m.dropNotices)},
-                      {QStringLiteral("messages"), m.dropCountOutOfRange
-                                                       ? QJsonValue()
-                                                       : QJsonValue(double(m.droppedMessages))}};
+    QJsonObject drops{
+        {QStringLiteral("notices"), console ? QJsonValue(double(m.dropNotices)) : QJsonValue()},
+        {QStringLiteral("messages"),
+         m.dropCountOutOfRange || !console ? QJsonValue() : QJsonValue(double(m.droppedMessages))}};
+    if (!console) {
+        drops[QStringLiteral("note")] = m.notConsole;
+    }
     if (m.dropCountOutOfRange) {
         drops[QStringLiteral("count_out_of_range_line")] =
             double(lineNumber(*m.dropCountOutOfRange));
@@ -82,7 +91,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     QJsonObject lag{{QStringLiteral("max_s"), m.lagMax ? num(*m.lagMax) : QJsonValue()},
                     {QStringLiteral("p50_s"), m.lagP50 ? num(*m.lagP50) : QJsonValue()},
                     {QStringLiteral("p99_s"), m.lagP99 ? num(*m.lagP99) : QJsonValue()}};
-    if (!run.hasArrival) {
+    if (!console) {
+        lag[QStringLiteral("note")] = m.notConsole;
+    } else if (!run.hasArrival) {
         lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
     } else if (!m.lagMax && m.kernelLines == 0) {
         lag[QStringLiteral("note")] = QStringLiteral("no line has a kernel time");
@@ -105,7 +116,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     QStringList notes;
     if (m.window.found && !m.window.printedKnown) {
         notes << (run.hasArrival ? QStringLiteral("the window ") + m.window.printedUnknownWhy
-                                 : QStringLiteral("the format has no host arrival times")) +
+                  : console      ? QStringLiteral("the format has no host arrival times")
+                                 : m.notConsole) +
                      QStringLiteral(": lines printed in the window are unknown");
     }
     if (m.window.found && !m.window.producedKnown) {
@@ -153,7 +165,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                       ? std::optional<double>(*m.bootWireSeconds / *m.bootTimeFirstByte)
                       : std::nullopt)
             : QJsonValue();
-    if (!run.hasArrival) {
+    if (!console) {
+        j[QStringLiteral("boot_time_note")] = m.notConsole;
+    } else if (!run.hasArrival) {
         j[QStringLiteral("boot_time_note")] =
             QStringLiteral("the format has no host arrival times");
     } else if (!m.bootStartNote.isEmpty()) {

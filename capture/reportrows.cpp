@@ -59,7 +59,9 @@ void Report::buildRows()
     // number from another clock. That is its first reason.
     auto needsArrival = [&](ReportRow *r) {
         r->absentWhy = [](const Metrics &m) {
-            return m.hasArrival ? QString() : QStringLiteral("no host times");
+            return m.hasArrival              ? QString()
+                   : !m.notConsole.isEmpty() ? m.notConsole
+                                             : QStringLiteral("no host times");
         };
         noteAbsent(r);
         return r;
@@ -100,16 +102,27 @@ void Report::buildRows()
             r->approximate[c] = estimated;
         }
     };
+    // The console's own figures, absent from a kernel log read from its buffer (dmesg, the
+    // journal): it has the messages a console dropped but not its drop notices, nor the
+    // prefixes and line ends the console sent.
+    const auto consoleOnly = [](const Metrics &m) { return m.notConsole; };
+    const auto ifConsole = [](const Metrics &m, double v) -> std::optional<double> {
+        return m.notConsole.isEmpty() ? std::optional<double>(v) : kAbsent;
+    };
     estimatedBytes(
-        add("bytes", "bytes", B::None, true, 0, [](const Metrics &m) { return double(m.bytes); }));
+        whyAbsent(add("bytes", "bytes", B::None, true, 0,
+                      [ifConsole](const Metrics &m) { return ifConsole(m, double(m.bytes)); }),
+                  consoleOnly));
     // No baud rate: --baud not given where the default could not have sent the bytes.
     const auto noBaud = [](const Metrics &m) {
         return m.baud <= 0 ? QStringLiteral("no baud rate: give --baud") : QString();
     };
     ReportRow *wire = add("wire_s", "time on the wire (s)", B::None, false, 3,
-                          [](const Metrics &m) { return m.wireSeconds; });
+                          [](const Metrics &m) -> std::optional<double> {
+                              return m.notConsole.isEmpty() ? m.wireSeconds : kAbsent;
+                          });
     estimatedBytes(wire);
-    whyAbsent(wire, noBaud);
+    whyAbsent(whyAbsent(wire, consoleOnly), noBaud);
     whyAbsent(needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
                                [](const Metrics &m) { return m.duration; })),
               [](const Metrics &m) { return m.startUntimed; });
@@ -117,13 +130,19 @@ void Report::buildRows()
                   [](const Metrics &m) { return m.kernelDuration; }),
               noKernelTimes);
     add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
-    add("drops.notices", "drop notices", B::Lower, true, 0,
-        [](const Metrics &m) { return double(m.dropNotices); });
+    whyAbsent(add("drops.notices", "drop notices", B::Lower, true, 0,
+                  [ifConsole](const Metrics &m) { return ifConsole(m, double(m.dropNotices)); }),
+              consoleOnly);
     whyAbsent(add("drops.messages", "messages dropped", B::Lower, true, 0,
                   [](const Metrics &m) -> std::optional<double> {
-                      return m.dropCountOutOfRange ? kAbsent : double(m.droppedMessages);
+                      return m.dropCountOutOfRange || !m.notConsole.isEmpty()
+                                 ? kAbsent
+                                 : std::optional<double>(double(m.droppedMessages));
                   }),
               [](const Metrics &m) {
+                  if (!m.notConsole.isEmpty()) {
+                      return m.notConsole;
+                  }
                   return m.dropCountOutOfRange ? dropCountOutOfRangeReason(*m.dropCountOutOfRange)
                                                : QString();
               });

@@ -19,6 +19,14 @@ bool laneNeedsArrival(TimelineView::Lane lane)
     return lane == TimelineView::Printed || lane == TimelineView::Wire || lane == TimelineView::Lag;
 }
 
+// A kernel log read from its buffer (dmesg, the journal) has none of a console's lanes:
+// its printed, wire and lag lanes need arrivals it does not have, and its drop lane the
+// console's drop notices, which never reach that buffer.
+bool laneNeedsConsole(TimelineView::Lane lane)
+{
+    return laneNeedsArrival(lane) || lane == TimelineView::Drops;
+}
+
 // Drops the points outside [from, to] (all of them unless `shown`); a point is its bin's
 // start, so the bin holding `from` (up to `bin` before it) stays. The last point closes
 // the last bin (laneSlice): when it goes, the last bin kept is closed again, or a step
@@ -183,32 +191,46 @@ void TimelineView::buildGraphs()
             ev.missing->setVisible(true);
         }
     }
-    // Lanes that need host arrival times say so for runs whose format lacks them.
-    QStringList without;
+    // Lanes that need host arrival times say so for runs whose format lacks them, and the
+    // console's lanes for kernel logs that are not a console's output.
+    QStringList withoutArrival, notConsole;
     int drawnRuns = 0;
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         if (!isDrawn(ri)) {
             continue;
         }
         ++drawnRuns;
-        if (!m_runs[ri].run->hasArrival) {
-            without << m_runs[ri].label;
+        const Run &run = *m_runs[ri].run;
+        if (!formatInfo(run.meta.format).consoleOutput) {
+            notConsole << m_runs[ri].label;
+        } else if (!run.hasArrival) {
+            withoutArrival << m_runs[ri].label;
         }
     }
     for (int l = 0; l < LaneCount; ++l) {
         LaneState &lane = m_lanes[l];
-        if (!lane.rect || !laneNeedsArrival(Lane(l)) || without.isEmpty()) {
+        const QStringList without = laneNeedsArrival(Lane(l))   ? withoutArrival + notConsole
+                                    : laneNeedsConsole(Lane(l)) ? notConsole
+                                                                : QStringList();
+        if (!lane.rect || without.isEmpty()) {
             continue;
         }
+        const bool onlyKernelLogs = without.size() == notConsole.size();
+        const QString why = notConsole.isEmpty() ? QStringLiteral("no host arrival times")
+                            : onlyKernelLogs
+                                ? QStringLiteral("a kernel log, not console output")
+                                : QStringLiteral("no host arrival times, or a kernel log");
         if (without.size() == drawnRuns) {
             lane.missing->setText(
-                QStringLiteral("not available: the log format has no host arrival times"));
+                notConsole.isEmpty()
+                    ? QStringLiteral("not available: the log format has no host arrival times")
+                    : QStringLiteral("not available: %1").arg(why));
         } else {
             // The other runs' data fill the lane: the note goes to its bottom left corner
             // (the top holds the peaks, the UART's capacity and the cursor's readout), above
             // the graphs and on the plot's background, so that both read.
-            lane.missing->setText(QStringLiteral("not available for %1: no host arrival times")
-                                      .arg(without.join(QStringLiteral(", "))));
+            lane.missing->setText(QStringLiteral("not available for %1: %2")
+                                      .arg(without.join(QStringLiteral(", ")), why));
             lane.missing->setLayer(QStringLiteral("legend"));
             lane.missing->position->setCoords(0.005, 0.98);
             lane.missing->setPositionAlignment(Qt::AlignBottom | Qt::AlignLeft);

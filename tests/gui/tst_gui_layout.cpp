@@ -507,6 +507,35 @@ private slots:
         QVERIFY2(grey >= 30, qPrintable(QString::number(grey)));
     }
 
+    void kernelLogsHaveNoConsoleLanes()
+    {
+        // A dmesg --json beside a capture: the kernel's log has the messages a console
+        // dropped and none of its drop notices, nor arrivals. Its drop lane was an empty
+        // lane (read: nothing dropped), its printed lanes said "no host arrival times".
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("board.dmesg.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\n   \"dmesg\": [\n"
+                "      {\"pri\": 6, \"time\": 0.000000, \"msg\": \"Linux version 6.1.0\"},\n"
+                "      {\"pri\": 6, \"time\": 1.500000, \"msg\": \"noise: worker 0 seq 1\"}\n"
+                "   ]\n}\n");
+        f.close();
+        open({sample(kBootDefault), path});
+        resizeTo(QSize(1366, 768));
+        const TimelineView *t = w->timeline();
+        const QString note =
+            QStringLiteral("not available for board.dmesg.json: a kernel log, not console output");
+        for (TimelineView::Lane lane :
+             {TimelineView::Printed, TimelineView::Wire, TimelineView::Lag, TimelineView::Drops}) {
+            QCOMPARE(t->laneNote(lane), note);
+        }
+        QCOMPARE(t->laneNote(TimelineView::Produced), QString());
+        open({path});
+        QCOMPARE(w->timeline()->laneNote(TimelineView::Drops),
+                 QStringLiteral("not available: a kernel log, not console output"));
+    }
+
     void spikesDoNotFlattenALane()
     {
         open({sample(kBlast)});

@@ -161,6 +161,13 @@ void TstDmesg::sameFiguresAsTheOriginal()
         QCOMPARE(mb.eventCounts[std::size_t(k)], ma.eventCounts[std::size_t(k)]);
     }
     QVERIFY(!mb.duration && !mb.lagMax && !mb.bootTime);
+    // The kernel's log, not the console's output: it holds the messages a console dropped
+    // and none of its drop notices, so its drops, like its bytes and times, are n/a (they
+    // read 0 drops). The raw console text of the same lines has them.
+    QCOMPARE(rowsAbsentBecause(*b, QStringLiteral("a kernel log, not console output")),
+             kConsoleOnlyRows);
+    QCOMPARE(rowsAbsentBecause(*a, QStringLiteral("a kernel log, not console output")),
+             QStringList());
 }
 
 void TstDmesg::wallClockFormsHaveNoClock_data()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "metrics.h"
+#include "report.h"
 #include "run.h"
 #include "runbuilder.h"
 #include "runloader.h"
@@ -35,6 +36,33 @@ inline char *toString(LoadOutcome o)
 } // namespace tty
 
 namespace testutil {
+
+// The keys of the report rows whose cell for `run` alone reads "n/a (<reason>)".
+inline QStringList rowsAbsentBecause(const tty::Run &run, const QString &reason)
+{
+    tty::ReportColumn c;
+    c.label = QStringLiteral("run");
+    c.runs = {&run};
+    c.boots = {std::nullopt};
+    c.metrics = {tty::computeMetrics(run, tty::MetricOptions{})};
+    c.files = {QStringLiteral("run.log")};
+    const tty::Report rep({c}, tty::MetricOptions{});
+    QStringList keys;
+    for (const tty::ReportRow &r : rep.rows()) {
+        if (rep.cell(r, 0) == QStringLiteral("n/a (%1)").arg(reason)) {
+            keys << r.key;
+        }
+    }
+    return keys;
+}
+
+// What a kernel log read from its buffer (dmesg, the journal) cannot say: the console's
+// bytes, drops and times.
+inline const QStringList kConsoleOnlyRows{"bytes",          "wire_s",         "duration_s",
+                                          "drops.notices",  "drops.messages", "lag.max_s",
+                                          "lag.p50_s",      "lag.p99_s",      "window.lines",
+                                          "window.wire_s",  "boot_time_s",    "boot_time_kernel_s",
+                                          "boot_wire_share"};
 
 // Seconds as whole microseconds, the resolution the tests compare times at.
 inline std::int64_t micros(double seconds)
