@@ -130,10 +130,11 @@ bool looksTs(std::string_view l)
 bool looksUnreadStamp(std::string_view l)
 {
     // "Dec 06 09:10:00" (ts's default, syslog), "2026-12-06 09:10:00", "09:10:00.5" (ts -s),
-    // each maybe in brackets and with a fraction.
+    // ISO 8601 with its zone ("2026-12-06T09:10:00.123456+00:00"), Tera Term's "[Sun Dec 06
+    // 09:10:00.123 2026]", each maybe in brackets and with a fraction.
     static const QRegularExpression re(QStringLiteral(
-        R"(^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ 0-3]\d \d\d:\d\d:\d\d|)"
-        R"(\d\d:\d\d:\d\d)([.,]\d+)?\]?[ \t])"));
+        R"(^\[?(\d{4}[-/]\d\d[-/]\d\d[ T]|([A-Z][a-z]{2} )?[A-Z][a-z]{2} [ 0-3]\d )?)"
+        R"(\d\d:\d\d:\d\d([.,]\d+)?(Z|[+-]\d\d:?\d\d)?( \d{4})?\]?[ \t])"));
     return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 48))))
         .hasMatch();
 }

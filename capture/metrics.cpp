@@ -599,6 +599,9 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     if (!formatInfo(run.meta.format).consoleOutput) {
         m.notConsole = QStringLiteral("a kernel log, not console output");
     }
+    m.bytesUnknown = !m.notConsole.isEmpty() ? m.notConsole
+                     : run.unreadStamps      ? QStringLiteral("a terminal's stamps in the text")
+                                             : QString();
     if (m.lines > 0 && run.hasArrival) {
         const std::optional<RunSeconds> last = run.timeOf(end - 1_lines),
                                         start = run.timeOf(arrivalStandIn(run, first, end));

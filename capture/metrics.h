@@ -98,6 +98,9 @@ struct Metrics
     // Why the console's own figures (drops, bytes, time on the wire, lag) are not in this
     // log: "a kernel log, not console output" (dmesg, the journal); empty for a console's.
     QString notConsole;
+    // Why the console's bytes (and their time on the wire) are not known: notConsole, or
+    // stamps a terminal program wrote in front of the lines.
+    QString bytesUnknown;
     std::optional<double> duration;       // seconds from first to last arrival (host times)
     QString startUntimed;                 // why there is none although the format has them
     std::optional<double> kernelDuration; // kernel time covered, summed over the boots

@@ -55,10 +55,14 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (!console) {
         j[QStringLiteral("console_note")] = m.notConsole;
     }
-    j[QStringLiteral("bytes")] = console ? QJsonValue(double(m.bytes)) : QJsonValue();
+    const bool bytesKnown = m.bytesUnknown.isEmpty();
+    j[QStringLiteral("bytes")] = bytesKnown ? QJsonValue(double(m.bytes)) : QJsonValue();
+    if (!bytesKnown) {
+        j[QStringLiteral("bytes_note")] = m.bytesUnknown;
+    }
     j[QStringLiteral("bytes_exact")] = bytesAreExact(run);
     j[QStringLiteral("bits_per_char")] = m.bitsPerChar;
-    j[QStringLiteral("wire_s")] = console ? num(m.wireSeconds) : QJsonValue();
+    j[QStringLiteral("wire_s")] = bytesKnown ? num(m.wireSeconds) : QJsonValue();
     j[QStringLiteral("duration_s")] = num(m.duration);
     if (!m.startUntimed.isEmpty()) {
         j[QStringLiteral("duration_note")] = m.startUntimed;

@@ -109,20 +109,25 @@ void Report::buildRows()
     const auto ifConsole = [](const Metrics &m, double v) -> std::optional<double> {
         return m.notConsole.isEmpty() ? std::optional<double>(v) : kAbsent;
     };
-    estimatedBytes(
-        whyAbsent(add("bytes", "bytes", B::None, true, 0,
-                      [ifConsole](const Metrics &m) { return ifConsole(m, double(m.bytes)); }),
-                  consoleOnly));
+    // The bytes also when a terminal program wrote stamps in front of the lines.
+    const auto bytesUnknown = [](const Metrics &m) { return m.bytesUnknown; };
+    estimatedBytes(whyAbsent(add("bytes", "bytes", B::None, true, 0,
+                                 [](const Metrics &m) -> std::optional<double> {
+                                     return m.bytesUnknown.isEmpty()
+                                                ? std::optional<double>(double(m.bytes))
+                                                : kAbsent;
+                                 }),
+                             bytesUnknown));
     // No baud rate: --baud not given where the default could not have sent the bytes.
     const auto noBaud = [](const Metrics &m) {
         return m.baud <= 0 ? QStringLiteral("no baud rate: give --baud") : QString();
     };
     ReportRow *wire = add("wire_s", "time on the wire (s)", B::None, false, 3,
                           [](const Metrics &m) -> std::optional<double> {
-                              return m.notConsole.isEmpty() ? m.wireSeconds : kAbsent;
+                              return m.bytesUnknown.isEmpty() ? m.wireSeconds : kAbsent;
                           });
     estimatedBytes(wire);
-    whyAbsent(whyAbsent(wire, consoleOnly), noBaud);
+    whyAbsent(whyAbsent(wire, bytesUnknown), noBaud);
     whyAbsent(needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
                                [](const Metrics &m) { return m.duration; })),
               [](const Metrics &m) { return m.startUntimed; });

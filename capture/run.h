@@ -142,6 +142,9 @@ public:
     // text in front of a kernel timestamp, and a last line without a newline (stamped when
     // the input ended), came at a time not known (bootstart.h).
     bool arrivalIsLineEnd = false;
+    // The lines start with a date or time no format reads (looksStampedButUnread): text
+    // the terminal program wrote, not the console, so the file's bytes are not the wire's.
+    bool unreadStamps = false;
     HostNs origin;              // run second 0 (first arrival)
     std::int64_t bytes = 0;     // console bytes including line endings as received
     std::int64_t metaLines = 0; // console-server lines (conserver MARKs) not counted as console

@@ -237,11 +237,12 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     const bool detected = options.format.isEmpty() || options.format == QLatin1String("auto");
     if (detected && info.id == Format::Raw &&
         looksStampedButUnread(block.view().substr(0, 64 * 1024))) {
+        run->unreadStamps = true;
         run->warnings << QStringLiteral(
             "the lines start with a date or a time that ttyscope does not read as the host's "
             "(ts's default or a custom format, a terminal's): they are kept as text, and the "
-            "figures that need host times are n/a; ts '%.s', tio, grabserial and ttyscope "
-            "capture write stamps it reads");
+            "figures that need host times, and the bytes on the wire, are n/a; ts '%.s', tio, "
+            "grabserial and ttyscope capture write stamps it reads");
     }
     if (!any) {
         // An empty file: nothing to parse.

@@ -215,6 +215,16 @@ void TstFormats::stampsNotRead_data()
                                << true;
     QTest::newRow("ts -s") << QByteArray("00:00:00 SeaBIOS\n00:00:03.401 [    0.000000] Linux\n")
                            << true;
+    // ISO 8601 with a zone (ts '%Y-%m-%dT%H:%M:%.S%z' and the like) and Tera Term's
+    // timestamped log: no warning and their stamps counted as console bytes before.
+    QTest::newRow("iso zone") << QByteArray(
+                                     "2026-12-07T02:30:01.300316+00:00 SeaBIOS (version 1.16)\n"
+                                     "2026-12-07T02:30:04.765974+0000 [    0.000000] Linux\n"
+                                     "2026-12-07T02:30:04.766001Z [    0.000000] Command line\n")
+                              << true;
+    QTest::newRow("tera term") << QByteArray("[Mon Dec 07 02:30:01.300 2026] SeaBIOS (version)\n"
+                                             "[Mon Dec 07 02:30:04.765 2026] [    0.000000] L\n")
+                               << true;
     // Console text: no warning.
     QTest::newRow("raw") << QByteArray(
                                 "SeaBIOS (version 1.16.2)\r\n[    0.000000] Linux version\r\n"
@@ -236,6 +246,9 @@ void TstFormats::stampsNotRead()
     QVERIFY(!run->hasArrival);
     const QString w = run->warnings.join(u'\n');
     QCOMPARE(w.contains(QLatin1String("does not read as the host's")), warned);
+    // The stamps are a terminal program's text, not the console's bytes.
+    QCOMPARE(rowsAbsentBecause(*run, QStringLiteral("a terminal's stamps in the text")),
+             warned ? QStringList({"bytes", "wire_s"}) : QStringList());
     // Forced raw: the user knows.
     QVERIFY(!loadBytes(text, withFormat(QStringLiteral("raw")))
                  ->warnings.join(u'\n')
