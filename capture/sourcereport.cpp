@@ -144,6 +144,14 @@ QString SourceReport::markdown() const
     return render(true);
 }
 
+namespace {
+// ", 22.529 s on the wire", or nothing where that time is not known (the notes say why).
+QString onTheWire(std::optional<double> seconds)
+{
+    return seconds ? QStringLiteral(", %1 s on the wire").arg(*seconds, 0, 'f', 3) : QString();
+}
+} // namespace
+
 QString SourceReport::render(bool md) const
 {
     const int top = m_options.top.value_or(SourceOptions::kDefaultTop);
@@ -154,10 +162,9 @@ QString SourceReport::render(bool md) const
         for (std::size_t i = 0; i < m_tables[c].size(); ++i) {
             const SourceTable &t = m_tables[c][i];
             const Metrics &m = col.metrics[i];
-            const QString title =
-                QStringLiteral("Sources of %1, by %2: %3 sources, %4 lines, %5 s on the wire")
-                    .arg(trialName(col, i), by, QString::number(t.sources.size()),
-                         QString::number(t.lines), fixed(t.wireSeconds, 3));
+            const QString title = QStringLiteral("Sources of %1, by %2: %3 sources, %4 lines%5")
+                                      .arg(trialName(col, i), by, QString::number(t.sources.size()),
+                                           QString::number(t.lines), onTheWire(t.wireSeconds));
             out += md ? QStringLiteral("\n### ") + title + QStringLiteral("\n\n")
                       : QStringLiteral("\n") + title + u'\n';
             std::vector<QStringList> rows;
@@ -178,7 +185,8 @@ QString SourceReport::render(bool md) const
                                 fixed(s.rate, 1),
                                 fixed(s.firstS, 3),
                                 fixed(s.lastS, 3),
-                                QString::number(s.dropped)};
+                                t.dropNote.isEmpty() ? QString::number(s.dropped)
+                                                     : QStringLiteral("n/a")};
                 if (!m.intervals.empty()) {
                     const std::int64_t cycles = m.intervals.front().matches;
                     row << (cycles > 0 ? QString::number(double(s.lines) / double(cycles), 'f', 2)
@@ -199,18 +207,24 @@ QString SourceReport::render(bool md) const
             out += table(header, rows, md);
             QStringList notes;
             if (restLines > 0) {
-                const std::optional<double> w =
-                    m.baud > 0 ? std::optional<double>(double(restBytes) * m.bitsPerChar / m.baud)
-                               : std::nullopt;
-                notes << QStringLiteral("%1 more sources: %2 lines, %3 s on the wire")
+                // The rest's share of the whole's wire time (none when that is not known).
+                const QString wire =
+                    t.wireSeconds && t.bytes > 0
+                        ? onTheWire(*t.wireSeconds * double(restBytes) / double(t.bytes))
+                        : QString();
+                notes << QStringLiteral("%1 more sources: %2 lines%3")
                              .arg(t.sources.size() - std::size_t(top))
                              .arg(restLines)
-                             .arg(fixed(w, 3));
+                             .arg(wire);
             }
-            notes << QStringLiteral("dropped messages: %1 attributed, %2 not attributed (the "
-                                    "lines around the drop are of different sources)")
-                         .arg(t.droppedAttributed)
-                         .arg(t.droppedUnattributed);
+            if (t.dropNote.isEmpty()) {
+                notes << QStringLiteral("dropped messages: %1 attributed, %2 not attributed "
+                                        "(the lines around the drop are of different sources)")
+                             .arg(t.droppedAttributed)
+                             .arg(t.droppedUnattributed);
+            } else {
+                notes << QStringLiteral("dropped messages n/a: ") + t.dropNote;
+            }
             if (!t.wireNote.isEmpty()) {
                 notes << QStringLiteral("wire time n/a: ") + t.wireNote;
             }
@@ -276,24 +290,25 @@ QString SourceReport::render(bool md) const
 }
 
 QJsonObject SourceReport::sourceJson(const SourceStat &s, SourceGrouping by,
-                                     const IntervalStats *cycle)
+                                     const IntervalStats *cycle, bool dropsKnown)
 {
-    QJsonObject o{{QStringLiteral("template"), s.templ},
-                  {QStringLiteral("prefix"), s.prefix.isEmpty() ? QJsonValue() : s.prefix},
-                  {QStringLiteral("kernel"), s.kernel},
-                  {QStringLiteral("lines"), double(s.lines)},
-                  {QStringLiteral("bytes"), double(s.bytes)},
-                  {QStringLiteral("wire_s"), num(s.wireSeconds)},
-                  {QStringLiteral("wire_share"), num(s.wireShare)},
-                  {QStringLiteral("boot_wire_s"), num(s.bootWireSeconds)},
-                  {QStringLiteral("boot_share"), num(s.bootShare)},
-                  {QStringLiteral("rate"), num(s.rate)},
-                  {QStringLiteral("first_s"), num(s.firstS)},
-                  {QStringLiteral("last_s"), num(s.lastS)},
-                  {QStringLiteral("first_line"), double(lineNumber(s.firstLine))},
-                  {QStringLiteral("last_line"), double(lineNumber(s.lastLine))},
-                  {QStringLiteral("dropped"), double(s.dropped)},
-                  {QStringLiteral("example"), s.example}};
+    QJsonObject o{
+        {QStringLiteral("template"), s.templ},
+        {QStringLiteral("prefix"), s.prefix.isEmpty() ? QJsonValue() : s.prefix},
+        {QStringLiteral("kernel"), s.kernel},
+        {QStringLiteral("lines"), double(s.lines)},
+        {QStringLiteral("bytes"), double(s.bytes)},
+        {QStringLiteral("wire_s"), num(s.wireSeconds)},
+        {QStringLiteral("wire_share"), num(s.wireShare)},
+        {QStringLiteral("boot_wire_s"), num(s.bootWireSeconds)},
+        {QStringLiteral("boot_share"), num(s.bootShare)},
+        {QStringLiteral("rate"), num(s.rate)},
+        {QStringLiteral("first_s"), num(s.firstS)},
+        {QStringLiteral("last_s"), num(s.lastS)},
+        {QStringLiteral("first_line"), double(lineNumber(s.firstLine))},
+        {QStringLiteral("last_line"), double(lineNumber(s.lastLine))},
+        {QStringLiteral("dropped"), dropsKnown ? QJsonValue(double(s.dropped)) : QJsonValue()},
+        {QStringLiteral("example"), s.example}};
     if (by == SourceGrouping::Caller) {
         o[QStringLiteral("caller")] = s.caller.isEmpty() ? QJsonValue() : s.caller;
     }
@@ -333,10 +348,13 @@ void SourceReport::addToJson(QJsonObject *j) const
             for (const SourceStat &s : t.sources) {
                 const bool keep = m_options.top ? listed < *m_options.top : listedInJson(s, t);
                 if (keep) {
-                    list.append(sourceJson(s, t.by, cycle));
+                    list.append(sourceJson(s, t.by, cycle, t.dropNote.isEmpty()));
                     ++listed;
                 }
             }
+            const auto drops = [&t](std::int64_t n) {
+                return t.dropNote.isEmpty() ? QJsonValue(double(n)) : QJsonValue();
+            };
             QJsonObject notes;
             auto note = [&](const char *key, const QString &v) {
                 notes[QLatin1String(key)] = v.isEmpty() ? QJsonValue() : QJsonValue(v);
@@ -345,6 +363,7 @@ void SourceReport::addToJson(QJsonObject *j) const
             note("boot_share", t.bootNote);
             note("time", t.timeNote);
             note("clock", t.clockNote);
+            note("dropped", t.dropNote);
             QJsonObject summary{
                 {QStringLiteral("by"), sourceGroupingName(t.by)},
                 {QStringLiteral("count"), double(t.sources.size())},
@@ -355,8 +374,8 @@ void SourceReport::addToJson(QJsonObject *j) const
                 {QStringLiteral("lines"), double(t.lines)},
                 {QStringLiteral("bytes"), double(t.bytes)},
                 {QStringLiteral("wire_s"), num(t.wireSeconds)},
-                {QStringLiteral("dropped_attributed"), double(t.droppedAttributed)},
-                {QStringLiteral("dropped_unattributed"), double(t.droppedUnattributed)},
+                {QStringLiteral("dropped_attributed"), drops(t.droppedAttributed)},
+                {QStringLiteral("dropped_unattributed"), drops(t.droppedUnattributed)},
                 {QStringLiteral("notes"), notes}};
             QJsonObject run = runs[k].toObject();
             run[QStringLiteral("sources")] = list;

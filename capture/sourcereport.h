@@ -52,7 +52,7 @@ public:
     const SourceOptions &options() const { return m_options; }
 
     static QJsonObject sourceJson(const SourceStat &s, SourceGrouping by,
-                                  const IntervalStats *cycle = nullptr);
+                                  const IntervalStats *cycle = nullptr, bool dropsKnown = true);
 
 private:
     QString render(bool markdown) const;

@@ -241,9 +241,15 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         }
     }
 
-    if (m.baud <= 0) {
+    // Bytes that were not the console's (a kernel log, a terminal's stamps) have no time
+    // on the wire; a kernel log has none of the console's drop notices either.
+    const int baud = m.bytesUnknown.isEmpty() ? m.baud : 0;
+    if (!m.bytesUnknown.isEmpty()) {
+        t.wireNote = m.bytesUnknown;
+    } else if (m.baud <= 0) {
         t.wireNote = QStringLiteral("no baud rate");
     }
+    t.dropNote = m.notConsole;
     t.bootTime = m.bootTime;
     if (!m.bootDoneLine) {
         t.bootNote = QStringLiteral("no line matches the boot-done pattern (--boot-pattern)");
@@ -252,14 +258,14 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
                             : !m.bootDoneNote.isEmpty() ? m.bootDoneNote
                                                         : QStringLiteral("no host arrival times");
         t.bootNote = QStringLiteral("no boot time (%1)").arg(why);
-    } else if (m.baud <= 0) {
+    } else if (baud <= 0) {
         t.bootNote = t.wireNote;
     }
     for (const Acc &a : total) {
         t.lines += a.lines;
         t.bytes += a.bytes;
     }
-    t.wireSeconds = wire(t.bytes, m.bitsPerChar, m.baud);
+    t.wireSeconds = wire(t.bytes, m.bitsPerChar, baud);
     for (std::size_t g = 0; g < total.size(); ++g) {
         const Acc &a = total[g];
         if (a.lines == 0) {
@@ -292,12 +298,12 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         s.templateId = a.firstTemplate;
         const LineText example = run.lines.text(a.first);
         s.example = q(example.view());
-        s.wireSeconds = wire(s.bytes, m.bitsPerChar, m.baud);
+        s.wireSeconds = wire(s.bytes, m.bitsPerChar, baud);
         if (s.wireSeconds && t.bytes > 0) {
             s.wireShare = double(s.bytes) / double(t.bytes);
         }
         if (t.bootNote.isEmpty() && *m.bootTime > 0) {
-            s.bootWireSeconds = wire(s.bootBytes, m.bitsPerChar, m.baud);
+            s.bootWireSeconds = wire(s.bootBytes, m.bitsPerChar, baud);
             s.bootShare = *s.bootWireSeconds / *m.bootTime;
         }
         s.firstS = timeOfLine(run, a.first);

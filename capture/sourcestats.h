@@ -54,6 +54,7 @@ struct SourceTable
     std::int64_t droppedAttributed = 0;
     std::int64_t droppedUnattributed = 0; // the neighbours of the drop are other sources
     QString wireNote, bootNote, timeNote; // why those figures are none (empty: they are not)
+    QString dropNote; // why the dropped messages are not known (a kernel log: no notices)
     // Which clock first, last and rate are on when it is not the arrivals' (empty: arrivals).
     QString clockNote;
 };

@@ -180,6 +180,9 @@ QVariant SourceModel::data(const QModelIndex &index, int role) const
     case Rate:
         return optionalNumber(s.rate, 1, role);
     case Dropped:
+        if (!m_table->dropNote.isEmpty()) { // a kernel log: the console's drops are not in it
+            return role == SortRole ? QVariant(-1.0) : QVariant(QStringLiteral("n/a"));
+        }
         return role == SortRole ? QVariant(double(s.dropped))
                                 : QVariant(QString::number(s.dropped));
     case ColumnCount:
@@ -307,14 +310,23 @@ void SourcesPanel::showView(int index)
         if (table.wireSeconds) {
             s += tr(", %1 s on the wire").arg(*table.wireSeconds, 0, 'f', 3);
         }
-        s += tr("; dropped messages: %1 attributed, %2 not")
-                 .arg(table.droppedAttributed)
-                 .arg(table.droppedUnattributed);
-        if (!table.bootNote.isEmpty()) {
+        if (!table.wireNote.isEmpty()) {
+            s += tr("; wire time n/a: %1").arg(table.wireNote);
+        }
+        if (table.dropNote.isEmpty()) {
+            s += tr("; dropped messages: %1 attributed, %2 not")
+                     .arg(table.droppedAttributed)
+                     .arg(table.droppedUnattributed);
+        } else {
+            s += tr("; dropped messages n/a: %1").arg(table.dropNote);
+        }
+        if (!table.bootNote.isEmpty() && table.bootNote != table.wireNote) {
             s += tr("; boot share n/a: %1").arg(table.bootNote);
         }
         m_summary->setText(s + u'.');
-        m_tableView->sortByColumn(SourceModel::Wire, Qt::DescendingOrder);
+        // Without wire times (no baud rate, a kernel log) the biggest sources by bytes.
+        m_tableView->sortByColumn(table.wireSeconds ? SourceModel::Wire : SourceModel::Bytes,
+                                  Qt::DescendingOrder);
     }
     // The figures at their width; the source as wide as the rest of the dock, at least
     // 200 px, long ones cut (the tooltip has the whole template and an example line).

@@ -267,9 +267,13 @@ void TimelineView::refreshData()
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         const TimelineRun &tr = m_runs[ri];
         const SeriesPyramid &s = tr.run->series;
-        capacity = std::max(capacity, tr.run->meta.baud / 10.0);
-        if (tr.run->meta.baud > 0) {
-            sidesOfRate[tr.run->meta.baud].insert(tr.group);
+        // Only a run drawn in the wire lane (one with arrival times) has a UART there: a raw
+        // log or a kernel log beside nothing else showed a capacity over an empty lane.
+        if (tr.run->hasArrival) {
+            capacity = std::max(capacity, tr.run->meta.baud / 10.0);
+            if (tr.run->meta.baud > 0) {
+                sidesOfRate[tr.run->meta.baud].insert(tr.group);
+            }
         }
         for (int l = 0; l < LaneCount; ++l) {
             LaneState &lane = m_lanes[l];

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace clitest;
@@ -67,6 +68,7 @@ private slots:
     void floodTopSource();
     void floodFigures();
     void rawTimesAreKernelTimes();
+    void kernelLogHasNoWireNorDrops();
     void textAndMarkdown();
     void byPrefix();
     void byCaller();
@@ -178,6 +180,58 @@ void TstCliSources::rawTimesAreKernelTimes()
                          sample(kFlood + QStringLiteral(".raw.zst"))});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.split(u'\n').contains(QStringLiteral("  first/last/rate: ") + clock));
+}
+
+// dmesg --json of the same messages as a console that dropped five of them: the kernel's
+// log has all seven and none of the console's drop notices, so its drops and wire times are
+// n/a with the reason (they read 0 dropped and a time on the wire no console spent).
+void TstCliSources::kernelLogHasNoWireNorDrops()
+{
+    QTemporaryDir dir;
+    const QString console = dir.filePath(QStringLiteral("console.log"));
+    const QString dmesg = dir.filePath(QStringLiteral("dmesg.json"));
+    QFile c(console), d(dmesg);
+    QVERIFY(c.open(QIODevice::WriteOnly) && d.open(QIODevice::WriteOnly));
+    c.write("[    1.000000] noise: worker 0 seq 1\r\n** 5 printk messages dropped **\r\n"
+            "[    1.600000] noise: worker 0 seq 7\r\n");
+    d.write("{\n   \"dmesg\": [\n");
+    for (int seq = 1; seq <= 7; ++seq) {
+        d.write(QStringLiteral("      {\"pri\": 6, \"time\": 1.%1, \"msg\": \"noise: worker 0 seq "
+                               "%2\"}%3\n")
+                    .arg((seq - 1) * 100000, 6, 10, QLatin1Char('0'))
+                    .arg(seq)
+                    .arg(seq < 7 ? QStringLiteral(",") : QString())
+                    .toUtf8());
+    }
+    d.write("   ]\n}\n");
+    c.close();
+    d.close();
+    const QJsonObject j = reportJson({console, dmesg});
+    const QJsonArray runs = j[QLatin1String("runs")].toArray();
+    QCOMPARE(runs.size(), 2);
+    const QJsonObject onConsole = runs[0].toObject(), inLog = runs[1].toObject();
+    QCOMPARE(onConsole[QLatin1String("sources")][0][QLatin1String("dropped")].toInteger(), 5);
+    QCOMPARE(inLog[QLatin1String("format")].toString(), QStringLiteral("dmesg-json"));
+    const QJsonObject top = inLog[QLatin1String("sources")][0].toObject();
+    QCOMPARE(top[QLatin1String("lines")].toInteger(), 7);
+    QVERIFY(top[QLatin1String("dropped")].isNull());
+    QVERIFY(top[QLatin1String("wire_s")].isNull());
+    const QJsonObject sum = inLog[QLatin1String("sources_summary")].toObject();
+    QVERIFY(sum[QLatin1String("wire_s")].isNull());
+    QVERIFY(sum[QLatin1String("dropped_attributed")].isNull());
+    const QString why = QStringLiteral("a kernel log, not console output");
+    QCOMPARE(sum[QLatin1String("notes")][QLatin1String("dropped")].toString(), why);
+    QCOMPARE(sum[QLatin1String("notes")][QLatin1String("wire")].toString(), why);
+    QCOMPARE(inLog[QLatin1String("drops")][QLatin1String("note")].toString(), why);
+
+    const Result r = ttyscope({QStringLiteral("report"), QStringLiteral("--sources"), dmesg});
+    QCOMPARE(r.code, 0);
+    const QStringList lines = QString::fromUtf8(r.out).split(u'\n');
+    QVERIFY2(lines.contains(QStringLiteral("Sources of dmesg.json, by template: 1 sources, 7 "
+                                           "lines")),
+             r.out.constData());
+    QVERIFY(lines.contains(QStringLiteral("  dropped messages n/a: ") + why));
+    QVERIFY(lines.contains(QStringLiteral("  wire time n/a: ") + why));
 }
 
 void TstCliSources::textAndMarkdown()

@@ -531,9 +531,20 @@ private slots:
             QCOMPARE(t->laneNote(lane), note);
         }
         QCOMPARE(t->laneNote(TimelineView::Produced), QString());
+        // The UART's capacity line and its label: the capture's.
+        const auto capacityItems = [this] {
+            int n = 0;
+            for (int i = 0; i < w->timeline()->plot()->itemCount(); ++i) {
+                n += w->timeline()->plot()->item(i)->objectName() == u"uart-capacity";
+            }
+            return n;
+        };
+        QCOMPARE(capacityItems(), 2);
         open({path});
         QCOMPARE(w->timeline()->laneNote(TimelineView::Drops),
                  QStringLiteral("not available: a kernel log, not console output"));
+        // No UART drawn over the empty wire lane (it was, with a "% of UART" axis).
+        QCOMPARE(capacityItems(), 0);
     }
 
     void spikesDoNotFlattenALane()
