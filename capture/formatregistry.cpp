@@ -33,6 +33,7 @@ std::vector<FormatInfo> makeTable()
     djson.makeParser = makeDmesgJsonParser;
     djson.kernelTimeInRecord = true; // "time": the printk timestamp; dmesg has no arrivals
     djson.consoleOutput = false;
+    djson.dropsKnown = false;
     t.push_back(djson);
 
     FormatInfo jjson;
@@ -46,6 +47,7 @@ std::vector<FormatInfo> makeTable()
     // as the console's, journald's start read as seconds of console lag at boot.
     jjson.kernelTimeInRecord = true; // _SOURCE_MONOTONIC_TIMESTAMP
     jjson.consoleOutput = false;
+    jjson.dropsKnown = false;
     t.push_back(jjson);
 
     FormatInfo jexport = jjson;
@@ -80,6 +82,7 @@ std::vector<FormatInfo> makeTable()
     // -monotonic the kernel's stamp of kernel entries.
     jshort.kernelTimeInRecord = true;
     jshort.consoleOutput = false;
+    jshort.dropsKnown = false;
     t.push_back(jshort);
 
     FormatInfo dtext;
@@ -90,6 +93,7 @@ std::vector<FormatInfo> makeTable()
     dtext.makeParser = makeDmesgTextParser;
     dtext.kernelTimeInRecord = true;
     dtext.consoleOutput = false;
+    dtext.dropsKnown = false;
     t.push_back(dtext);
 
     FormatInfo hostts;
@@ -137,6 +141,8 @@ std::vector<FormatInfo> makeTable()
     kmsg.makeParser = makeKmsgParser;
     kmsg.kernelTimeInRecord = true;
     kmsg.lineEndingBytes = 1; // records end in "\n" alone
+    // The kernel's log too: no console bytes or times; its gaps are its reader's drops.
+    kmsg.consoleOutput = false;
     t.push_back(kmsg);
 
     FormatInfo raw;

@@ -84,6 +84,9 @@ struct FormatInfo
     // console's drop notices, nor its prefixes: the console's drops, bytes and times are
     // not in it (Metrics::notConsole).
     bool consoleOutput = true;
+    // The run's dropped messages are known: a console's notices, or kmsg's sequence gaps
+    // (the messages its reader lost); not for dmesg and the journal (Metrics::dropsUnknown).
+    bool dropsKnown = true;
 };
 
 // The table, in detection priority order (Unknown is not in it).

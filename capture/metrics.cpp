@@ -599,6 +599,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     if (!formatInfo(run.meta.format).consoleOutput) {
         m.notConsole = QStringLiteral("a kernel log, not console output");
     }
+    m.dropsUnknown = formatInfo(run.meta.format).dropsKnown ? QString() : m.notConsole;
     m.bytesUnknown = !m.notConsole.isEmpty() ? m.notConsole
                      : run.unreadStamps      ? QStringLiteral("a terminal's stamps in the text")
                                              : QString();

@@ -101,6 +101,9 @@ struct Metrics
     // Why the console's bytes (and their time on the wire) are not known: notConsole, or
     // stamps a terminal program wrote in front of the lines.
     QString bytesUnknown;
+    // Why the dropped messages are not known: a kernel log without a reader's gaps (dmesg,
+    // the journal) has none of the console's drop notices.
+    QString dropsUnknown;
     std::optional<double> duration;       // seconds from first to last arrival (host times)
     QString startUntimed;                 // why there is none although the format has them
     std::optional<double> kernelDuration; // kernel time covered, summed over the boots

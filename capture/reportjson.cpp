@@ -69,12 +69,14 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     }
     j[QStringLiteral("kernel_duration_s")] = num(m.kernelDuration);
     j[QStringLiteral("boots")] = m.boots;
+    const bool dropsKnown = m.dropsUnknown.isEmpty();
     QJsonObject drops{
-        {QStringLiteral("notices"), console ? QJsonValue(double(m.dropNotices)) : QJsonValue()},
-        {QStringLiteral("messages"),
-         m.dropCountOutOfRange || !console ? QJsonValue() : QJsonValue(double(m.droppedMessages))}};
-    if (!console) {
-        drops[QStringLiteral("note")] = m.notConsole;
+        {QStringLiteral("notices"), dropsKnown ? QJsonValue(double(m.dropNotices)) : QJsonValue()},
+        {QStringLiteral("messages"), m.dropCountOutOfRange || !dropsKnown
+                                         ? QJsonValue()
+                                         : QJsonValue(double(m.droppedMessages))}};
+    if (!dropsKnown) {
+        drops[QStringLiteral("note")] = m.dropsUnknown;
     }
     if (m.dropCountOutOfRange) {
         drops[QStringLiteral("count_out_of_range_line")] =

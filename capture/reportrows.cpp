@@ -105,10 +105,7 @@ void Report::buildRows()
     // The console's own figures, absent from a kernel log read from its buffer (dmesg, the
     // journal): it has the messages a console dropped but not its drop notices, nor the
     // prefixes and line ends the console sent.
-    const auto consoleOnly = [](const Metrics &m) { return m.notConsole; };
-    const auto ifConsole = [](const Metrics &m, double v) -> std::optional<double> {
-        return m.notConsole.isEmpty() ? std::optional<double>(v) : kAbsent;
-    };
+    const auto dropsUnknown = [](const Metrics &m) { return m.dropsUnknown; };
     // The bytes also when a terminal program wrote stamps in front of the lines.
     const auto bytesUnknown = [](const Metrics &m) { return m.bytesUnknown; };
     estimatedBytes(whyAbsent(add("bytes", "bytes", B::None, true, 0,
@@ -136,17 +133,20 @@ void Report::buildRows()
               noKernelTimes);
     add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
     whyAbsent(add("drops.notices", "drop notices", B::Lower, true, 0,
-                  [ifConsole](const Metrics &m) { return ifConsole(m, double(m.dropNotices)); }),
-              consoleOnly);
+                  [](const Metrics &m) -> std::optional<double> {
+                      return m.dropsUnknown.isEmpty() ? std::optional<double>(double(m.dropNotices))
+                                                      : kAbsent;
+                  }),
+              dropsUnknown);
     whyAbsent(add("drops.messages", "messages dropped", B::Lower, true, 0,
                   [](const Metrics &m) -> std::optional<double> {
-                      return m.dropCountOutOfRange || !m.notConsole.isEmpty()
+                      return m.dropCountOutOfRange || !m.dropsUnknown.isEmpty()
                                  ? kAbsent
                                  : std::optional<double>(double(m.droppedMessages));
                   }),
               [](const Metrics &m) {
-                  if (!m.notConsole.isEmpty()) {
-                      return m.notConsole;
+                  if (!m.dropsUnknown.isEmpty()) {
+                      return m.dropsUnknown;
                   }
                   return m.dropCountOutOfRange ? dropCountOutOfRangeReason(*m.dropCountOutOfRange)
                                                : QString();

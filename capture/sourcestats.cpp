@@ -249,7 +249,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
     } else if (m.baud <= 0) {
         t.wireNote = QStringLiteral("no baud rate");
     }
-    t.dropNote = m.notConsole;
+    t.dropNote = m.dropsUnknown;
     t.bootTime = m.bootTime;
     if (!m.bootDoneLine) {
         t.bootNote = QStringLiteral("no line matches the boot-done pattern (--boot-pattern)");

@@ -193,7 +193,8 @@ void TimelineView::buildGraphs()
     }
     // Lanes that need host arrival times say so for runs whose format lacks them, and the
     // console's lanes for kernel logs that are not a console's output.
-    QStringList withoutArrival, notConsole;
+    // (kmsg is a kernel log whose drops, its reader's sequence gaps, are known.)
+    QStringList withoutArrival, notConsole, noDrops;
     int drawnRuns = 0;
     for (int ri = 0; ri < m_runs.size(); ++ri) {
         if (!isDrawn(ri)) {
@@ -201,28 +202,34 @@ void TimelineView::buildGraphs()
         }
         ++drawnRuns;
         const Run &run = *m_runs[ri].run;
-        if (!formatInfo(run.meta.format).consoleOutput) {
+        const FormatInfo &info = formatInfo(run.meta.format);
+        if (!info.consoleOutput) {
             notConsole << m_runs[ri].label;
         } else if (!run.hasArrival) {
             withoutArrival << m_runs[ri].label;
+        }
+        if (!info.dropsKnown) {
+            noDrops << m_runs[ri].label;
         }
     }
     for (int l = 0; l < LaneCount; ++l) {
         LaneState &lane = m_lanes[l];
         const QStringList without = laneNeedsArrival(Lane(l))   ? withoutArrival + notConsole
-                                    : laneNeedsConsole(Lane(l)) ? notConsole
+                                    : laneNeedsConsole(Lane(l)) ? noDrops
                                                                 : QStringList();
         if (!lane.rect || without.isEmpty()) {
             continue;
         }
-        const bool onlyKernelLogs = without.size() == notConsole.size();
-        const QString why = notConsole.isEmpty() ? QStringLiteral("no host arrival times")
-                            : onlyKernelLogs
-                                ? QStringLiteral("a kernel log, not console output")
-                                : QStringLiteral("no host arrival times, or a kernel log");
+        const auto kernelLog = [&](const QString &label) { return notConsole.contains(label); };
+        const bool allKernelLogs = std::all_of(without.begin(), without.end(), kernelLog);
+        const bool anyKernelLog = std::any_of(without.begin(), without.end(), kernelLog);
+        const QString why = allKernelLogs ? QStringLiteral("a kernel log, not console output")
+                            : anyKernelLog
+                                ? QStringLiteral("no host arrival times, or a kernel log")
+                                : QStringLiteral("no host arrival times");
         if (without.size() == drawnRuns) {
             lane.missing->setText(
-                notConsole.isEmpty()
+                !anyKernelLog
                     ? QStringLiteral("not available: the log format has no host arrival times")
                     : QStringLiteral("not available: %1").arg(why));
         } else {
