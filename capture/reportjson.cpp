@@ -100,7 +100,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (!console) {
         lag[QStringLiteral("note")] = m.notConsole;
     } else if (!run.hasArrival) {
-        lag[QStringLiteral("note")] = QStringLiteral("the format has no host arrival times");
+        lag[QStringLiteral("note")] = QStringLiteral("the log has no host arrival times");
     } else if (!m.lagMax && m.kernelLines == 0) {
         lag[QStringLiteral("note")] = QStringLiteral("no line has a kernel time");
     }
@@ -122,7 +122,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     QStringList notes;
     if (m.window.found && !m.window.printedKnown) {
         notes << (run.hasArrival ? QStringLiteral("the window ") + m.window.printedUnknownWhy
-                  : console      ? QStringLiteral("the format has no host arrival times")
+                  : console      ? QStringLiteral("the log has no host arrival times")
                                  : m.notConsole) +
                      QStringLiteral(": lines printed in the window are unknown");
     }
@@ -174,8 +174,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (!console) {
         j[QStringLiteral("boot_time_note")] = m.notConsole;
     } else if (!run.hasArrival) {
-        j[QStringLiteral("boot_time_note")] =
-            QStringLiteral("the format has no host arrival times");
+        j[QStringLiteral("boot_time_note")] = QStringLiteral("the log has no host arrival times");
     } else if (!m.bootStartNote.isEmpty()) {
         j[QStringLiteral("boot_time_note")] = m.bootStartNote;
     } else if (!m.bootDoneNote.isEmpty()) {
