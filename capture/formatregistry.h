@@ -13,7 +13,8 @@
 //     start), or `looksLikeLine` when it is told by a majority of the first lines.
 //  4. Add one row to the table in formatregistry.cpp: name, aliases, detectors, parser
 //     factory, clocks (hasArrival, arrivalIsWallClock, kernelTimeInRecord), how line
-//     endings are counted and whether byte counts are exact.
+//     endings are counted, whether byte counts are exact, and whether the file is what a
+//     console printed (consoleOutput; dropsKnown for a kernel log that still counts drops).
 //  5. Tests: a detection row and a load in tests/unit/tst_formats.cpp (its `registry` test
 //     lists every row's clocks), a seed in tests/fuzz/corpus/load and the name in the
 //     kFormats lists of tests/fuzz/fuzz_load*.cpp.
