@@ -19,14 +19,6 @@ bool laneNeedsArrival(TimelineView::Lane lane)
     return lane == TimelineView::Printed || lane == TimelineView::Wire || lane == TimelineView::Lag;
 }
 
-// A kernel log read from its buffer (dmesg, the journal) has none of a console's lanes:
-// its printed, wire and lag lanes need arrivals it does not have, and its drop lane the
-// console's drop notices, which never reach that buffer.
-bool laneNeedsConsole(TimelineView::Lane lane)
-{
-    return laneNeedsArrival(lane) || lane == TimelineView::Drops;
-}
-
 // Drops the points outside [from, to] (all of them unless `shown`); a point is its bin's
 // start, so the bin holding `from` (up to `bin` before it) stays. The last point closes
 // the last bin (laneSlice): when it goes, the last bin kept is closed again, or a step
@@ -214,9 +206,10 @@ void TimelineView::buildGraphs()
     }
     for (int l = 0; l < LaneCount; ++l) {
         LaneState &lane = m_lanes[l];
-        const QStringList without = laneNeedsArrival(Lane(l))   ? withoutArrival + notConsole
-                                    : laneNeedsConsole(Lane(l)) ? noDrops
-                                                                : QStringList();
+        // A kernel log's drop lane: the console's drop notices never reach its buffer.
+        const QStringList without = laneNeedsArrival(Lane(l)) ? withoutArrival + notConsole
+                                    : l == Drops              ? noDrops
+                                                              : QStringList();
         if (!lane.rect || without.isEmpty()) {
             continue;
         }
