@@ -104,6 +104,14 @@ struct Metrics
     // Why the dropped messages are not known: a kernel log without a reader's gaps (dmesg,
     // the journal) has none of the console's drop notices.
     QString dropsUnknown;
+    // Why a figure that needs host arrival times has none, for the JSON's notes: empty when
+    // the run has them.
+    QString noArrivalNote() const
+    {
+        return hasArrival              ? QString()
+               : !notConsole.isEmpty() ? notConsole
+                                       : QStringLiteral("the log has no host arrival times");
+    }
     std::optional<double> duration;       // seconds from first to last arrival (host times)
     QString startUntimed;                 // why there is none although the format has them
     std::optional<double> kernelDuration; // kernel time covered, summed over the boots

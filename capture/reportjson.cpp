@@ -51,8 +51,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("kernel_lines_behind_text")] = double(m.kernelLinesBehindText);
     // A kernel log read from its buffer (dmesg, the journal) has no console bytes, drops
     // or times: null, and console_note says why.
-    const bool console = m.notConsole.isEmpty();
-    if (!console) {
+    if (!m.notConsole.isEmpty()) {
         j[QStringLiteral("console_note")] = m.notConsole;
     }
     const bool bytesKnown = m.bytesUnknown.isEmpty();
@@ -97,10 +96,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     QJsonObject lag{{QStringLiteral("max_s"), m.lagMax ? num(*m.lagMax) : QJsonValue()},
                     {QStringLiteral("p50_s"), m.lagP50 ? num(*m.lagP50) : QJsonValue()},
                     {QStringLiteral("p99_s"), m.lagP99 ? num(*m.lagP99) : QJsonValue()}};
-    if (!console) {
-        lag[QStringLiteral("note")] = m.notConsole;
-    } else if (!run.hasArrival) {
-        lag[QStringLiteral("note")] = QStringLiteral("the log has no host arrival times");
+    if (!run.hasArrival) {
+        lag[QStringLiteral("note")] = m.noArrivalNote();
     } else if (!m.lagMax && m.kernelLines == 0) {
         lag[QStringLiteral("note")] = QStringLiteral("no line has a kernel time");
     }
@@ -122,8 +119,7 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     QStringList notes;
     if (m.window.found && !m.window.printedKnown) {
         notes << (run.hasArrival ? QStringLiteral("the window ") + m.window.printedUnknownWhy
-                  : console      ? QStringLiteral("the log has no host arrival times")
-                                 : m.notConsole) +
+                                 : m.noArrivalNote()) +
                      QStringLiteral(": lines printed in the window are unknown");
     }
     if (m.window.found && !m.window.producedKnown) {
@@ -171,10 +167,8 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                       ? std::optional<double>(*m.bootWireSeconds / *m.bootTimeFirstByte)
                       : std::nullopt)
             : QJsonValue();
-    if (!console) {
-        j[QStringLiteral("boot_time_note")] = m.notConsole;
-    } else if (!run.hasArrival) {
-        j[QStringLiteral("boot_time_note")] = QStringLiteral("the log has no host arrival times");
+    if (!run.hasArrival) {
+        j[QStringLiteral("boot_time_note")] = m.noArrivalNote();
     } else if (!m.bootStartNote.isEmpty()) {
         j[QStringLiteral("boot_time_note")] = m.bootStartNote;
     } else if (!m.bootDoneNote.isEmpty()) {
