@@ -6,14 +6,14 @@ namespace tty {
 
 void IdleFloor::add(KernelUs kernel, HostNs offset)
 {
-    const double x = double(kernel.sinceOrigin().count()) * 1e-6;
+    const double x = toSeconds(kernel.sinceOrigin());
     if (m_count == 0) {
         m_firstOffset = offset;
         m_firstX = x;
     } else if (x < m_lastX) {
         return;
     }
-    const Point p{x, double((offset - m_firstOffset).count()) * 1e-9};
+    const Point p{x, toSeconds(offset - m_firstOffset)};
     ++m_count;
     m_sumX += x;
     m_lastX = x;
@@ -46,7 +46,7 @@ std::optional<double> IdleFloor::rate(Microseconds span) const
     }
     const Point &a = m_hull[j], &b = m_hull[j + 1];
     const double r = (b.y - a.y) / (b.x - a.x);
-    const double effect = std::abs(r) * double(span.count()) * 1e-6;
+    const double effect = std::abs(r) * toSeconds(span);
     if (!(std::abs(r) <= kMaxRate) || effect < kMinEffectSeconds) {
         return std::nullopt;
     }

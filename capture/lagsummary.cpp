@@ -59,8 +59,7 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
                 continue;
             }
             if (const std::optional<HostNs> a = run.lines.arrival(i)) {
-                const double lag =
-                    double((*a - zero).count()) * 1e-9 - double(k->count()) * 1e-6 * b.kernelRate;
+                const double lag = toSeconds(*a - zero) - toSeconds(*k) * b.kernelRate;
                 s->lags.push_back(float(lag));
                 if (histogram) {
                     ++s->histogram[bucketOf(float(lag))];

@@ -111,6 +111,23 @@ using KernelUs = ClockTime<KernelClockTag, Microseconds>;
 // Seconds since the start of a run (its first arrival, or kernel time 0 without arrivals).
 using RunSeconds = ClockTime<RunClockTag, Seconds>;
 
+// A span in plain seconds, where a time leaves the typed world (figures, fits, plots).
+// Multiplied, not divided, by the unit: the figures were always computed so, and a
+// division can differ in the last bit.
+constexpr double toSeconds(Nanoseconds d)
+{
+    return double(d.count()) * 1e-9;
+}
+constexpr double toSeconds(Microseconds d)
+{
+    return double(d.count()) * 1e-6;
+}
+// A kernel time as seconds since the kernel's boot.
+constexpr double toSeconds(KernelUs k)
+{
+    return double(k.count()) * 1e-6;
+}
+
 // A position and a count of the same unit: position - position = count, position ± count
 // = position, count ± count = count; position + position does not compile. Tag keeps
 // lines apart from bytes.
