@@ -142,11 +142,10 @@ void TimelineView::setTimeAxisMode(TimeAxisMode mode)
     m_ticker->setMode(mode);
     if (!m_runs.isEmpty() && !m_runs.front().run->boots.empty()) {
         const Run &r = *m_runs.front().run;
-        m_ticker->setWallOrigin(double(r.origin.count()) * 1e-9 + m_runs.front().shift);
+        m_ticker->setWallOrigin(toSeconds(r.origin.sinceOrigin()) + m_runs.front().shift);
         const Boot &b = r.boots.front();
-        const double kz = b.kernelZero && r.hasArrival
-                              ? double((*b.kernelZero - r.origin).count()) * 1e-9
-                              : b.timeBase.count();
+        const double kz =
+            b.kernelZero && r.hasArrival ? toSeconds(*b.kernelZero - r.origin) : b.timeBase.count();
         m_ticker->setKernelOrigin(m_runs.front().shift - kz);
     }
     buildLayout();
