@@ -25,6 +25,19 @@ constexpr double kOnTimeSeconds = 0.25;
 constexpr double kOnTimeLagShare = 0.25;
 constexpr double kOnTimeLines = 3;
 
+// A console is behind while its lines arrive this late (lag in seconds), and a stretch
+// behind ends at a silence this long: a busy UART sends all the time.
+constexpr double kBehindLag = 0.25;
+constexpr double kBehindSilence = 2.0;
+// ...counts where its lines' lag grew by this much, and the finding needs this many
+// seconds behind in all, at under this share of the rate.
+constexpr double kBehindGrowth = 0.5;
+constexpr double kBehindLeast = 3.0;
+constexpr double kShortShare = 0.5;
+// A stretch is measured between the first bytes of its first and last lines, so its rate
+// can read a little above the UART's (977 bytes a second on a 9600-baud capture).
+constexpr double kRateSlack = 0.9;
+
 struct Outrun
 {
     std::size_t bin = 0;
@@ -77,7 +90,90 @@ std::optional<Outrun> aheadOnTime(const SeriesPyramid::Level &fine, double perBi
     return std::nullopt;
 }
 
+struct Behind
+{
+    double seconds = 0, bytes = 0, lag = 0;
+};
+
+// The stretches of fine bins in which the console was behind and its backlog grew: their
+// total length, bytes and greatest lag.
+Behind timeBehind(const SeriesPyramid::Level &fine)
+{
+    const auto &ch = fine.ch;
+    const std::vector<float> &bytes = ch[std::size_t(Channel::Bytes)];
+    const std::vector<float> &lagMax = ch[std::size_t(Channel::LagMax)];
+    const std::vector<float> &lagSum = ch[std::size_t(Channel::LagSum)];
+    const std::vector<float> &lagCount = ch[std::size_t(Channel::LagCount)];
+    const auto silence = std::size_t(std::ceil(kBehindSilence / fine.width));
+    Behind total;
+    // The open stretch: its first bin and last bin with bytes, its bytes and lags.
+    bool open = false;
+    std::size_t first = 0, last = 0;
+    double sum = 0, lagLo = 0, lagHi = 0, lagMost = 0;
+    const auto close = [&] {
+        if (open && lagHi - lagLo >= kBehindGrowth) {
+            total.seconds += double(last - first + 1) * fine.width;
+            total.bytes += sum;
+            total.lag = std::max(total.lag, lagMost);
+        }
+        open = false;
+    };
+    for (std::size_t b = 0; b < bytes.size(); ++b) {
+        if (open && bytes[b] > 0 && b - last > silence) {
+            close();
+        }
+        if (lagCount[b] > 0) {
+            const double mean = double(lagSum[b]) / double(lagCount[b]);
+            if (mean < kBehindLag) {
+                close();
+                continue;
+            }
+            if (!open) {
+                open = true;
+                first = b;
+                sum = 0;
+                lagLo = lagHi = mean;
+                lagMost = 0;
+            }
+            lagLo = std::min(lagLo, mean);
+            lagHi = std::max(lagHi, mean);
+            lagMost = std::max(lagMost, double(lagMax[b]));
+        }
+        if (open && bytes[b] > 0) {
+            sum += double(bytes[b]);
+            last = b;
+        }
+    }
+    close();
+    return total;
+}
+
 } // namespace
+
+std::optional<BaudShortfall> shortfallBelowBaud(const SeriesPyramid &series, int baud)
+{
+    if (series.isEmpty() || baud <= 0) {
+        return std::nullopt;
+    }
+    const Behind behind = timeBehind(series.level(0));
+    if (behind.seconds < kBehindLeast) {
+        return std::nullopt;
+    }
+    const double rate = behind.bytes / behind.seconds;
+    if (rate >= kShortShare * double(baud) / 10.0) {
+        return std::nullopt;
+    }
+    BaudShortfall s{behind.seconds, rate, behind.lag, 0};
+    static constexpr std::array<int, 10> kStandard{300,  600,   1200,  2400,  4800,
+                                                   9600, 19200, 38400, 57600, 115200};
+    for (int r : kStandard) {
+        if (r < baud && double(r) / 10.0 >= kRateSlack * rate) {
+            s.lowestStandardBaud = r;
+            break;
+        }
+    }
+    return s;
+}
 
 std::optional<BaudExcess> excessOverBaud(const SeriesPyramid &series, int baud)
 {

@@ -131,12 +131,32 @@ bool arrivalsFromTheWire(Format f)
            f == Format::Lava;
 }
 
-// A default rate that could not have sent the bytes when they came is no rate at all: the
+// A default rate that could not have sent the bytes when they came, or that would have
+// sent them much faster than a console that was behind did, is no rate at all: the
 // figures that need one are n/a, and the warning says what the bytes allow.
 void checkDefaultBaud(Run &run)
 {
     const std::optional<BaudExcess> e = excessOverBaud(run.series, run.meta.baud);
     if (!e) {
+        if (const std::optional<BaudShortfall> s = shortfallBelowBaud(run.series, run.meta.baud)) {
+            run.warnings
+                << QStringLiteral("the console fell behind (its lines came up to %1 s after "
+                                  "their kernel timestamps) while its bytes came at %2 bytes a "
+                                  "second over %3 s: a UART at %4 baud (ttyscope's default) "
+                                  "sends %5, so the console's rate is lower, %6 (or it could "
+                                  "not keep its UART busy); the figures that need the rate "
+                                  "(time on the wire, UART use) are n/a: give the console's "
+                                  "rate with --baud")
+                       .arg(s->lagSeconds, 0, 'f', 1)
+                       .arg(s->bytesPerSecond, 0, 'f', 0)
+                       .arg(s->behindSeconds, 0, 'f', 1)
+                       .arg(run.meta.baud)
+                       .arg(run.meta.baud / 10)
+                       .arg(s->lowestStandardBaud > 0
+                                ? QStringLiteral("%1 baud or more").arg(s->lowestStandardBaud)
+                                : QStringLiteral("less than any standard rate"));
+            run.meta.baud = 0;
+        }
         return;
     }
     const double kib = e->backlogBytes / 1024.0;

@@ -6,6 +6,7 @@
 #include "metrics.h"
 #include "tst_helpers.h"
 
+#include <QDir>
 #include <QTest>
 
 using namespace tty;
@@ -18,6 +19,9 @@ private slots:
     void fasterThanTheDefaultBaud();
     void fastConsoleOnTime_data();
     void fastConsoleOnTime();
+    void slowerThanTheDefaultBaud_data();
+    void slowerThanTheDefaultBaud();
+    void samplesKeepTheDefaultBaud();
     void bannerBehindTheBootLoader_data();
     void bannerBehindTheBootLoader();
     void kernelTextBehindTheLoginPrompt();
@@ -481,6 +485,87 @@ void TstArrivals::fastConsoleOnTime()
         QCOMPARE(run->warnings, QStringList{warning});
         QCOMPARE(run->meta.baud, 0);
         QVERIFY(!computeMetrics(*run, MetricOptions{}).wireSeconds);
+    }
+}
+
+// Real captures of Debian's 6.1-rt kernel, whose printing thread lets printk's callers run
+// free, with its console at 9600, 38400 and 115200 baud (tests/fixtures/slowbaud), read
+// without --baud. A burst of 300 lines falls behind the two slow consoles by 19.7 and
+// 4.6 s; their bytes came at 961 and 3841 a second meanwhile, and at the default 115200
+// their 19,441 bytes would read 1.7 s on the wire instead of 20.3 and 5.1. The wire
+// figures are n/a, the warning names the rate, and --baud makes them figures again. At
+// 115200 the burst falls behind by 1.3 s for under 2 s, at 10 KiB a second: the rate stays.
+void TstArrivals::slowerThanTheDefaultBaud_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("baud");
+    QTest::addColumn<QString>("warning"); // empty: the default rate stays
+    const auto text = [](const char *lag, int perSecond, const char *over, int rate) {
+        return QStringLiteral("the console fell behind (its lines came up to %1 s after their "
+                              "kernel timestamps) while its bytes came at %2 bytes a second "
+                              "over %3 s: a UART at 115200 baud (ttyscope's default) sends "
+                              "11520, so the console's rate is lower, %4 baud or more (or it "
+                              "could not keep its UART busy); the figures that need the rate "
+                              "(time on the wire, UART use) are n/a: give the console's rate "
+                              "with --baud")
+            .arg(QLatin1String(lag))
+            .arg(perSecond)
+            .arg(QLatin1String(over))
+            .arg(rate);
+    };
+    QTest::newRow("9600") << "rt-9600-quiet" << 9600 << text("19.7", 961, "19.8", 9600);
+    QTest::newRow("38400") << "rt-38400-quiet" << 38400 << text("4.6", 3841, "4.8", 38400);
+    QTest::newRow("115200") << "rt-115200-quiet" << 115200 << QString();
+}
+
+void TstArrivals::slowerThanTheDefaultBaud()
+{
+    QFETCH(QString, file);
+    QFETCH(int, baud);
+    QFETCH(QString, warning);
+    const QString path =
+        QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/") + file + QStringLiteral(".hostts.log.zst");
+    QString error;
+    const auto run = loadRun(path, LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.bytes, std::int64_t(19441));
+    if (warning.isEmpty()) {
+        QCOMPARE(run->warnings, QStringList());
+        QCOMPARE(run->meta.baud, 115200);
+        QVERIFY(m.wireSeconds);
+        QCOMPARE(*m.wireSeconds, 19441 * 10 / 115200.0);
+        return;
+    }
+    QCOMPARE(run->warnings, QStringList{warning});
+    QCOMPARE(run->meta.baud, 0);
+    QVERIFY(!m.wireSeconds);
+    QVERIFY(!m.window.wireSeconds);
+
+    LoadOptions given;
+    given.baud = baud;
+    const auto withBaud = loadRun(path, given, &error);
+    QVERIFY2(withBaud, qPrintable(error));
+    QCOMPARE(withBaud->warnings, QStringList());
+    const Metrics mb = computeMetrics(*withBaud, MetricOptions{});
+    QVERIFY(mb.wireSeconds);
+    QCOMPARE(*mb.wireSeconds, 19441 * 10 / double(baud));
+}
+
+// Every bundled capture was made at 115200 (the figures of their truth files assume it):
+// none may lose its rate, by either check.
+void TstArrivals::samplesKeepTheDefaultBaud()
+{
+    const QStringList files = QDir(QStringLiteral(TTYSCOPE_SAMPLES))
+                                  .entryList({QStringLiteral("*.hostts.log.zst"),
+                                              QStringLiteral("*.grabserial*.log.zst")},
+                                             QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), 14);
+    for (const QString &name : files) {
+        const std::unique_ptr<Run> run = loadSample(name);
+        QVERIFY2(run, qPrintable(name));
+        QVERIFY2(run->meta.baud == 115200,
+                 qPrintable(name + QStringLiteral(": ") + run->warnings.join(QLatin1Char('\n'))));
     }
 }
 
