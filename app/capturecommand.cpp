@@ -122,7 +122,9 @@ int runCapture(const QStringList &args)
                        "telnet(rfc2217): the line settings below and BREAK are sent to the "
                        "server), telnet://HOST:PORT (plain telnet console port) or "
                        "tcp://HOST:PORT (raw TCP, e.g. ser2net's tcp). Over telnet and TCP the "
-                       "settings below only describe the line for the recording."),
+                       "settings below only describe the line for the recording, and a "
+                       "pseudo-terminal sends at any rate: without --baud such a recording "
+                       "states no rate."),
         QStringLiteral("PORT"));
     const QCommandLineOption baud(QStringLiteral("baud"),
                                   QStringLiteral("Baud rate (default 115200)."),
@@ -176,6 +178,7 @@ int runCapture(const QStringList &args)
     o.port = p.value(port);
     bool ok1 = false, ok2 = false, ok3 = false;
     o.settings.baud = p.value(baud).toInt(&ok1);
+    o.baudGiven = p.isSet(baud);
     o.settings.dataBits = p.value(dataBits).toInt(&ok2);
     o.settings.stopBits = p.value(stopBits).toInt(&ok3);
     if (!ok1 || !ok2 || !ok3 || !parityFromName(p.value(parity), &o.settings.parity) ||

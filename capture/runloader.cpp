@@ -127,8 +127,8 @@ std::optional<bool> utf16Of(std::string_view head)
 // journal's are journald's, at memory speed).
 bool arrivalsFromTheWire(Format f)
 {
-    return f == Format::HostTs || f == Format::Ts || f == Format::Tio || f == Format::Grabserial ||
-           f == Format::Lava;
+    return f == Format::Ttyscope || f == Format::HostTs || f == Format::Ts || f == Format::Tio ||
+           f == Format::Grabserial || f == Format::Lava;
 }
 
 // A default rate that could not have sent the bytes when they came, or that would have

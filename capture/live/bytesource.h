@@ -68,6 +68,10 @@ public:
     // What is used to talk to it: "serial (libserialport)", "tty (termios)", "tcp", "telnet",
     // "telnet, RFC 2217".
     virtual QString kind() const = 0;
+    // Whether the baud rate of the settings paces the bytes: a serial port's, and the port
+    // behind an RFC 2217 server. A pseudo-terminal takes a rate and sends at memory speed
+    // (QEMU's -serial pty), and a TCP or telnet console's rate is the server's business.
+    virtual bool setsLineRate() const = 0;
 };
 
 // Picks the source for a path: tcp://, telnet:// and rfc2217://HOST:PORT are network

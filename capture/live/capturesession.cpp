@@ -51,8 +51,9 @@ bool CaptureSession::start(QString *error)
     const SerialSettings &s = m_options.settings;
     const HostNs wall = wallNowNs();
     const std::int64_t mono = monoNowNs();
+    const int baud = m_source->setsLineRate() || m_options.baudGiven ? s.baud : 0;
     const QJsonObject header = RecordingWriter::headerJson(
-        m_options.port, s.baud, s.dataBits, QLatin1String(parityName(s.parity)), s.stopBits,
+        m_options.port, baud, s.dataBits, QLatin1String(parityName(s.parity)), s.stopBits,
         QLatin1String(flowName(s.flow)), m_options.label,
         QDateTime::fromMSecsSinceEpoch(wall.count() / 1000000, Qt::UTC));
     emitRecord('H', wall, mono, QJsonDocument(header).toJson(QJsonDocument::Compact).toStdString());

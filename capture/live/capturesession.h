@@ -35,6 +35,10 @@ struct CaptureOptions
 {
     QString port; // /dev/ttyUSB0, /dev/pts/3, tcp://host:port
     SerialSettings settings;
+    // Whether the user gave settings.baud (not ttyscope's default). A source that does not
+    // set the line's rate (setsLineRate) records one only when it was given: else the
+    // recording says 0, and a report takes the default and checks it against the bytes.
+    bool baudGiven = true;
     QString label;
     QString output; // the recording's path; empty: no recording
     RecordingLimits limits;

@@ -1,6 +1,7 @@
 #include "liverun.h"
 
 #include "recordingblocks.h"
+#include "runloader.h"
 
 #include <QJsonObject>
 
@@ -111,10 +112,14 @@ void LiveRun::header(const std::string &json)
 {
     // Read as a loaded recording's header is; but a live run has no file behind it, so its
     // source is the capture's (the header's "source"), its label that source unless the
-    // header names one, and its baud the header's.
+    // header names one, and its baud the header's, else ttyscope's default, as a report of
+    // the recording takes it (which then checks it against the bytes: runloader.cpp).
     RunMeta &m = m_run.meta;
     m.baud = 0;
     applyRecordingHeader(json, m);
+    if (m.baud <= 0) {
+        m.baud = kDefaultBaud;
+    }
     m.source = m.extra.value(QStringLiteral("source")).toString();
     if (m.label.isEmpty()) {
         m.label = m.source;

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -279,6 +280,13 @@ bool PtySource::open(QString *error)
     }
     // Other non-root openers now get EBUSY, which is what "port busy" means.
     ::ioctl(fd, TIOCEXCL);
+    // Unix 98 pty slaves (/dev/pts/N) have majors 136-143 (Documentation/admin-guide/
+    // devices.txt): their rate paces nothing.
+    struct stat st
+    {
+    };
+    m_pseudo = ::fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) >= 136 &&
+               major(st.st_rdev) <= 143;
     m_fd = fd;
     m_error.clear();
     return true;

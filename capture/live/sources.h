@@ -36,9 +36,11 @@ public:
     bool sendBreak(int ms, QString *error) override;
     void close() override;
     QString kind() const override { return QStringLiteral("tty (termios)"); }
+    bool setsLineRate() const override { return !m_pseudo; }
 
 private:
     SerialSettings m_settings;
+    bool m_pseudo = false; // a pseudo-terminal's slave (Unix 98 ptys)
 };
 
 // A serial port opened and configured through libserialport. Ttys that libserialport
@@ -52,6 +54,7 @@ public:
     bool sendBreak(int ms, QString *error) override;
     void close() override;
     QString kind() const override;
+    bool setsLineRate() const override { return true; }
 
 private:
     bool configure(QString *error);
@@ -75,6 +78,7 @@ public:
     QString error() const override { return m_error; }
     QString name() const override { return m_url; }
     QString kind() const override { return QStringLiteral("tcp"); }
+    bool setsLineRate() const override { return false; }
 
     // Splits tcp://HOST:PORT (HOST may be [v6]); false if it is not such a URL.
     static bool parseUrl(const QString &url, QString *host, QString *port);

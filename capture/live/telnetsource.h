@@ -36,6 +36,7 @@ public:
     QString error() const override { return m_error; }
     QString name() const override { return m_url; }
     QString kind() const override;
+    bool setsLineRate() const override { return m_mode == Mode::Rfc2217; }
 
     // The protocol state, for what the server answered (tests, diagnostics).
     const TelnetCodec &codec() const { return m_codec; }

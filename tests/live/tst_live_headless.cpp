@@ -212,6 +212,71 @@ private slots:
         const std::string first = r->lines.text(LineIndex(0)).str();
         QCOMPARE(std::string(first), sent.substr(0, sent.find('\r')));
     }
+
+    // A pseudo-terminal takes a rate and sends at memory speed (QEMU's -serial pty): a
+    // capture of one without --baud states no rate, and its report takes 115200 and finds
+    // that 640 KiB that came at once could not have come through such a UART. With --baud
+    // the rate is stated, and taken as given.
+    void aPseudoTerminalStatesNoRate_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("recorded"); // the header's baud
+        QTest::addColumn<int>("reported"); // the loaded run's: 0, no rate
+        QTest::newRow("no --baud") << QStringList() << 0 << 0;
+        QTest::newRow("--baud 115200")
+            << QStringList{QStringLiteral("--baud"), QStringLiteral("115200")} << 115200 << 115200;
+    }
+
+    void aPseudoTerminalStatesNoRate()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(int, recorded);
+        QFETCH(int, reported);
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        const QString out = m_dir.filePath(
+            QStringLiteral("rate%1.ttyrec.zst").arg(QTest::currentDataTag()[0] == 'n'));
+        QProcess p;
+        QVERIFY(startCapture(p, pty.name, out, options));
+        pty.releaseSlave();
+        std::string sent;
+        for (int seq = 0; sent.size() < (640u << 10); ++seq) {
+            char line[128];
+            const int n = std::snprintf(line, sizeof line,
+                                        "[    1.%06d] noise: worker 0 seq %d padding padding\r\n",
+                                        seq % 1000000, seq);
+            sent.append(line, std::size_t(n));
+        }
+        sent += "[    2.000000] Kernel panic - not syncing: end of the burst\r\n";
+        QVERIFY(pty.write(sent));
+        QByteArray text;
+        QVERIFY(waitFor(
+            [&] {
+                p.waitForReadyRead(20);
+                text += p.readAllStandardOutput();
+                return text.contains("end of the burst");
+            },
+            10000));
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
+
+        QString error;
+        std::unique_ptr<Run> r = loadRun(out, {}, &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->meta.extra.value(QStringLiteral("baud")).toInt(), recorded);
+        QCOMPARE(r->meta.baud, reported);
+        QCOMPARE(r->bytes, std::int64_t(sent.size()));
+        if (reported == 0) {
+            QCOMPARE(r->warnings.size(), 1);
+            QVERIFY2(r->warnings.front().startsWith(
+                         QLatin1String("the bytes came faster than 115200 baud (ttyscope's "
+                                       "default) can send them: ")),
+                     qPrintable(r->warnings.front()));
+        } else {
+            QCOMPARE(r->warnings, QStringList());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLiveHeadless)
