@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace tty {
 
@@ -37,6 +38,23 @@ constexpr double kShortShare = 0.5;
 // A stretch is measured between the first bytes of its first and last lines, so its rate
 // can read a little above the UART's (977 bytes a second on a 9600-baud capture).
 constexpr double kRateSlack = 0.9;
+
+// The rates UARTs and their drivers offer, from 300 to 12 Mbaud.
+constexpr std::array<int, 24> kStandardBauds{300,     600,     1200,    2400,    4800,    9600,
+                                             19200,   38400,   57600,   115200,  230400,  460800,
+                                             500000,  576000,  921600,  1000000, 1152000, 1500000,
+                                             2000000, 2500000, 3000000, 3500000, 4000000, 12000000};
+
+// The lowest standard rate in (above, below) that sends `bytesPerSecond` (8N1); 0: none.
+int lowestStandardBaud(double bytesPerSecond, int above, int below)
+{
+    for (int rate : kStandardBauds) {
+        if (rate > above && rate < below && double(rate) / 10.0 >= bytesPerSecond) {
+            return rate;
+        }
+    }
+    return 0;
+}
 
 struct Outrun
 {
@@ -163,16 +181,8 @@ std::optional<BaudShortfall> shortfallBelowBaud(const SeriesPyramid &series, int
     if (rate >= kShortShare * double(baud) / 10.0) {
         return std::nullopt;
     }
-    BaudShortfall s{behind.seconds, rate, behind.lag, 0};
-    static constexpr std::array<int, 10> kStandard{300,  600,   1200,  2400,  4800,
-                                                   9600, 19200, 38400, 57600, 115200};
-    for (int r : kStandard) {
-        if (r < baud && double(r) / 10.0 >= kRateSlack * rate) {
-            s.lowestStandardBaud = r;
-            break;
-        }
-    }
-    return s;
+    return BaudShortfall{behind.seconds, rate, behind.lag,
+                         lowestStandardBaud(kRateSlack * rate, 0, baud)};
 }
 
 std::optional<BaudExcess> excessOverBaud(const SeriesPyramid &series, int baud)
@@ -206,15 +216,8 @@ std::optional<BaudExcess> excessOverBaud(const SeriesPyramid &series, int baud)
         }
         e.peakBytesPerSecond = std::max(e.peakBytesPerSecond, sum / (double(span) * fine.width));
     }
-    static constexpr std::array<int, 14> kStandard{230400,  460800,  500000,  576000,  921600,
-                                                   1000000, 1152000, 1500000, 2000000, 2500000,
-                                                   3000000, 3500000, 4000000, 12000000};
-    for (int rate : kStandard) {
-        if (rate > baud && double(rate) / 10.0 >= e.peakBytesPerSecond) {
-            e.lowestStandardBaud = rate;
-            break;
-        }
-    }
+    e.lowestStandardBaud =
+        lowestStandardBaud(e.peakBytesPerSecond, baud, std::numeric_limits<int>::max());
     return e;
 }
 
