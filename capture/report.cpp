@@ -156,8 +156,10 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
         return QStringLiteral("n/a");
     }
     const int d = row.integer ? 1 : row.decimals;
-    const QString ms =
-        approx + QStringLiteral("%1 ± %2").arg(fmt(s.mean, d, false), fmt(s.sd, d, false));
+    // One value has no spread: an sd of it would be a number the trials cannot give.
+    const QString ms = s.n == 1 ? approx + fmt(s.mean, row.decimals, row.integer)
+                                : approx + QStringLiteral("%1 ± %2").arg(fmt(s.mean, d, false),
+                                                                         fmt(s.sd, d, false));
     return withN || s.n != int(v.size()) ? ms + QStringLiteral(" (n=%1)").arg(s.n) : ms;
 }
 
