@@ -228,9 +228,15 @@ int runCapture(const QStringList &args)
         std::fprintf(stderr, "ttyscope capture: %s\n", qPrintable(error));
         return 1;
     }
+    // A source whose rate paces nothing, without --baud: the recording states no rate.
+    const CaptureSession::Status started = session.status();
+    const QString line = started.recordedBaud > 0
+                             ? settingsSummary(o.settings)
+                             : QStringLiteral("rate not stated (give --baud), ") +
+                                   settingsSummary(o.settings).section(QLatin1Char(' '), 1);
     std::fprintf(stderr, "ttyscope capture: recording %s (%s, %s) to %s; Ctrl-C stops\n",
-                 qPrintable(o.port), qPrintable(session.status().sourceKind),
-                 qPrintable(settingsSummary(o.settings)), qPrintable(o.output));
+                 qPrintable(o.port), qPrintable(started.sourceKind), qPrintable(line),
+                 qPrintable(o.output));
     if (p.isSet(markOnStart)) {
         session.addMarker(p.value(markOnStart));
     }

@@ -52,6 +52,10 @@ bool CaptureSession::start(QString *error)
     const HostNs wall = wallNowNs();
     const std::int64_t mono = monoNowNs();
     const int baud = m_source->setsLineRate() || m_options.baudGiven ? s.baud : 0;
+    {
+        std::lock_guard<std::mutex> l(m_statusMutex);
+        m_status.recordedBaud = baud;
+    }
     const QJsonObject header = RecordingWriter::headerJson(
         m_options.port, baud, s.dataBits, QLatin1String(parityName(s.parity)), s.stopBits,
         QLatin1String(flowName(s.flow)), m_options.label,

@@ -67,6 +67,7 @@ public:
         State state = State::Idle;
         QString message;          // the last connect/disconnect news or source error
         QString sourceKind;       // "serial (libserialport)", "tty (termios)", "tcp"
+        int recordedBaud = 0;     // the rate the recording states; 0: none (setsLineRate)
         std::int64_t bytesIn = 0; // console bytes received
         std::int64_t reads = 0;
         int gaps = 0;

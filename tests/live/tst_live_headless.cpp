@@ -23,7 +23,7 @@ private:
     QTemporaryDir m_dir;
 
     bool startCapture(QProcess &p, const QString &port, const QString &out,
-                      const QStringList &extra = {})
+                      const QStringList &extra = {}, QByteArray *stderrText = nullptr)
     {
         p.start(QStringLiteral(TTYSCOPE_BIN),
                 QStringList{QStringLiteral("capture"), QStringLiteral("--headless"),
@@ -41,7 +41,7 @@ private:
                        return err.contains("Ctrl-C stops") || p.state() != QProcess::Running;
                    },
                    5000) &&
-               p.state() == QProcess::Running;
+               p.state() == QProcess::Running && (!stderrText || (*stderrText = err, true));
     }
 
 private slots:
@@ -222,9 +222,12 @@ private slots:
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<int>("recorded"); // the header's baud
         QTest::addColumn<int>("reported"); // the loaded run's: 0, no rate
-        QTest::newRow("no --baud") << QStringList() << 0 << 0;
+        QTest::addColumn<QString>("line"); // what the capture says of the line on stderr
+        QTest::newRow("no --baud")
+            << QStringList() << 0 << 0 << "(tty (termios), rate not stated (give --baud), 8N1)";
         QTest::newRow("--baud 115200")
-            << QStringList{QStringLiteral("--baud"), QStringLiteral("115200")} << 115200 << 115200;
+            << QStringList{QStringLiteral("--baud"), QStringLiteral("115200")} << 115200 << 115200
+            << "(tty (termios), 115200 8N1)";
     }
 
     void aPseudoTerminalStatesNoRate()
@@ -232,12 +235,15 @@ private slots:
         QFETCH(QStringList, options);
         QFETCH(int, recorded);
         QFETCH(int, reported);
+        QFETCH(QString, line);
         livetest::Pty pty;
         QVERIFY(pty.open());
         const QString out = m_dir.filePath(
             QStringLiteral("rate%1.ttyrec.zst").arg(QTest::currentDataTag()[0] == 'n'));
         QProcess p;
-        QVERIFY(startCapture(p, pty.name, out, options));
+        QByteArray err;
+        QVERIFY(startCapture(p, pty.name, out, options, &err));
+        QVERIFY2(err.contains(line.toUtf8()), err.constData());
         pty.releaseSlave();
         std::string sent;
         for (int seq = 0; sent.size() < (640u << 10); ++seq) {
