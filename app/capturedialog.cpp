@@ -1,6 +1,7 @@
 #include "capturedialog.h"
 
 #include "live/recordingwriter.h"
+#include "runloader.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -163,6 +164,11 @@ bool CaptureDialog::options(CaptureOptions *o, QString *error) const
     }
     o->port = port;
     o->settings.baud = m_baud->currentText().toInt();
+    // A rate other than ttyscope's default was chosen: the recording states it, also for a
+    // pseudo-terminal or a TCP console, which it does not pace. The default left as it is
+    // states nothing there (a report then checks it against the bytes, as for
+    // `ttyscope capture` without --baud); a serial port is set to it and states it anyway.
+    o->baudGiven = o->settings.baud != kDefaultBaud;
     o->settings.dataBits = m_dataBits->currentText().toInt();
     o->settings.stopBits = m_stopBits->currentText().toInt();
     parityFromName(m_parity->currentText(), &o->settings.parity);

@@ -59,13 +59,26 @@ void MainWindow::stopCapture()
         return;
     }
     QString error;
+    // Stopping completes the run, and may find what a report of the recording would (a
+    // default rate its bytes do not fit): those warnings are said with the stop.
+    const std::shared_ptr<const Run> run = m_live->run();
+    const qsizetype known = run->warnings.size();
     if (!m_live->stop(&error)) {
         m_notices->show(NoticeBar::Level::Error,
                         tr("The recording could not be completed: %1").arg(error).toHtmlEscaped());
     } else {
-        m_notices->show(
-            NoticeBar::Level::Info,
-            tr("Capture stopped; the recording is %1").arg(m_live->status().path).toHtmlEscaped());
+        const QString stopped =
+            tr("Capture stopped; the recording is %1").arg(m_live->status().path).toHtmlEscaped();
+        const QStringList found = run->warnings.mid(known);
+        if (found.isEmpty()) {
+            m_notices->show(NoticeBar::Level::Info, stopped);
+        } else {
+            m_notices->show(NoticeBar::Level::Warning,
+                            stopped + QStringLiteral("<br>") +
+                                found.join(QLatin1Char('\n'))
+                                    .toHtmlEscaped()
+                                    .replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+        }
     }
     m_liveBar->setRunning(false);
     m_metricsClock.invalidate(); // the final figures, now

@@ -1,5 +1,7 @@
 #include "baudcheck.h"
 
+#include "run.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -219,6 +221,72 @@ std::optional<BaudExcess> excessOverBaud(const SeriesPyramid &series, int baud)
     e.lowestStandardBaud =
         lowestStandardBaud(e.peakBytesPerSecond, baud, std::numeric_limits<int>::max());
     return e;
+}
+
+namespace {
+
+// "... which takes 230400 baud or more" / "... the console's rate is lower, 9600 baud or
+// more": the lowest standard rate a finding points to.
+QString atLeast(int baud, const char *none)
+{
+    return baud > 0 ? QStringLiteral("%1 baud or more").arg(baud) : QLatin1String(none);
+}
+
+QString excessWarning(const BaudExcess &e, int baud)
+{
+    const double kib = e.backlogBytes / 1024.0;
+    const QString ahead = QStringLiteral("%1 KiB ahead of such a UART %2 s into the capture")
+                              .arg(kib, 0, 'f', kib < 10 ? 1 : 0)
+                              .arg(e.atSeconds, 0, 'f', 3);
+    const QString onTime =
+        e.lagSeconds
+            ? QStringLiteral(", which would have held them %1 s, yet their lines came within "
+                             "%2 s of their kernel timestamps")
+                  .arg(e.backlogBytes * 10.0 / baud, 0, 'f', 2)
+                  .arg(*e.lagSeconds, 0, 'f', 3)
+            : QString();
+    return QStringLiteral("the bytes came faster than %1 baud (ttyscope's default) can send "
+                          "them: %2%3; up to %4 bytes in a second, which takes %5")
+        .arg(baud)
+        .arg(ahead, onTime)
+        .arg(e.peakBytesPerSecond, 0, 'f', 0)
+        .arg(atLeast(e.lowestStandardBaud, "more than any standard rate"));
+}
+
+QString shortfallWarning(const BaudShortfall &s, int baud)
+{
+    return QStringLiteral("the console fell behind (its lines came up to %1 s after their "
+                          "kernel timestamps) while its bytes came at %2 bytes a second over "
+                          "%3 s: a UART at %4 baud (ttyscope's default) sends %5, so the "
+                          "console's rate is lower, %6 (or it could not keep its UART busy)")
+        .arg(s.lagSeconds, 0, 'f', 1)
+        .arg(s.bytesPerSecond, 0, 'f', 0)
+        .arg(s.behindSeconds, 0, 'f', 1)
+        .arg(baud)
+        .arg(baud / 10)
+        .arg(atLeast(s.lowestStandardBaud, "less than any standard rate"));
+}
+
+} // namespace
+
+// A default rate that could not have sent the bytes when they came, or that would have
+// sent them much faster than a console that was behind did, is no rate at all: the
+// figures that need one are n/a, and the warning says what the bytes allow.
+void checkDefaultBaud(Run &run)
+{
+    QString finding;
+    if (const std::optional<BaudExcess> e = excessOverBaud(run.series, run.meta.baud)) {
+        finding = excessWarning(*e, run.meta.baud);
+    } else if (const std::optional<BaudShortfall> s =
+                   shortfallBelowBaud(run.series, run.meta.baud)) {
+        finding = shortfallWarning(*s, run.meta.baud);
+    } else {
+        return;
+    }
+    run.warnings << finding +
+                        QStringLiteral("; the figures that need the rate (time on the wire, "
+                                       "UART use) are n/a: give the console's rate with --baud");
+    run.meta.baud = 0;
 }
 
 } // namespace tty

@@ -51,4 +51,11 @@ struct BaudShortfall
 // backlog: a stretch counts where its lines' lag grew by half a second.
 std::optional<BaudShortfall> shortfallBelowBaud(const SeriesPyramid &series, int baud);
 
+class Run;
+// A run taken at ttyscope's default rate (no --baud, none stated by its recording), whose
+// arrivals are the wire's: where its bytes outran that rate, or came far slower while the
+// console was behind, its rate becomes 0 (the figures that need one are n/a) and a warning
+// says what the bytes allow. Needs the run's series (after finalize).
+void checkDefaultBaud(Run &run);
+
 } // namespace tty

@@ -1,5 +1,6 @@
 #include "livepump.h"
 
+#include "baudcheck.h"
 #include "event.h"
 #include "live/recordingwriter.h"
 
@@ -60,6 +61,11 @@ LivePump::Turn LivePump::finish()
         m_live.finish();
         if (m_mode == Mode::Views) {
             r.finalize();
+            // The whole capture is in: its rate is checked as a report of the recording
+            // checks it, so that the window and the report give the same wire figures.
+            if (m_live.tookDefaultBaud()) {
+                checkDefaultBaud(r);
+            }
         }
     }
     Turn t;

@@ -117,7 +117,8 @@ void LiveRun::header(const std::string &json)
     RunMeta &m = m_run.meta;
     m.baud = 0;
     applyRecordingHeader(json, m);
-    if (m.baud <= 0) {
+    m_defaultBaud = m.baud <= 0;
+    if (m_defaultBaud) {
         m.baud = kDefaultBaud;
     }
     m.source = m.extra.value(QStringLiteral("source")).toString();

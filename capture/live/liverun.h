@@ -38,6 +38,10 @@ public:
     std::size_t stableEvents() const;
     // Whether the last line is a shown partial line that may still be completed.
     bool lastLineOpen() const { return m_shown; }
+    // Whether the recording stated no rate, so that the run has ttyscope's default, to be
+    // checked against the bytes once the capture ends (checkDefaultBaud), as a report of
+    // the recording checks it.
+    bool tookDefaultBaud() const { return m_defaultBaud; }
 
 private:
     void line(const LineFramer::Line &l);
@@ -51,6 +55,7 @@ private:
     RecordingClock m_clock;
     std::int64_t m_lastDataMono = 0;
     bool m_shown = false; // the last line is the pending fragment, shown while idle
+    bool m_defaultBaud = false;
     std::size_t m_shownBytes = 0;
 };
 

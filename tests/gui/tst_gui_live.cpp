@@ -1,6 +1,7 @@
 // The live view on a real pseudo-terminal: lines appear while they arrive, follow mode
 // tracks the newest data and pauses when the user zooms, a panic raises an alert, markers
 // and typed commands reach the timeline and the recording, and the recording loads.
+#include "capturedialog.h"
 #include "eventlist.h"
 #include "guitest.h"
 #include "livebar.h"
@@ -13,9 +14,11 @@
 #include "noticebar.h"
 #include "runloader.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <array>
 
 using namespace tty;
 
@@ -247,6 +250,80 @@ private slots:
                  (QVector<QPair<QString, int>>{
                      {QStringLiteral("general protection fault in qux_free"), 1}}));
         pty.close();
+    }
+
+    // File ▸ Capture… on a pseudo-terminal, which no rate paces (QEMU's -serial pty): the
+    // default rate left as it is is not recorded, so the recording, loaded when the capture
+    // stops, finds that 640 KiB that came at once outran 115200 and has no rate; a rate
+    // chosen in the dialog is recorded and taken as given.
+    void captureDialogRecordsTheRateChosen_data()
+    {
+        QTest::addColumn<QString>("chosen");
+        QTest::addColumn<int>("recorded"); // the header's baud
+        QTest::addColumn<int>("loaded");   // the loaded run's: 0, no rate
+        QTest::newRow("default left") << "115200" << 0 << 0;
+        QTest::newRow("1500000 chosen") << "1500000" << 1500000 << 1500000;
+    }
+
+    void captureDialogRecordsTheRateChosen()
+    {
+        QFETCH(QString, chosen);
+        QFETCH(int, recorded);
+        QFETCH(int, loaded);
+        Capturing c;
+        QString error;
+        {
+            CaptureDialog d(false);
+            QComboBox *port = nullptr, *baud = nullptr;
+            for (QComboBox *box : d.findChildren<QComboBox *>()) {
+                if (box->findText(QStringLiteral("9600")) >= 0) {
+                    baud = box;
+                } else if (box->isEditable() && !port) {
+                    port = box;
+                }
+            }
+            QVERIFY(port && baud);
+            port->setCurrentText(QStringLiteral("/dev/pts/0")); // Capturing sets its own
+            baud->setCurrentText(chosen);
+            QVERIFY2(d.options(&c.o, &error), qPrintable(error));
+        }
+        QCOMPARE(c.o.settings.baud, chosen.toInt());
+        QVERIFY2(c.start(&error), qPrintable(error));
+        std::string sent;
+        for (int seq = 0; sent.size() < (640u << 10); ++seq) {
+            sent += "[    1." + std::to_string(100000 + seq % 800000) + "] noise: worker 0 seq " +
+                    std::to_string(seq) + " padding padding\r\n";
+        }
+        QVERIFY(c.pty.write(sent));
+        const Run &live = *c.w.live()->run();
+        QVERIFY(waitFor([&] { return live.bytes >= std::int64_t(sent.size()); }));
+        c.w.stopCapture();
+        QVERIFY(c.w.waitForLoaded());
+        // The window's run (the capture's, completed) and the recording as a report reads it.
+        const Run &run = *c.w.session().sides.front().trials.front().run;
+        const std::unique_ptr<Run> file = loadRun(c.o.output, {}, &error);
+        QVERIFY2(file, qPrintable(error));
+        const std::array<const Run *, 2> both{&run, file.get()};
+        for (const Run *r : both) {
+            QCOMPARE(r->meta.extra.value(QStringLiteral("baud")).toInt(), recorded);
+            QCOMPARE(r->meta.baud, loaded);
+            if (loaded == 0) {
+                QCOMPARE(r->warnings.size(), 1);
+                QVERIFY2(r->warnings.front().startsWith(
+                             QLatin1String("the bytes came faster than 115200 baud (ttyscope's "
+                                           "default) can send them: ")),
+                         qPrintable(r->warnings.front()));
+            } else {
+                QCOMPARE(r->warnings, QStringList());
+            }
+        }
+        // The stop says so.
+        QVERIFY(c.w.notices()->isVisible());
+        QVERIFY2(c.w.notices()->text().contains(QStringLiteral("Capture stopped")) &&
+                     c.w.notices()->text().contains(QStringLiteral("faster than 115200")) ==
+                         (loaded == 0),
+                 qPrintable(c.w.notices()->text()));
+        c.pty.close();
     }
 
     void badPortSaysWhy()
