@@ -126,6 +126,11 @@ void LiveBar::setStatus(const QString &text)
     m_status->setText(text);
 }
 
+QString LiveBar::statusText() const
+{
+    return m_status->text();
+}
+
 void LiveBar::setRunning(bool running)
 {
     m_stop->setEnabled(running);

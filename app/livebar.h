@@ -21,6 +21,7 @@ public:
     void setFollowing(bool on);
     bool following() const;
     void setStatus(const QString &text);
+    QString statusText() const;
     void setRunning(bool running);
     QLineEdit *input() const { return m_input; }
 

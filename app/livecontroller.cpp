@@ -37,6 +37,7 @@ bool LiveController::stop(QString *error)
     const bool ok = m_session->stop(error);
     m_running = false;
     report(m_pump.finish());
+    emitStatus(); // the timer no longer does: "stopped", the final counts
     return ok;
 }
 
@@ -48,16 +49,22 @@ std::shared_ptr<const Run> LiveController::run() const
 void LiveController::poll()
 {
     const LivePump::Turn t = m_pump.turn(monoNowNs());
+    emitStatus();
+    report(t);
+}
+
+void LiveController::emitStatus()
+{
     const Run &r = m_live->run(); // read on the thread that changes it: no lock needed
     const CaptureSession::Status st = m_session->status();
     QString text =
         QStringLiteral("%1 — %2 lines, %3 bytes")
             .arg(st.message, QString::number(r.lines.size().count()), QString::number(st.bytesIn));
     if (!st.path.isEmpty()) {
-        text += QStringLiteral(" — recording %1").arg(st.path);
+        text += m_running ? QStringLiteral(" — recording %1").arg(st.path)
+                          : QStringLiteral(" — recorded to %1").arg(st.path);
     }
     emit statusChanged(text);
-    report(t);
 }
 
 void LiveController::report(const LivePump::Turn &t)

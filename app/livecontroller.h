@@ -52,6 +52,8 @@ private:
     LivePump m_pump;
 
     void report(const LivePump::Turn &t);
+    // The capture's state, lines, bytes and recording, for the bar.
+    void emitStatus();
 };
 
 } // namespace tty

@@ -94,9 +94,9 @@ bool CaptureSession::stop(QString *error)
         std::lock_guard<std::mutex> l(m_statusMutex);
         m_status.state = State::Stopped;
         m_status.recording = m_writer.status();
-        if (!ok) {
-            m_status.message = closeError;
-        }
+        m_status.message =
+            ok ? QStringLiteral("stopped %1 (%2)").arg(m_options.port, m_source->kind())
+               : closeError;
     }
     if (!ok && error) {
         *error = closeError;

@@ -7,7 +7,10 @@
 #include "live/liverun.h"
 #include "recordingdecoder.h"
 
+#include <QStringList>
+
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <thread>
@@ -150,6 +153,29 @@ inline Decoded decode(const QString &path)
 inline QString tempPath(const QString &dir, const char *name)
 {
     return dir + QLatin1Char('/') + QLatin1String(name);
+}
+
+// Kernel-style console lines, 640 KiB in all, that a pseudo-terminal hands over at once
+// (nothing paces it), ending with a panic line a capture's event output shows.
+inline std::string burstOfLines()
+{
+    std::string sent;
+    for (int seq = 0; sent.size() < (640u << 10); ++seq) {
+        char line[128];
+        const int n = std::snprintf(line, sizeof line,
+                                    "[    1.%06d] noise: worker 0 seq %d padding padding\r\n",
+                                    seq % 1000000, seq);
+        sent.append(line, std::size_t(n));
+    }
+    return sent + "[    2.000000] Kernel panic - not syncing: end of the burst\r\n";
+}
+
+// Whether a run's warnings are the one that says its bytes outran ttyscope's default rate.
+inline bool outranTheDefaultRate(const QStringList &warnings)
+{
+    return warnings.size() == 1 &&
+           warnings.front().startsWith(QLatin1String(
+               "the bytes came faster than 115200 baud (ttyscope's default) can send them: "));
 }
 
 } // namespace livetest
