@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QPixmap>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -58,6 +59,16 @@ void EventList::setRuns(const QVector<TimelineRun> &runs)
                                                      QStringLiteral(" (000000)")));
     }
     m_table->setColumnWidth(EventModel::Kind, width + 2 * fm.averageCharWidth());
+    // The run column as wide as the part of the labels that tells the runs apart, within
+    // limits: a long label is elided, whole in its tooltip.
+    int runWidth = 0;
+    for (const QString &label : m_model->runColumnLabels()) {
+        runWidth = std::max(runWidth, fm.horizontalAdvance(label));
+    }
+    const int decoration = m_table->style()->pixelMetric(QStyle::PM_SmallIconSize);
+    m_table->setColumnWidth(EventModel::RunCol,
+                            std::clamp(runWidth + decoration + 3 * fm.averageCharWidth(),
+                                       fm.averageCharWidth() * 8, fm.averageCharWidth() * 24));
 }
 
 void EventList::setCrashTitles(std::shared_ptr<const CrashTitles> titles)

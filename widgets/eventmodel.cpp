@@ -4,6 +4,7 @@
 #include "eventorder.h"
 #include "logmodel.h"
 #include "palette.h"
+#include "runlabels.h"
 #include "textreader.h"
 
 #include <QCoreApplication>
@@ -55,6 +56,11 @@ bool EventModel::setRuns(const QVector<TimelineRun> &runs)
     }
     auto takeRuns = [&] {
         m_runs = runs;
+        QStringList labels;
+        for (const TimelineRun &tr : runs) {
+            labels << tr.label;
+        }
+        m_runColumnLabels = distinctParts(labels);
         m_firstEvent.clear();
         m_endEvent.clear();
         m_firstRow.assign(1, 0);
@@ -474,6 +480,9 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
     case TitleRole:
         return titleOf(ri, ei);
     case Qt::ToolTipRole: {
+        if (index.column() == RunCol) {
+            return tr.label;
+        }
         const QString title = titleOf(ri, ei);
         return title.isEmpty() ? QVariant() : QVariant(title);
     }
@@ -492,7 +501,7 @@ QVariant EventModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case RunCol:
-            return tr.label;
+            return m_runColumnLabels.value(ri, tr.label);
         case Kind: {
             QString k = QLatin1String(eventKindName(e.kind));
             if (e.kind == EventKind::Drop || e.kind == EventKind::Ratelimit) {

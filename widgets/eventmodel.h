@@ -58,6 +58,8 @@ public:
     // lines out of order, and reading them row by row decoded a piece per row (copying
     // 10^5 rows took minutes).
     QStringList texts(const std::vector<int> &rows) const;
+    // What the run column shows of each run's label (the whole label is its tooltip).
+    const QStringList &runColumnLabels() const { return m_runColumnLabels; }
     // Events of each kind over all runs.
     QVector<int> kindCounts() const;
     // Crash titles with their count over all runs, most frequent first.
@@ -107,6 +109,9 @@ private:
     std::size_t endEvent(int run) const;
 
     QVector<TimelineRun> m_runs;
+    // Per run: its label without what all labels share (runlabels.h), the run column's
+    // text (two file names of one test, elided in a narrow column, read alike).
+    QStringList m_runColumnLabels;
     std::vector<std::size_t> m_firstEvent;              // per run (see firstEvent)
     std::vector<std::optional<std::size_t>> m_endEvent; // per run; none: all (a live run grows)
     std::vector<int> m_firstRow; // per run and one past: its first event's row when all show

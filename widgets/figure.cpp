@@ -1,6 +1,7 @@
 #include "figure.h"
 
 #include "palette.h"
+#include "runlabels.h"
 #include "timelineview.h"
 
 #include <QFontDatabase>
@@ -137,48 +138,6 @@ TableLayout layoutTable(const FigureTable &t, const QFont &font)
         l.widths[i] = std::max(l.valueWidths[i], fmb.horizontalAdvance(l.header[i]));
     }
     return l;
-}
-
-// What tells the runs' headers apart: each without the start and end they all share (two
-// file names of one test differ in the middle: spam_rmmod-A_default-smp4-….log.zst), marked
-// with an ellipsis where something was left out.
-QStringList distinctParts(const QStringList &headers)
-{
-    if (headers.size() < 2) {
-        return headers;
-    }
-    qsizetype prefix = 0, suffix = 0;
-    const QString &first = headers.front();
-    auto sharedAt = [&](auto charOf) {
-        qsizetype n = 0;
-        for (;; ++n) {
-            for (const QString &h : headers) {
-                if (n >= h.size() || charOf(h, n) != charOf(first, n)) {
-                    return n;
-                }
-            }
-        }
-    };
-    prefix = sharedAt([](const QString &h, qsizetype i) { return h[i]; });
-    suffix = sharedAt([](const QString &h, qsizetype i) { return h[h.size() - 1 - i]; });
-    // Cut between words, not inside one (A_default and k612rt share their last letter).
-    while (prefix > 0 && first[prefix - 1].isLetterOrNumber()) {
-        --prefix;
-    }
-    while (suffix > 0 && first[first.size() - suffix].isLetterOrNumber()) {
-        --suffix;
-    }
-    QStringList out;
-    for (const QString &h : headers) {
-        const qsizetype keepSuffix = std::min(suffix, h.size() - prefix);
-        const QString middle = h.mid(prefix, h.size() - prefix - keepSuffix);
-        if (middle.isEmpty()) {
-            return headers; // one header is the others' start or end: keep them whole
-        }
-        out << (prefix > 0 ? QStringLiteral("…") : QString()) + middle +
-                   (keepSuffix > 0 ? QStringLiteral("…") : QString());
-    }
-    return out;
 }
 
 // A table wider than the picture, most often because its column headers are file names (the

@@ -1,6 +1,7 @@
 #include "metricstable.h"
 
 #include "palette.h"
+#include "runlabels.h"
 
 #include <QHeaderView>
 #include <QStyle>
@@ -73,10 +74,16 @@ void MetricsTable::setReport(const Report &report, const QVector<QColor> &colors
         return h;
     };
     header(0, tr("metric"), QString());
+    QStringList labels;
+    for (const ReportColumn &rc : cols) {
+        labels << rc.label;
+    }
+    const QStringList shortLabels = distinctParts(labels);
     for (int c = 0; c < int(cols.size()); ++c) {
         const ReportColumn &rc = cols[std::size_t(c)];
         QTableWidgetItem *h =
             header(c + 1, rc.label, rc.label + QLatin1Char('\n') + rc.sourcesSummary());
+        h->setData(ShortTextRole, shortLabels[c]);
         // The trial count stays readable however much of the label is elided.
         h->setData(Qt::UserRole, rc.metrics.size() > 1
                                      ? QStringLiteral(" (n=%1)").arg(rc.metrics.size())
@@ -161,6 +168,23 @@ int MetricsTable::headerPad(int column) const
                     2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this) + 4);
 }
 
+QString MetricsTable::headerLabel(int column, int width) const
+{
+    // The whole label where it fits; else what tells it from the other runs' labels
+    // (spam_rmmod-A_default-… and spam_rmmod-k612rt-…, elided each in its own middle, both
+    // read "spam_…g.zst"), elided in its middle where even that is too wide.
+    const QTableWidgetItem *h = horizontalHeaderItem(column);
+    if (!h) {
+        return QString();
+    }
+    const QString full = h->data(FullTextRole).toString();
+    const QVariant shorter = h->data(ShortTextRole);
+    if (headerMetrics(column).horizontalAdvance(full) <= width || !shorter.isValid()) {
+        return full;
+    }
+    return shorter.toString();
+}
+
 void MetricsTable::elideHeader(int column, int width)
 {
     // The run label elided in the middle (its start and its trial number stay), the
@@ -171,9 +195,8 @@ void MetricsTable::elideHeader(int column, int width)
     }
     const QFontMetrics hfm = headerMetrics(column);
     const QString suffix = h->data(Qt::UserRole).toString();
-    h->setText(hfm.elidedText(h->data(FullTextRole).toString(), Qt::ElideMiddle,
-                              width - headerPad(column) - hfm.horizontalAdvance(suffix)) +
-               suffix);
+    const int room = width - headerPad(column) - hfm.horizontalAdvance(suffix);
+    h->setText(hfm.elidedText(headerLabel(column, room), Qt::ElideMiddle, room) + suffix);
 }
 
 void MetricsTable::resizeEvent(QResizeEvent *event)
@@ -205,7 +228,7 @@ void MetricsTable::fitColumns()
         }
         // Headers fit in at least a few characters (the label's start, "…", its end).
         QTableWidgetItem *h = horizontalHeaderItem(c);
-        const QString full = h ? h->data(FullTextRole).toString() : QString();
+        const QString full = h ? headerLabel(c, 0) : QString(); // the shortest it shows
         const QString suffix = h ? h->data(Qt::UserRole).toString() : QString();
         const QFontMetrics hfm = headerMetrics(c);
         const int headerMin =

@@ -2,8 +2,8 @@
 // column, the better value marked), as a table widget.
 // Every figure must be readable without scrolling sideways, at any dock width: value
 // columns take the width of their values, run labels in the headers are elided in the
-// middle to that width (whole in the tooltip), and the metric names take what is left,
-// wrapped onto more lines where they need them (never cut).
+// middle to that width (whole in the tooltip; first cut to what tells them apart), and the metric
+// names take what is left, wrapped onto more lines where they need them (never cut).
 #pragma once
 
 #include "report.h"
@@ -29,6 +29,9 @@ public:
     int minimumTableWidth() const;
     // The whole (not elided) text of a cell or header.
     static constexpr int FullTextRole = Qt::UserRole + 1;
+    // A run header's label without what all run labels share (distinctParts), shown
+    // instead of the whole label where that does not fit.
+    static constexpr int ShortTextRole = Qt::UserRole + 2;
 
 signals:
     void minimumTableWidthChanged(int width);
@@ -41,6 +44,8 @@ private:
     void fitColumns();
     QFontMetrics headerMetrics(int column) const;
     int headerPad(int column) const;
+    // The label a run's header shows in `width` pixels, before eliding.
+    QString headerLabel(int column, int width) const;
     void elideHeader(int column, int width);
     int m_valueWidth = 0;
 };

@@ -4,6 +4,8 @@
 // Each in the light and the dark theme; run twice by ctest: as is, and at QT_SCALE_FACTOR=2.
 #include "compactticker.h"
 #include "consoletext.h"
+#include "eventlist.h"
+#include "eventmodel.h"
 #include "guitest.h"
 #include "laneplot.h"
 #include "logmodel.h"
@@ -13,6 +15,7 @@
 #include "metricspanel.h"
 #include "metricstable.h"
 #include "palette.h"
+#include "runlabels.h"
 #include "theme.h"
 
 #include <QHeaderView>
@@ -198,6 +201,8 @@ QStringList legendNames(TimelineView *t)
 const char *kBlast = "blast_crash-smp2-115200-t1.hostts.log.zst";
 const char *kBootDefault = "boot_login-default-smp2-115200-t1.hostts.log.zst";
 const char *kBootQuiet = "boot_login-quiet-smp2-115200-t1.hostts.log.zst";
+const char *kSpamA = "spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst";
+const char *kSpamRt = "spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst";
 } // namespace
 
 // Counts the resize events a widget receives.
@@ -316,6 +321,47 @@ private slots:
                 return;
             }
         }
+    }
+
+    // Two file names of one test differ in the middle: elided each in its own middle, the
+    // run headers of the metrics and the run column of the events read alike
+    // ("spam_…g.zst" twice at 1366x768). Where a whole label does not fit, what tells it
+    // from the other is shown, and the whole label is in the tooltip.
+    void runLabelsTellTheRunsApart()
+    {
+        QCOMPARE(distinctParts({QStringLiteral("bc-61-smp4.hostts.log"),
+                                QStringLiteral("bc-612rt-smp2.hostts.log")}),
+                 QStringList({QStringLiteral("…61-smp4…"), QStringLiteral("…612rt-smp2…")}));
+        QCOMPARE(distinctParts({QStringLiteral("k61"), QStringLiteral("k61.1")}),
+                 QStringList({QStringLiteral("k61"), QStringLiteral("k61.1")}));
+        const QString a = QString::fromLatin1(kSpamA), b = QString::fromLatin1(kSpamRt);
+        open({sample(kSpamA), sample(kSpamRt)});
+        const MetricsTable *t = w->metricsPanel()->table();
+        for (const QSize &s : kSizes) {
+            resizeTo(s);
+            checkTable(t, QStringLiteral("spam %1x%2").arg(s.width()).arg(s.height()));
+            const QString ha = t->horizontalHeaderItem(1)->text();
+            const QString hb = t->horizontalHeaderItem(2)->text();
+            QVERIFY2(ha == a || ha.startsWith(QStringLiteral("…A_")), qPrintable(ha));
+            QVERIFY2(hb == b || hb.startsWith(QStringLiteral("…k6")), qPrintable(hb));
+        }
+        resizeTo(kSizes.front());
+        QCOMPARE(t->horizontalHeaderItem(1)->text(), QStringLiteral("…A_default…"));
+        QCOMPARE(t->horizontalHeaderItem(2)->text(), QStringLiteral("…k612rt…"));
+        QVERIFY(t->horizontalHeaderItem(1)->toolTip().startsWith(a + QLatin1Char('\n')));
+        // The events' run column: the same parts, the whole label as the tooltip.
+        const EventModel *m = w->eventList()->model();
+        QCOMPARE(m->runColumnLabels(),
+                 QStringList({QStringLiteral("…A_default…"), QStringLiteral("…k612rt…")}));
+        QSet<QString> shown;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const QModelIndex i = m->index(r, EventModel::RunCol);
+            const int run = i.data(EventModel::RunRole).toInt();
+            QCOMPARE(i.data().toString(), m->runColumnLabels()[run]);
+            QCOMPARE(i.data(Qt::ToolTipRole).toString(), run == 0 ? a : b);
+            shown << i.data().toString();
+        }
+        QCOMPARE(shown.size(), 2);
     }
 
     // A side of many trials (60 boots of one file): each value's tooltip lists the first
