@@ -80,6 +80,27 @@ bool isTrapDieHeader(std::string_view m)
            std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// x86's die() header for a trap other than the page fault before 6.12 ("int3: 0000 [#1]",
+// "alignment check: 0000 [#1]"; 6.12 puts "Oops: " before it): the trap's name, its error
+// code in four hex digits and the die counter.
+bool isX86TrapHeader(std::string_view m)
+{
+    const std::size_t colon = m.find(": ");
+    if (colon == 0 || colon == std::string_view::npos || m.size() < colon + 10 ||
+        m.substr(colon + 6, 3) != " [#") {
+        return false;
+    }
+    const std::string_view name = m.substr(0, colon);
+    const std::string_view code = m.substr(colon + 2, 4);
+    return std::all_of(name.begin(), name.end(),
+                       [](char c) {
+                           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                  (c >= '0' && c <= '9') || c == ' ';
+                       }) &&
+           std::all_of(code.begin(), code.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 bool isOopsHeader(std::string_view m)
 {
     // s390's die() names the program check: "monitor event: 0040 ilc:2 [#1]" after a BUG();
@@ -87,7 +108,7 @@ bool isOopsHeader(std::string_view m)
     return startsWith(m, "Oops: ") || startsWith(m, "Oops [#") || startsWith(m, "Oops - ") ||
            startsWith(m, "Oops[#") || startsWith(m, "Kernel BUG [#") ||
            startsWith(m, "Internal error: ") || startsWith(m, "invalid opcode: ") ||
-           m.find(" ilc:") != std::string_view::npos || isTrapDieHeader(m);
+           m.find(" ilc:") != std::string_view::npos || isTrapDieHeader(m) || isX86TrapHeader(m);
 }
 
 // A line's message and caller, with the text they are views of.

@@ -448,7 +448,7 @@ QString titleOf(EventKind kind, const Scan &s)
         const char *re;
         const char *stem;
     };
-    static constexpr std::array<Form, 33> kForms{{
+    static constexpr std::array<Form, 34> kForms{{
         {"^BUG: (kernel NULL pointer dereference|unable to handle kernel NULL pointer|Kernel "
          "NULL pointer)",
          "BUG: kernel NULL pointer dereference"},
@@ -469,6 +469,11 @@ QString titleOf(EventKind kind, const Scan &s)
         {"^(Oops: )?divide error", "divide error"},
         {"^(Oops: )?stack segment", "stack segment fault"},
         {"^(Oops: )?double fault|^PANIC: double fault", "PANIC: double fault"},
+        // x86's other die() traps, named as the kernel names them ("int3: 0000 [#1]" before
+        // 6.12, "Oops: int3: 0000 [#1]" since): a breakpoint left by text patching, ...
+        {"^(?:Oops: )?(int3|overflow|bounds|coprocessor segment overrun|invalid TSS|"
+         "segment not present|alignment check): [0-9a-f]{4} \\[#",
+         "%1"},
         {"^[Kk]ernel BUG at lib/list_debug", "BUG: corrupted list"},
         {"^[Kk]ernel BUG at mm/usercopy", "BUG: bad usercopy"},
         {"^[Kk]ernel BUG at", "kernel BUG"},

@@ -96,6 +96,21 @@ void TstRules::builtin_data()
     row("divide error", "[    1.0] divide error: 0000 [#1] SMP", "oops");
     row("stack segment", "[    1.0] stack segment: 0000 [#1] SMP", "oops");
     row("double fault", "[    1.0] double fault: 0000 [#1] SMP", "oops");
+    // x86's other traps before 6.12: die(str) prints "str: %04lx [#N]" (6.4 under QEMU
+    // without KVM, LKML; 5.10.131 and 5.18 on kvm-unit-tests' emulator test).
+    row("int3", "[   21.375425] int3: 0000 [#1] PREEMPT SMP DEBUG_PAGEALLOC NOPTI", "oops");
+    row("int3 5.10", "[ 1895.979316] int3: 0000 [#1] SMP", "oops");
+    row("overflow", "[    1.0] overflow: 0000 [#1] SMP", "oops");
+    row("bounds", "[    1.0] bounds: 0000 [#1] SMP", "oops");
+    row("coprocessor segment overrun", "[    1.0] coprocessor segment overrun: 0000 [#1] SMP",
+        "oops");
+    row("invalid TSS", "[    1.0] invalid TSS: 0018 [#1] SMP", "oops");
+    row("segment not present", "[    1.0] segment not present: 0010 [#1] PREEMPT SMP NOPTI",
+        "oops");
+    row("alignment check", "[    1.0] alignment check: 0000 [#1] SMP", "oops");
+    row("6.12 Oops: int3", "[    6.463487] Oops: int3: 0000 [#1] PREEMPT_RT SMP NOPTI", "oops");
+    // Not a die() header: a line that names a trap without its error code and counter.
+    row("int3 text", "[    1.0] int3: breakpoint hit at kprobe", "");
     row("arm internal error", "[    1.0] Internal error: Oops: 96000005 [#1] SMP", "oops");
     row("riscv oops", "[    1.0] Oops [#1]", "oops");
     row("riscv illegal instruction", "[    1.0] Oops - illegal instruction [#1]", "oops");
@@ -332,6 +347,9 @@ void TstRules::everyRuleCovered()
         "[ 1.0] general protection fault: 0000 [#1]", "[ 1.0] invalid opcode: 0000 [#1]",
         "[ 1.0] divide error: 0000 [#1]", "[ 1.0] stack segment: 0000 [#1]",
         "[ 1.0] double fault: 0000 [#1]", "[ 1.0] PANIC: double fault, error_code: 0x0",
+        "[ 1.0] int3: 0000 [#1]", "[ 1.0] overflow: 0000 [#1]", "[ 1.0] bounds: 0000 [#1]",
+        "[ 1.0] coprocessor segment overrun: 0000 [#1]", "[ 1.0] invalid TSS: 0000 [#1]",
+        "[ 1.0] segment not present: 0000 [#1]", "[ 1.0] alignment check: 0000 [#1]",
         "[ 1.0] Internal error: Oops: 96000005 [#1] SMP",
         "[ 1.0] monitor event: 0040 ilc:2 [#1] SMP",
         "[ 1.0] Unable to handle kernel pointer dereference in virtual kernel address space",
