@@ -277,6 +277,24 @@ private:
         return false;
     }
 
+    // Without caller ids, a line logged well before the report started is another
+    // context's: the kernel prints a report from one CPU, so its lines are stamped at or
+    // after its first. On 6.1 with four CPUs, a panic's banner, stack and end marker came
+    // line by line between those of a sysrq-t task dump logged 3 ms earlier on another
+    // CPU, and the panic took the dump's `kthread` as its function. A crash can upset the
+    // clock a little (an int3 in sched_clock_tick: the lines after a 6.12-rt oops's
+    // header were stamped 7 us before it), hence the margin. Not for reports that show
+    // other CPUs' stacks (NMI backtraces of stalls and lockups).
+    static bool loggedBefore(EventKind kind, const LineInfo &start, const LineInfo &l)
+    {
+        static constexpr Microseconds kMargin{1000};
+        if (kind == EventKind::RcuStall || kind == EventKind::SoftLockup ||
+            kind == EventKind::HardLockup || kind == EventKind::NmiBacktrace) {
+            return false;
+        }
+        return !l.caller && start.time && l.time && *l.time + kMargin < *start.time;
+    }
+
     bool sameContext(const LineInfo &head, const LineInfo &l) const
     {
         if (!head.caller || !l.caller) {
@@ -351,6 +369,7 @@ private:
                 reader.feed(li.msg, &scan);
             }
         }
+        const HeldLineInfo startInfo = start == h.line ? hl : m_src.info(start);
         LineIndex l = h.line + 1_lines;
         // A sysrq dump starting is another report: the stacks after it are its own.
         const LineIndex stopAt = nextStop(h.line);
@@ -375,7 +394,7 @@ private:
                 ++j;
             }
             const HeldLineInfo li = m_src.info(l);
-            if (!sameContext(hl, li)) {
+            if (!sameContext(hl, li) || loggedBefore(h.kind, startInfo, li)) {
                 continue;
             }
             lastInContext = l;

@@ -277,6 +277,7 @@ LineInfo infoOf(std::string_view text)
     LineInfo li;
     li.msg = text.substr(std::min(p.message, text.size()));
     li.caller = p.caller;
+    li.time = p.time;
     return li;
 }
 

@@ -55,6 +55,7 @@ struct LineInfo
 {
     std::string_view msg;
     std::optional<Caller> caller;
+    std::optional<KernelUs> time; // its kernel timestamp, when it has one
 };
 
 // A console line's message (kernel prefix and trailing spaces dropped) and its caller id.

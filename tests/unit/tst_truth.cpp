@@ -15,9 +15,9 @@ using namespace tty;
 
 namespace {
 
-QJsonObject readTruth(const QString &name)
+QJsonObject readTruth(const QString &name, const QString &dir = QStringLiteral(TTYSCOPE_SAMPLES))
 {
-    QFile f(QStringLiteral(TTYSCOPE_SAMPLES "/%1.truth.json").arg(name));
+    QFile f(QStringLiteral("%1/%2.truth.json").arg(dir, name));
     if (!f.open(QIODevice::ReadOnly)) {
         return {};
     }
@@ -49,6 +49,8 @@ class TstTruth : public QObject
 private slots:
     void captures_data();
     void captures();
+    void blastCaptures_data();
+    void blastCaptures();
 };
 
 void TstTruth::captures_data()
@@ -265,6 +267,80 @@ void TstTruth::captures()
     } else {
         QVERIFY(!m.bootTime);
     }
+}
+
+// Real captures of the blast_crash scenario on more CPUs and on 6.12-rt (tests/fixtures/
+// blast), against the figures tests/fixtures/blast/truth.py counted from them, and the
+// crashes read from the logs by hand.
+void TstTruth::blastCaptures_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QStringList>("crashes"); // titles, in order
+    QTest::addColumn<int>("stackInOops");     // the oops holding the panic's stack, or 0
+    QTest::newRow("6.1, 4 CPUs: the panic between another CPU's task dump")
+        << QStringLiteral("blast-61-smp4")
+        << QStringList{QStringLiteral("kernel panic: sysrq triggered crash in sysrq_handle_crash")}
+        << 0;
+    QTest::newRow("6.12-rt, 2 CPUs: the backlog printed before the panic's stack")
+        << QStringLiteral("blast-612rt-smp2")
+        << QStringList{QStringLiteral("kernel panic: sysrq triggered crash in sysrq_handle_crash")}
+        << 0;
+    QTest::newRow("6.12-rt, 4 CPUs: int3 oopses, then Fatal exception")
+        << QStringLiteral("blast-612rt-smp4")
+        << QStringList{QStringLiteral("int3 in sched_clock_tick"),
+                       QStringLiteral("int3 in sched_clock_tick")}
+        << 3310;
+}
+
+void TstTruth::blastCaptures()
+{
+    QFETCH(QString, name);
+    QFETCH(QStringList, crashes);
+    QFETCH(int, stackInOops);
+    const QString dir = QStringLiteral(TTYSCOPE_FIXTURES "/blast");
+    const QJsonObject truth = readTruth(name, dir);
+    QVERIFY2(!truth.isEmpty(), qPrintable(name));
+    QString error;
+    const std::unique_ptr<Run> run =
+        loadRun(QStringLiteral("%1/%2.hostts.log.zst").arg(dir, name), LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QVERIFY2(run->warnings.isEmpty(), qPrintable(run->warnings.join(QLatin1Char('\n'))));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+
+    QCOMPARE(m.lines, qint64(truth.value(QLatin1String("lines")).toInteger()));
+    QCOMPARE(m.kernelLines,
+             qint64(truth.value(QLatin1String("lines_with_kernel_timestamp")).toInteger()));
+    QCOMPARE(m.kernelLinesBehindText, qint64(0));
+    QCOMPARE(m.dropNotices, qint64(truth.value(QLatin1String("dropped_lines")).toInteger()));
+    QCOMPARE(m.droppedMessages,
+             qint64(truth.value(QLatin1String("dropped_messages_sum")).toInteger()));
+    QCOMPARE(m.boots, 1);
+    QVERIFY2(std::fabs(*m.lagMax - truth.value(QLatin1String("max_console_lag_s")).toDouble()) <
+                 0.000001,
+             qPrintable(QString::number(*m.lagMax, 'f', 6)));
+    const double zero = double(run->boots.front().kernelZero.value().count()) * 1e-9;
+    QVERIFY2(std::fabs(zero - truth.value(QLatin1String("kernel_to_host_offset_s")).toDouble()) <
+                 0.000001,
+             qPrintable(QString::number(zero, 'f', 6)));
+
+    // The panic: banner, end marker, and its stack after the banner or in the oops before.
+    const QJsonObject panic = truth.value(QLatin1String("first_kernel_panic")).toObject();
+    QVERIFY(m.panic.detected);
+    QCOMPARE(lineNumber(m.panic.line.value()),
+             qint64(panic.value(QLatin1String("line")).toInteger()));
+    QVERIFY(panic.value(QLatin1String("text")).toString().endsWith(m.panic.reason));
+    QVERIFY(!isNull(truth, "end_kernel_panic"));
+    QCOMPARE(truth.value(QLatin1String("call_trace_between_panic_and_end")).toBool(),
+             stackInOops == 0);
+    QCOMPARE(m.panic.stackInOops ? lineNumber(*m.panic.stackInOops) : 0, qint64(stackInOops));
+    QVERIFY(m.panic.complete);
+
+    QStringList titles;
+    for (const Crash &c : findCrashes(*run)) {
+        titles << c.title;
+        QVERIFY2(c.traceComplete, qPrintable(c.title));
+    }
+    QCOMPARE(titles, crashes);
 }
 
 QTEST_GUILESS_MAIN(TstTruth)
