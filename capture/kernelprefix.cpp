@@ -12,9 +12,9 @@ constexpr std::size_t kSearchWindow = 256;
 
 // Parses "[ seconds.micro]" at p; returns the position after ']' or npos. Strict: exactly
 // six fraction digits as printk writes them (used away from the line start).
-std::size_t parseTime(std::string_view s, std::size_t p, std::int64_t *outUs, bool strict = false)
+std::size_t parseTime(std::string_view s, std::size_t p, std::int64_t *outUs, bool strict = false,
+                      bool *damaged = nullptr)
 {
-    static constexpr std::int64_t kScale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
     const char *const b = s.data();
     const char *const e = b + s.size();
     const char *c = b + p;
@@ -35,7 +35,9 @@ std::size_t parseTime(std::string_view s, std::size_t p, std::int64_t *outUs, bo
     }
     // Bounded like host seconds (kMaxSecondsInNs): the boot offsets scale kernel time to
     // nanoseconds, and no kernel has been up for 292 years.
-    if (c == intStart || c >= e || *c != '.' || sec > kMaxSecondsInNs) {
+    // No seconds digit ("[   .000000]": lost) is damaged too, away from the start never.
+    const bool noSeconds = c == intStart;
+    if ((noSeconds && strict) || c >= e || *c != '.' || sec > kMaxSecondsInNs) {
         return std::string_view::npos;
     }
     const char *const fracStart = ++c;
@@ -60,7 +62,15 @@ std::size_t parseTime(std::string_view s, std::size_t p, std::int64_t *outUs, bo
     if (fd == 0 || (strict && fd != 6) || c >= e || *c != ']') {
         return std::string_view::npos;
     }
-    *outUs = sec * 1000000 + frac * kScale[fd < 6 ? fd : 6];
+    // printk writes six fraction digits; fewer or more are characters a UART lost or
+    // garbage: the prefix ends there, but its time is not a time (outUs left alone).
+    const bool whole = fd == 6 && !noSeconds;
+    if (whole) {
+        *outUs = sec * 1000000 + frac;
+    }
+    if (damaged) {
+        *damaged = !whole;
+    }
     return std::size_t(c + 1 - b);
 }
 
@@ -110,7 +120,8 @@ KernelPrefix parseKernelPrefix(std::string_view s)
         }
     }
     std::int64_t us = 0;
-    std::size_t after = parseTime(s, p, &us);
+    bool damaged = false;
+    std::size_t after = parseTime(s, p, &us, false, &damaged);
     if (after == std::string_view::npos && p == 0) {
         // Not at the start: look for a timestamp behind escape codes or a prompt.
         const std::size_t limit = s.size() < kSearchWindow ? s.size() : kSearchWindow;
@@ -131,7 +142,11 @@ KernelPrefix parseKernelPrefix(std::string_view s)
     }
     if (after != std::string_view::npos) {
         p = after;
-        r.time = KernelUs(us);
+        if (damaged) {
+            r.timeDamaged = true;
+        } else {
+            r.time = KernelUs(us);
+        }
     }
     const std::size_t c = parseCaller(s, p, &r.caller);
     if (c != std::string_view::npos) {

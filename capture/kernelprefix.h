@@ -27,7 +27,10 @@ struct KernelPrefix
     std::optional<KernelUs> time;
     std::optional<int> level; // syslog level 0..7 from a leading <N>
     std::optional<Caller> caller;
-    std::size_t timeAt = 0;  // where the timestamp's '[' is (0 when at the start)
+    std::size_t timeAt = 0; // where the timestamp's '[' is (0 when at the start)
+    // A bracketed time at the start without printk's six fraction digits ("[    0.0400]":
+    // a UART lost characters): the prefix is skipped, `time` is left empty.
+    bool timeDamaged = false;
     std::size_t message = 0; // where the message text starts
 };
 

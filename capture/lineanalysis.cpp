@@ -23,6 +23,9 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<
             flags |= KernelTimeNotAtStart;
             f.front = p.timeAt;
         }
+        if (p.timeDamaged) {
+            flags |= KernelTimeDamaged;
+        }
         f.message = p.message;
     }
     if (level) {

@@ -51,6 +51,9 @@ enum LineFlag : std::uint16_t {
     NoNewline = 0x0010,            // final fragment or idle partial line without LF
     Split = 0x0020,                // an over-long line cut into pieces; the next piece continues it
     KernelTimeNotAtStart = 0x0040, // timestamp found after garbage (escape codes, a prompt)
+    // A timestamp at the start without printk's six fraction digits ("[    0.0400]": the
+    // UART lost characters): the line has no kernel time, its prefix is skipped.
+    KernelTimeDamaged = 0x0080,
 };
 
 // Lines are stored without their line ending. 12 bytes per line plus the text: a uint32

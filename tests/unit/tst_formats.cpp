@@ -180,7 +180,7 @@ void TstFormats::hostts()
 
 void TstFormats::grabserial()
 {
-    const QByteArray t("[0.000001 0.000001] SeaBIOS\n[1.500000 1.499999] [    0.2] Linux x\n");
+    const QByteArray t("[0.000001 0.000001] SeaBIOS\n[1.500000 1.499999] [    0.200000] Linux x\n");
     auto run = loadBytes(t);
     QVERIFY(run);
     QCOMPARE(run->meta.format, Format::Grabserial);

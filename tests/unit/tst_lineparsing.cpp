@@ -2,6 +2,9 @@
 // before the timestamp, levels, caller ids, bytes kept exactly, huge lines, garbage.
 #include "kernelprefix.h"
 #include "lineframer.h"
+#include "linetable.h"
+#include "metrics.h"
+#include "runloader.h"
 #include "tst_helpers.h"
 
 #include <QElapsedTimer>
@@ -28,6 +31,7 @@ private slots:
     void endlessLine_data();
     void endlessLine();
     void binaryGarbage();
+    void timestampsThatLostDigits();
 };
 
 void TstLineParsing::framing_data()
@@ -129,6 +133,19 @@ void TstLineParsing::prefix_data()
                                   << true << QByteArray("[   12.345678");
     QTest::newRow("empty") << QByteArray() << qint64(-1) << -1 << '\0' << -1 << true
                            << QByteArray();
+    // Digits a UART lost (a real 6.1 capture under a loaded QEMU): the prefix is still one
+    // (the message and its rules are found) but its time is none, not 0.04 or 23.1256.
+    QTest::newRow("fraction digits lost")
+        << QByteArray("[    0.0400] tsc: using HPET reference calibrion") << qint64(-1) << -1
+        << '\0' << -1 << true << QByteArray("tsc: using HPET reference calibrion");
+    QTest::newRow("seconds lost") << QByteArray("[   .000000] AGP: No AGP bridge found")
+                                  << qint64(-1) << -1 << '\0' << -1 << true
+                                  << QByteArray("AGP: No AGP bridge found");
+    QTest::newRow("seven digits") << QByteArray("[   23.1256150] Kernel panic - not syncing: x")
+                                  << qint64(-1) << -1 << '\0' << -1 << true
+                                  << QByteArray("Kernel panic - not syncing: x");
+    QTest::newRow("level, digits lost") << QByteArray("<4>[ 1.0] Call Trace:") << qint64(-1) << 4
+                                        << '\0' << -1 << true << QByteArray("Call Trace:");
 }
 
 void TstLineParsing::prefix()
@@ -147,6 +164,33 @@ void TstLineParsing::prefix()
     QCOMPARE(p.caller ? p.caller->id : -1, callerId);
     QCOMPARE(p.timeAt == 0, atStart);
     QCOMPARE(line.mid(qsizetype(p.message)), message);
+    // A prefix skipped without a time or a caller is a damaged time.
+    QCOMPARE(p.timeDamaged, !p.time && !p.caller && p.message > 0);
+}
+
+// A real capture whose UART lost characters in its first 300 lines (Debian 6.1, 4 CPUs
+// under a loaded QEMU; tests/fixtures/blast/README.md): lines whose timestamp lost digits
+// count as lines without a kernel time, as `grep -c '^\[ *[0-9]*\.[0-9]\{6\}\]'` counts
+// (4541 of 5974), the report says how many and where the first is, and their events are
+// found all the same.
+void TstLineParsing::timestampsThatLostDigits()
+{
+    QString error;
+    const auto run = loadRun(QStringLiteral(TTYSCOPE_FIXTURES "/blast/lost-digits.hostts.log.zst"),
+                             LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.lines, qint64(5974));
+    QCOMPARE(m.kernelLines, qint64(4541));
+    QCOMPARE(m.kernelLinesBehindText, qint64(0));
+    QCOMPARE(m.warnings,
+             QStringList{QStringLiteral(
+                 "23 line(s) began with a kernel timestamp that is not printk's (first: line 3, "
+                 "'[    0.0000]'): characters were lost on the line; they count as lines without "
+                 "a kernel time")});
+    QVERIFY(!run->lines.kernelTime(LineIndex(96))); // line 97: "[    0.0400] tsc: using HPET …"
+    QVERIFY(run->lines.flags(LineIndex(96)) & KernelTimeDamaged);
+    QCOMPARE(run->lines.kernelTime(LineIndex(95)), KernelUs(40000)); // line 96, whole
 }
 
 // SeaBIOS/firmware escape codes before the kernel's first line (as in the real samples):
