@@ -36,6 +36,7 @@ void BlockParser::parse(LineBlock &block, ParsedBlock *out)
     out->events.clear();
     out->metaLines = 0;
     out->splitPieces = 0;
+    out->damagedTimes = 0;
     out->notes = std::move(block.notes);
     block.notes.clear(); // a moved-from vector is valid but unspecified: the buffer is reused
     m_spans.clear();
@@ -149,6 +150,9 @@ void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t f
     }
     const LineFacts f = analyseLine(text, flags);
     const LineIndex local = LineIndex(m_spans.size());
+    if ((f.flags & KernelTimeDamaged) && out->damagedTimes++ == 0) {
+        out->firstDamagedTime = m_spans.size();
+    }
     m_spans.push_back(Span{start, text.size()});
     out->arrivals.push_back(LineTable::packArrival(arrival));
     out->kernelAndFlags.push_back(LineTable::packKernelAndFlags(f.kernel, f.flags));

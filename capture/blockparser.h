@@ -74,6 +74,8 @@ struct ParsedBlock
     std::int64_t bytes = 0;                   // console bytes as received
     std::int64_t metaLines = 0;               // console-server lines, not console output
     std::int64_t splitPieces = 0;             // lines that are pieces of an over-long one
+    std::int64_t damagedTimes = 0;            // lines flagged KernelTimeDamaged
+    std::size_t firstDamagedTime = 0;         // the first of them in the block
     std::vector<BlockNote> notes;             // a recording's, taken over from the LineBlock
 
     std::size_t lines() const { return offsets.size(); }

@@ -28,8 +28,6 @@ struct Slice
     std::vector<std::uint32_t> histogram;
     std::int64_t kernelLines = 0;
     std::int64_t kernelLinesBehindText = 0;
-    std::int64_t damagedTimes = 0;
-    std::optional<LineIndex> firstDamagedTime;
     double max = -std::numeric_limits<double>::infinity();
     std::array<std::vector<float>, 2> members; // the values in the buckets of the ranks
 };
@@ -52,10 +50,6 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
             }
             const std::optional<KernelUs> k = run.lines.kernelTime(i);
             if (!k) {
-                if (run.lines.flags(i) & KernelTimeDamaged) {
-                    ++s->damagedTimes;
-                    s->firstDamagedTime = s->firstDamagedTime.value_or(i);
-                }
                 continue;
             }
             ++s->kernelLines;
@@ -93,8 +87,6 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
         LagSummary r;
         r.kernelLines = s.kernelLines;
         r.kernelLinesBehindText = s.kernelLinesBehindText;
-        r.damagedTimes = s.damagedTimes;
-        r.firstDamagedTime = s.firstDamagedTime;
         r.count = std::int64_t(s.lags.size());
         if (r.count == 0) {
             return r;
@@ -122,10 +114,6 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
     for (const Slice &s : parts) {
         r.kernelLines += s.kernelLines;
         r.kernelLinesBehindText += s.kernelLinesBehindText;
-        r.damagedTimes += s.damagedTimes;
-        if (!r.firstDamagedTime) {
-            r.firstDamagedTime = s.firstDamagedTime; // slices come in line order
-        }
         r.count += std::int64_t(s.lags.size());
         if (!s.lags.empty()) {
             r.max = r.max ? std::max(*r.max, double(s.max)) : double(s.max);

@@ -15,9 +15,6 @@ struct LagSummary
     // ...of which the timestamp stands behind other text on its line (a prompt, a
     // terminal reset): `grep -c '^\[ *[0-9]'` counts kernelLines minus these.
     std::int64_t kernelLinesBehindText = 0;
-    // Lines whose timestamp lost digits (KernelTimeDamaged): not among kernelLines.
-    std::int64_t damagedTimes = 0;
-    std::optional<LineIndex> firstDamagedTime;
     std::int64_t count = 0; // ...of which have a lag (arrival and production known)
     // Absent when no line has a lag (count 0).
     std::optional<double> max, p50, p99;

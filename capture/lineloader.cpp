@@ -154,6 +154,10 @@ public:
         m_run.events.insert(m_run.events.end(), n, m_noteEvents.end());
         m_builder.addBytes(b.bytes);
         m_builder.addSplitPieces(b.splitPieces);
+        if (b.damagedTimes > 0) {
+            m_builder.addDamagedTimes(b.damagedTimes,
+                                      base + LineCount(std::int64_t(b.firstDamagedTime)));
+        }
         m_run.metaLines += b.metaLines;
         // Done here, a block at a time, the boot split is not left to the end of the load.
         m_run.splitBootsSoFar();

@@ -148,17 +148,6 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     const LagSummary lags = summariseLags(run, first, end);
     m.kernelLines = lags.kernelLines;
     m.kernelLinesBehindText = lags.kernelLinesBehindText;
-    if (lags.damagedTimes > 0) {
-        const LineText text = run.lines.text(*lags.firstDamagedTime);
-        const std::string_view t = text.view();
-        const std::string_view stamp = t.substr(0, std::min(t.find(']') + 1, std::size_t(24)));
-        m.warnings << QStringLiteral("%1 line(s) began with a kernel timestamp that is not "
-                                     "printk's (first: line %2, '%3'): characters were lost "
-                                     "on the line; they count as lines without a kernel time")
-                          .arg(lags.damagedTimes)
-                          .arg(lineNumber(*lags.firstDamagedTime))
-                          .arg(QString::fromUtf8(stamp.data(), qsizetype(stamp.size())));
-    }
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
     if (!formatInfo(run.meta.format).consoleOutput) {

@@ -33,6 +33,9 @@ void RunBuilder::add(std::string_view text, std::optional<HostNs> arrival, std::
     if (flags & Split) {
         ++m_splitPieces;
     }
+    if (f.flags & KernelTimeDamaged) {
+        addDamagedTimes(1, idx);
+    }
     m_run.lines.append(text, repairArrival(arrival, idx), f.kernel, f.flags);
     detectEvents(m_rules, text, f, idx, &m_run.events);
 }
@@ -96,6 +99,12 @@ void RunBuilder::replaceLastLine(std::string_view text, std::uint16_t flags)
     m_run.events.insert(m_run.events.end(), before.rbegin(), before.rend());
     // The completed text's prefix decides the level and kernel time, as in addLine.
     const LineFacts f = analyseLine(text, flags);
+    const bool wasDamaged = m_run.lines.flags(idx) & KernelTimeDamaged;
+    if (!wasDamaged && (f.flags & KernelTimeDamaged)) {
+        addDamagedTimes(1, idx);
+    } else if (wasDamaged && !(f.flags & KernelTimeDamaged)) {
+        --m_damagedTimes;
+    }
     m_run.lines.replaceLast(text, f.flags, f.kernel);
     detectEvents(m_rules, text, f, idx, &m_run.events);
     m_run.events.insert(m_run.events.end(), after.rbegin(), after.rend());
@@ -160,6 +169,18 @@ void RunBuilder::finish()
                               "there, and the rest goes on in the next line (nothing was lost)")
                               .arg(m_splitPieces)
                               .arg(LineFramer::kDefaultMaxLine >> 20);
+    }
+    if (m_damagedTimes > 0) {
+        const LineText text = m_run.lines.text(m_firstDamagedTime);
+        const std::string_view t = text.view();
+        const std::string_view stamp = t.substr(0, std::min(t.find(']') + 1, std::size_t(24)));
+        m_run.warnings << QStringLiteral("%1 line(s) began with a kernel timestamp that is not "
+                                         "printk's (first: line %2, '%3'): characters were "
+                                         "lost on the line; they count as lines without a "
+                                         "kernel time")
+                              .arg(m_damagedTimes)
+                              .arg(lineNumber(m_firstDamagedTime))
+                              .arg(QString::fromUtf8(stamp.data(), qsizetype(stamp.size())));
     }
     if (m_clockSteps > 0) {
         m_run.warnings << QStringLiteral(

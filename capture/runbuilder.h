@@ -49,6 +49,15 @@ public:
     void addBytes(std::int64_t n) { m_run.bytes += n; }
     // Counts pieces of over-long lines appended in blocks (addLine counts its own).
     void addSplitPieces(std::int64_t n) { m_splitPieces += n; }
+    // Counts lines whose timestamp lost digits (KernelTimeDamaged) appended in blocks, the
+    // first of them at `first` (addLine counts its own).
+    void addDamagedTimes(std::int64_t n, LineIndex first)
+    {
+        if (m_damagedTimes == 0) {
+            m_firstDamagedTime = first;
+        }
+        m_damagedTimes += n;
+    }
 
     // Adds warnings for what was repaired; then Run::finalize().
     void finish();
@@ -90,6 +99,8 @@ private:
     Nanoseconds m_clockCorrection{0};
     std::int64_t m_clockSteps = 0;
     std::int64_t m_splitPieces = 0;
+    std::int64_t m_damagedTimes = 0;
+    LineIndex m_firstDamagedTime{0};
     Nanoseconds m_largestStep{0};
     std::optional<LineIndex> m_firstStepLine;
     std::int64_t m_outOfRange = 0; // arrivals the correction would have wrapped

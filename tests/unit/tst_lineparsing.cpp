@@ -183,7 +183,7 @@ void TstLineParsing::timestampsThatLostDigits()
     QCOMPARE(m.lines, qint64(5974));
     QCOMPARE(m.kernelLines, qint64(4541));
     QCOMPARE(m.kernelLinesBehindText, qint64(0));
-    QCOMPARE(m.warnings,
+    QCOMPARE(run->warnings,
              QStringList{QStringLiteral(
                  "23 line(s) began with a kernel timestamp that is not printk's (first: line 3, "
                  "'[    0.0000]'): characters were lost on the line; they count as lines without "
@@ -191,6 +191,16 @@ void TstLineParsing::timestampsThatLostDigits()
     QVERIFY(!run->lines.kernelTime(LineIndex(96))); // line 97: "[    0.0400] tsc: using HPET …"
     QVERIFY(run->lines.flags(LineIndex(96)) & KernelTimeDamaged);
     QCOMPARE(run->lines.kernelTime(LineIndex(95)), KernelUs(40000)); // line 96, whole
+
+    // The same from a few lines of raw text, and from a live console's lines.
+    const auto small = loadBytes("[    1.000000] a\n[    1.0] b\n[   .500000] c\n");
+    QVERIFY(small);
+    QCOMPARE(small->warnings,
+             QStringList{QStringLiteral(
+                 "2 line(s) began with a kernel timestamp that is not printk's (first: line 2, "
+                 "'[    1.0]'): characters were lost on the line; they count as lines without "
+                 "a kernel time")});
+    QCOMPARE(computeMetrics(*small, MetricOptions{}).kernelLines, qint64(1));
 }
 
 // SeaBIOS/firmware escape codes before the kernel's first line (as in the real samples):
