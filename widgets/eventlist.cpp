@@ -28,6 +28,8 @@ EventList::EventList(QWidget *parent) : QWidget(parent), m_model(new EventModel(
     m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
     layout->addWidget(m_table, 1);
+    // A trial's label ends with its source ("k61-t*.log [k61-t3.log]"): both ends stay.
+    m_table->setColumnElideMode(EventModel::RunCol, Qt::ElideMiddle);
     // A big list sorts on a worker: the header shows the new column at once, the rows
     // follow when sorted; meanwhile the list says it is busy.
     connect(m_model, &EventModel::sortingChanged, this, [this](bool sorting) {

@@ -72,6 +72,15 @@ void LogLineView::setItemDelegateForColumn(int column, QAbstractItemDelegate *de
     viewport()->update();
 }
 
+void LogLineView::setColumnElideMode(int column, Qt::TextElideMode mode)
+{
+    if (column >= m_columnElide.size()) {
+        m_columnElide.resize(column + 1, Qt::ElideRight);
+    }
+    m_columnElide[column] = mode;
+    viewport()->update();
+}
+
 QAbstractItemDelegate *LogLineView::delegateFor(int column) const
 {
     QAbstractItemDelegate *d =
@@ -258,6 +267,9 @@ void LogLineView::paintEvent(QPaintEvent *)
             }
             QStyleOptionViewItem opt = base;
             opt.rect = QRect(x, y, w, m_rowHeight);
+            if (column < m_columnElide.size()) {
+                opt.textElideMode = m_columnElide[column];
+            }
             if (selected) {
                 opt.state |= QStyle::State_Selected;
             }

@@ -34,6 +34,8 @@ public:
     QItemSelectionModel *selectionModel() const { return m_selection; }
     QHeaderView *horizontalHeader() const { return m_header; }
     void setItemDelegateForColumn(int column, QAbstractItemDelegate *delegate);
+    // Where a cell too narrow for its text is elided (Qt::ElideRight unless set).
+    void setColumnElideMode(int column, Qt::TextElideMode mode);
     void setColumnWidth(int column, int width);
     int rowHeight() const { return m_rowHeight; }
     // A click on a header section sorts the model by it (QAbstractItemModel::sort);
@@ -99,6 +101,7 @@ private:
     QHeaderView *m_header;
     QStyledItemDelegate *m_defaultDelegate;
     QList<QAbstractItemDelegate *> m_columnDelegates;
+    QList<Qt::TextElideMode> m_columnElide; // per column; past its end, ElideRight
     int m_rowHeight = 16;
     int m_anchorRow = -1; // where a Shift selection starts
     RowsText m_rowsText;
