@@ -4,6 +4,7 @@
 #include "crashlines.h"
 #include "crashstack.h"
 #include "crashtitle.h"
+#include "digits.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -76,8 +77,7 @@ bool isTrapDieHeader(std::string_view m)
         return false;
     }
     const std::string_view digits = m.substr(at + 2, m.size() - 2 - (at + 2));
-    return !digits.empty() &&
-           std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !digits.empty() && std::all_of(digits.begin(), digits.end(), isDigit);
 }
 
 // x86's die() header for a trap other than the page fault before 6.12 ("int3: 0000 [#1]",
@@ -94,11 +94,11 @@ bool isX86TrapHeader(std::string_view m)
     const std::string_view code = m.substr(colon + 2, 4);
     return std::all_of(name.begin(), name.end(),
                        [](char c) {
-                           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                  (c >= '0' && c <= '9') || c == ' ';
+                           return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) ||
+                                  c == ' ';
                        }) &&
            std::all_of(code.begin(), code.end(),
-                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+                       [](char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); });
 }
 
 bool isOopsHeader(std::string_view m)
