@@ -172,7 +172,7 @@ QString MetricsTable::headerLabel(int column, int width) const
 {
     // The whole label where it fits; else what tells it from the other runs' labels
     // (spam_rmmod-A_default-… and spam_rmmod-k612rt-…, elided each in its own middle, both
-    // read "spam_…g.zst"), elided in its middle where even that is too wide.
+    // read "spam_…g.zst"), elided at its end where even that is too wide.
     const QTableWidgetItem *h = horizontalHeaderItem(column);
     if (!h) {
         return QString();
@@ -196,7 +196,10 @@ void MetricsTable::elideHeader(int column, int width)
     const QFontMetrics hfm = headerMetrics(column);
     const QString suffix = h->data(Qt::UserRole).toString();
     const int room = width - headerPad(column) - hfm.horizontalAdvance(suffix);
-    h->setText(hfm.elidedText(headerLabel(column, room), Qt::ElideMiddle, room) + suffix);
+    const QString label = headerLabel(column, room);
+    // What tells the runs apart starts where they differ: that start stays.
+    const bool distinct = label != h->data(FullTextRole).toString();
+    h->setText(hfm.elidedText(label, distinct ? Qt::ElideRight : Qt::ElideMiddle, room) + suffix);
 }
 
 void MetricsTable::resizeEvent(QResizeEvent *event)

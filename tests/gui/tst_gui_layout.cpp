@@ -334,6 +334,11 @@ private slots:
                  QStringList({QStringLiteral("…61-smp4…"), QStringLiteral("…612rt-smp2…")}));
         QCOMPARE(distinctParts({QStringLiteral("k61"), QStringLiteral("k61.1")}),
                  QStringList({QStringLiteral("k61"), QStringLiteral("k61.1")}));
+        // The bundled sample's labels: not cut inside "6.1" / "6.12", nor at the ")".
+        QCOMPARE(distinctParts({QStringLiteral("Linux 6.1 (legacy printk)"),
+                                QStringLiteral("Linux 6.12-rt (printer thread)")}),
+                 QStringList({QStringLiteral("…6.1 (legacy printk)"),
+                              QStringLiteral("…6.12-rt (printer thread)")}));
         const QString a = QString::fromLatin1(kSpamA), b = QString::fromLatin1(kSpamRt);
         open({sample(kSpamA), sample(kSpamRt)});
         const MetricsTable *t = w->metricsPanel()->table();
