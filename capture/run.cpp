@@ -33,6 +33,23 @@ std::optional<RunSeconds> Run::runTimeOf(std::optional<HostNs> at) const
     return at ? std::optional<RunSeconds>(RunSeconds(toSeconds(*at - origin))) : std::nullopt;
 }
 
+double Run::wireEnd(double arrived, double bytes, std::optional<RunSeconds> next) const
+{
+    // 10 bits a byte on the wire (8N1); at an unknown rate, the next arrival alone.
+    double end = meta.baud > 0 ? arrived + bytes * 10.0 / double(meta.baud)
+                               : std::numeric_limits<double>::infinity();
+    if (next) {
+        end = std::min(end, std::max(arrived, next->count()));
+    }
+    return std::isfinite(end) ? end : arrived;
+}
+
+double Run::wireBytes(LineIndex i) const
+{
+    const bool nl = !(lines.flags(i) & (NoNewline | Split));
+    return double(lines.textSize(i) + (nl ? formatInfo(meta.format).lineEndingBytes : 0));
+}
+
 std::optional<RunSeconds> Run::producedAt(LineIndex i) const
 {
     const std::optional<KernelUs> k = lines.kernelTime(i);
@@ -273,6 +290,17 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
         }
         printed = bytes = lagSum = lagCount = 0;
     };
+    // Each line's arrival is read twice (its own, and the next one's end of the wire);
+    // the last one read is kept.
+    std::optional<LineIndex> readLine;
+    std::optional<RunSeconds> readTime;
+    const auto arrivalOf = [&](LineIndex j) {
+        if (readLine != j) {
+            readLine = j;
+            readTime = timeOf(j);
+        }
+        return readTime;
+    };
     // Boot by boot so that a line's production time needs no boot lookup.
     const int ending = formatInfo(meta.format).lineEndingBytes;
     for (const Boot &b : bootsOverlapping(from, to)) {
@@ -294,7 +322,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
                 produced += 1;
             }
             // A line without an arrival time is in no arrival bin.
-            const std::optional<RunSeconds> arrived = hasArrival ? timeOf(i) : std::nullopt;
+            const std::optional<RunSeconds> arrived = hasArrival ? arrivalOf(i) : std::nullopt;
             if (!arrived) {
                 continue;
             }
@@ -307,7 +335,18 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
             const std::uint16_t f = lines.flags(i);
             printed += 1;
             const bool nl = !(f & (NoNewline | Split));
-            bytes += double(lines.textSize(i) + (nl ? ending : 0));
+            const double lineBytes = double(lines.textSize(i) + (nl ? ending : 0));
+            // The bytes over the time they took on the wire: at 115200 a line takes several
+            // milliseconds, and all of it in its arrival's bin made a zoomed lane jump
+            // between 0 and several times the UART's capacity.
+            const std::optional<RunSeconds> next =
+                i + 1_lines < lines.endIndex() ? arrivalOf(i + 1_lines) : std::nullopt;
+            const double sent = wireEnd(t, lineBytes, next);
+            if (sent <= arrivalBins.hi) {
+                bytes += lineBytes;
+            } else {
+                series.addSpreadTo(fine, Channel::Bytes, t, sent, lineBytes);
+            }
             if (k && !(f & KernelTimeNotAtStart)) {
                 const float lag = float(t - p);
                 lagMax = lagCount > 0 ? std::max(lagMax, lag) : lag;
@@ -353,7 +392,11 @@ void Run::finalize()
                                                 ? std::optional<HostNs>(origin)
                                                 : lines.arrival(LineIndex(0));
         lo = toSeconds(first.value_or(origin) - origin);
-        hi = std::max(hi, toSeconds(*m_lastArrival - origin));
+        // Up to where the last line's bytes left the UART (the series spreads them).
+        const double last = toSeconds(*m_lastArrival - origin);
+        hi = std::max(hi, lines.empty()
+                              ? last
+                              : wireEnd(last, wireBytes(lines.endIndex() - 1_lines), std::nullopt));
     }
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         if (scans[bi].minKernel <= scans[bi].maxKernel) {

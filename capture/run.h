@@ -162,6 +162,14 @@ public:
     // When the line was produced, in run seconds (kernel time mapped to the host clock);
     // none without kernel time.
     std::optional<RunSeconds> producedAt(LineIndex i) const;
+    // When the last of a line's `bytes` left the UART, in run seconds: `arrived` (its
+    // first byte) plus what they take at meta.baud, but not past `next`, the next line's
+    // first byte (the UART sends one line after the other; a host that read faster than
+    // the rate shows it). A next line stamped no later (several lines from one read())
+    // leaves the line no span: its bytes stay at its arrival.
+    double wireEnd(double arrived, double bytes, std::optional<RunSeconds> next) const;
+    // The bytes line i put on the wire: its text and its line end as the format counts it.
+    double wireBytes(LineIndex i) const;
     // Console lag (arrival - production); none where either is unknown.
     std::optional<Seconds> lagOf(LineIndex i) const;
     int bootOf(LineIndex i) const;

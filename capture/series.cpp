@@ -46,21 +46,42 @@ void SeriesPyramid::reset(double start, double end, std::size_t maxBins)
 
 void SeriesPyramid::addSpread(Channel c, double t0, double t1, float v)
 {
-    if (m_levels.empty() || !std::isfinite(t0) || !std::isfinite(t1)) {
+    if (!m_levels.empty()) {
+        addSpreadTo(m_levels.front(), c, t0, t1, double(v));
+    }
+}
+
+void SeriesPyramid::addSpreadTo(Level &l, Channel c, double t0, double t1, double v) const
+{
+    if (!m_levels.empty() && std::isfinite(t0)) {
+        spreadOverBins(l.ch[std::size_t(c)], m_start, l.width, t0, t1, v);
+    }
+}
+
+void spreadOverBins(std::vector<float> &bins, double start, double width, double t0, double t1,
+                    double v)
+{
+    if (bins.empty()) {
         return;
     }
-    const std::size_t b0 = binOf(t0), b1 = binOf(t1);
-    if (!(t1 > t0) || b0 == b1) {
-        add(c, t0, v);
+    const double last = double(bins.size() - 1);
+    const auto binOf = [&](double t) {
+        const double b = std::floor((t - start) / width);
+        return std::size_t(b >= 0 ? std::min(b, last) : 0.0);
+    };
+    const std::size_t b0 = binOf(t0);
+    if (!(t1 > t0) || !std::isfinite(t1) || binOf(t1) == b0) {
+        bins[b0] += float(v);
         return;
     }
-    std::vector<float> &ch = m_levels.front().ch[std::size_t(c)];
-    const double w = m_levels.front().width;
+    const std::size_t b1 = binOf(t1);
     for (std::size_t b = b0; b <= b1; ++b) {
-        const double lo = std::max(t0, m_start + double(b) * w);
-        const double hi = std::min(t1, m_start + double(b + 1) * w);
+        // The first and last bins take all of the span before the first's end and after
+        // the last's start (a time outside the bins is in the nearest one).
+        const double lo = b == b0 ? t0 : start + double(b) * width;
+        const double hi = b == b1 ? t1 : start + double(b + 1) * width;
         if (hi > lo) {
-            ch[b] += float(double(v) * (hi - lo) / (t1 - t0));
+            bins[b] += float(v * (hi - lo) / (t1 - t0));
         }
     }
 }

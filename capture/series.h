@@ -23,6 +23,11 @@ enum class Channel : int {
 };
 constexpr int kChannelCount = int(Channel::LagCount) + 1;
 
+// Adds v spread evenly over [t0, t1] to `bins` of `width` seconds from `start` (all at t0
+// when the span is empty or not finite); a time outside the bins counts in the nearest one.
+void spreadOverBins(std::vector<float> &bins, double start, double width, double t0, double t1,
+                    double v);
+
 class SeriesPyramid
 {
 public:
@@ -40,6 +45,8 @@ public:
     void addMax(Channel c, double t, float v);
     // Adds v spread evenly over [t0, t1] (at t0 when the span is empty).
     void addSpread(Channel c, double t0, double t1, float v);
+    // The same into a finest level of one's own (emptyFinest).
+    void addSpreadTo(Level &l, Channel c, double t0, double t1, double v) const;
     // The same for several channels at one time: find the fine bin once (-1: no bin).
     std::ptrdiff_t binAt(double t) const
     {

@@ -90,12 +90,23 @@ SourceSeries buildSourceSeries(const Run &run, const SourceIndex &index, const S
         // tried first, and a bin's bytes per channel are added when the bin changes.
         double lo = std::numeric_limits<double>::infinity(), hi = lo;
         std::size_t bin = 0;
+        // A line's arrival is read again as the end of the one before on the wire.
+        std::optional<LineIndex> readLine;
+        std::optional<RunSeconds> readTime;
+        const auto arrivalOf = [&](LineIndex j) {
+            if (readLine != j) {
+                readLine = j;
+                readTime = run.timeOf(j);
+            }
+            return readTime;
+        };
         for (LineIndex i = from; i < to; ++i) {
             if ((i.value() & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
                 stopped = true;
                 return;
             }
-            std::optional<RunSeconds> at = run.hasArrival ? run.timeOf(i) : std::nullopt;
+            std::optional<RunSeconds> at = run.hasArrival ? arrivalOf(i) : std::nullopt;
+            const bool arrived = at.has_value();
             if (!at) {
                 at = run.producedAt(i);
             }
@@ -105,6 +116,18 @@ SourceSeries buildSourceSeries(const Run &run, const SourceIndex &index, const S
                 continue;
             }
             const double t = at->count();
+            // The bytes over the time they took on the wire, as in the run's series: at
+            // 9600 baud a line takes longer than a bin, and the lane went over 100 %.
+            const double sent =
+                arrived ? run.wireEnd(t, double(bytes),
+                                      i + 1_lines < run.lines.endIndex() ? arrivalOf(i + 1_lines)
+                                                                         : std::nullopt)
+                        : t;
+            if (sent > t && std::isfinite(sent)) {
+                spreadOverBins(l.ch[channelOf[index.templateOf(i)]], start, width, t, sent,
+                               double(bytes));
+                continue;
+            }
             if (!(t >= lo && t < hi)) {
                 const double b = std::floor((t - start) / width);
                 bin = b >= 0 ? std::min(std::size_t(b), bins - 1) : 0;

@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tty {
 
@@ -318,6 +319,9 @@ void TimelineView::refreshData()
             }
             double sliceMax = 0;
             for (const QCPGraphData &p : slice.points) {
+                if (std::isnan(p.value)) {
+                    continue; // a gap: no line on the wire
+                }
                 sliceMax = std::max(sliceMax, p.value);
                 if (p.key >= x0 && p.key <= x1) {
                     laneValues[std::size_t(l)].push_back(p.value);

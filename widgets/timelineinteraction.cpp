@@ -57,6 +57,12 @@ void TimelineView::updateReadouts(double x)
             if (it == g->data()->constEnd()) {
                 continue;
             }
+            if (std::isnan(it->value)) {
+                // The lag lane's gap: no line arrived or was being sent.
+                parts << (m_runs.size() > 1 ? QStringLiteral("%1: idle").arg(m_runs[ri].label)
+                                            : QStringLiteral("idle"));
+                continue;
+            }
             QString v = fmtValue(it->value);
             if (l == Wire && m_runs[ri].run->meta.baud > 0) {
                 v += QStringLiteral(" (%1%)").arg(

@@ -149,6 +149,12 @@ public:
         const QCPItemText *note = m_lanes.value(lane).missing;
         return note && note->visible() ? note->text() : QString();
     }
+    // What a lane's readout says for the cursor's last position (empty: none).
+    QString laneReadout(Lane lane) const
+    {
+        const QCPItemText *r = m_lanes.value(lane).readout;
+        return r ? r->text() : QString();
+    }
     // Graph of a lane for run i (main series), for tests and tooltips.
     QCPGraph *laneGraph(Lane lane, int run) const;
     QCPGraph *markerGraph(int run, EventKind kind) const;

@@ -131,6 +131,78 @@ private slots:
         t->resetZoom();
     }
 
+    // Zoomed in to a few milliseconds a bin, the wire lane and the lag lane follow the
+    // UART: a line's bytes over the time they took on the wire, the lag of the line being
+    // sent while the next had not come. Before, each line's bytes stood in its first
+    // byte's bin (a lane jumping between 0 and several times the UART's capacity) and a
+    // bin where no line began had a lag of 0 s, in a flood 13 s behind.
+    void zoomedLanesFollowTheWire()
+    {
+        TimelineView *t = w->timeline();
+        const std::optional<LineIndex> drop = firstEventLine(EventKind::Drop);
+        QVERIFY(drop);
+        const double at = run()->timeOf(*drop).value().count();
+        t->setXRange(at, at + 1);
+        QCPGraph *lag = t->laneGraph(TimelineView::Lag, 0);
+        QCPGraph *wire = t->laneGraph(TimelineView::Wire, 0);
+        int gaps = 0, points = 0;
+        double lowest = 1e9, busiest = 0;
+        for (const QCPGraphData &p : *lag->data()) {
+            if (p.key >= at && p.key < at + 1) {
+                ++points;
+                gaps += std::isnan(p.value) ? 1 : 0;
+                lowest = std::isnan(p.value) ? lowest : std::min(lowest, p.value);
+            }
+        }
+        for (const QCPGraphData &p : *wire->data()) {
+            if (p.key >= at && p.key < at + 1) {
+                busiest = std::max(busiest, p.value);
+            }
+        }
+        QCOMPARE(t->laneBinWidth(TimelineView::Lag), 0.004);
+        QCOMPARE(points, 250);
+        QCOMPARE(gaps, 1); // the host read nothing for a bin: 4 ms more than a line takes
+        QVERIFY2(lowest > 9, qPrintable(QString::number(lowest)));
+        // Up to 120 % of 11,520 B/s in a bin, where the host read a line sooner than the
+        // UART sends it; a line's 80 bytes in one 4 ms bin were 174 %.
+        QVERIFY2(busiest < 1.25 * 11520, qPrintable(QString::number(busiest)));
+
+        // The longest silence between two lines: after the first line's time on the wire,
+        // the lag lane has a gap (no line, no lag; it was drawn as 0 s) and the readout
+        // says so.
+        LineIndex before(0);
+        double silence = 0;
+        for (LineIndex i(1); i < run()->lines.endIndex(); ++i) {
+            const double gap = (*run()->timeOf(i) - *run()->timeOf(i - 1_lines)).count();
+            if (gap > silence) {
+                silence = gap;
+                before = i - 1_lines;
+            }
+        }
+        QVERIFY(silence > 1);
+        const double quietFrom = run()->timeOf(before)->count();
+        t->setXRange(quietFrom, quietFrom + silence);
+        const double bin = t->laneBinWidth(TimelineView::Lag);
+        const double sent = run()->wireEnd(quietFrom, run()->wireBytes(before), std::nullopt) + bin;
+        int inside = 0;
+        for (const QCPGraphData &p : *lag->data()) {
+            if (p.key >= sent && p.key + bin <= quietFrom + silence) {
+                ++inside;
+                QVERIFY2(std::isnan(p.value), qPrintable(QString::number(p.key)));
+            }
+        }
+        QVERIFY(inside > 100);
+        QCPAxisRect *lagRect = t->laneRect(TimelineView::Lag);
+        const QPoint middle(
+            int(lagRect->axis(QCPAxis::atBottom)->coordToPixel(quietFrom + silence / 2)),
+            lagRect->rect().center().y());
+        QMouseEvent move(QEvent::MouseMove, middle, t->plot()->mapToGlobal(middle), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(t->plot(), &move);
+        QCOMPARE(t->laneReadout(TimelineView::Lag).left(4), QStringLiteral("idle"));
+        t->resetZoom();
+    }
+
     void zoomingOneLaneMovesAll()
     {
         TimelineView *t = w->timeline();

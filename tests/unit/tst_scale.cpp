@@ -330,15 +330,31 @@ void TstScale::slicedSeriesAndLagQuantiles()
     QVERIFY(run);
     QCOMPARE(run->lines.size(), LineCount(n));
 
-    // Series: each line counted once in the bin of its arrival (lines, bytes, lags) and of
-    // its production, as a plain pass over the lines computes them.
+    // Series: each line counted once in the bin of its arrival (lines, lags) and of its
+    // production, and its bytes spread over the time they took on the wire (at 115200 baud
+    // from its arrival, up to the next line's), as a plain pass over the lines computes them.
     const SeriesPyramid::Level &fine = run->series.level(0);
     std::vector<double> printed(fine.bins(), 0), produced(fine.bins(), 0), bytes(fine.bins(), 0),
         lagCount(fine.bins(), 0), lagSum(fine.bins(), 0), lagMax(fine.bins(), 0);
+    const double start = run->series.start(), width = fine.width;
     for (LineIndex i{0}; i < run->lines.endIndex(); ++i) {
-        const std::size_t a = std::size_t(run->series.binAt(run->timeOf(i).value().count()));
+        const double at = run->timeOf(i).value().count();
+        const std::size_t a = std::size_t(run->series.binAt(at));
         printed[a] += 1;
-        bytes[a] += double(run->lines.text(i).size() + 2);
+        const double lineBytes = double(run->lines.text(i).size() + 2);
+        double sent = at + lineBytes * 10 / 115200;
+        if (i + 1_lines < run->lines.endIndex()) {
+            sent = std::min(sent, std::max(at, run->timeOf(i + 1_lines).value().count()));
+        }
+        const auto binOf = [&](double t) {
+            return std::min(std::size_t(std::max(0.0, std::floor((t - start) / width))),
+                            fine.bins() - 1);
+        };
+        for (std::size_t b = binOf(at); b <= binOf(sent); ++b) {
+            const double lo = std::max(at, start + double(b) * width);
+            const double hi = b == binOf(sent) ? sent : start + double(b + 1) * width;
+            bytes[b] += sent > at ? lineBytes * (hi - lo) / (sent - at) : lineBytes;
+        }
         produced[std::size_t(run->series.binAt(run->producedAt(i).value().count()))] += 1;
         const double lag = (run->timeOf(i).value() - run->producedAt(i).value()).count();
         lagCount[a] += 1;
@@ -348,7 +364,8 @@ void TstScale::slicedSeriesAndLagQuantiles()
     for (std::size_t b = 0; b < fine.bins(); ++b) {
         auto got = [&](Channel c) { return double(fine.ch[std::size_t(c)][b]); };
         if (got(Channel::Printed) != printed[b] || got(Channel::Produced) != produced[b] ||
-            got(Channel::Bytes) != bytes[b] || got(Channel::LagCount) != lagCount[b] ||
+            std::fabs(got(Channel::Bytes) - bytes[b]) > 1e-3 * (1 + bytes[b]) ||
+            got(Channel::LagCount) != lagCount[b] ||
             std::fabs(got(Channel::LagSum) - lagSum[b]) > 1e-3 * (1 + lagCount[b]) ||
             std::fabs(got(Channel::LagMax) - lagMax[b]) > 1e-5) {
             QFAIL(qPrintable(QStringLiteral("bin %1 differs").arg(b)));

@@ -67,6 +67,7 @@ private slots:
     void floodSample();
     void sysrqDumpIsItsHeader();
     void floodWireBySource();
+    void slowConsoleNeverOverItsRate();
 };
 
 void TstSources::templates_data()
@@ -478,13 +479,58 @@ void TstSources::floodWireBySource()
                 flood += c == 0 ? double(v) : 0.0;
             }
         }
-        QCOMPARE(flood, double(table.sources[0].bytes));
-        QCOMPARE(all, double(table.bytes));
+        // Each line's bytes are spread over the bins of its time on the wire: the sums
+        // are the bytes, but for a float's rounding.
+        QCOMPARE(qRound64(flood), table.sources[0].bytes);
+        QCOMPARE(qRound64(all), table.bytes);
     }
     // Without a baud rate there is no wire time, only bytes.
     SourceSeries noBaud = s;
     noBaud.baud = 0;
     QVERIFY(!noBaud.wireSeconds(100));
+}
+
+// The burst at 9600 baud (tests/fixtures/slowbaud: 300 lines of 64 bytes, 67 ms each on
+// the wire, from two writers) read at --baud 9600. A line's bytes counted in the fine bin
+// of its first byte put the stacked lane at up to ~120 % of the UART on screen, and the
+// wire lane's bins at several times its rate; spread over the time each line took on the
+// wire, no bin holds more than the UART sent in it, give or take the host's reads.
+void TstSources::slowConsoleNeverOverItsRate()
+{
+    LoadOptions options;
+    options.baud = 9600;
+    QString error;
+    auto run = loadRun(QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/rt-9600-quiet.hostts.log.zst"),
+                       options, &error);
+    QVERIFY2(run, qPrintable(error));
+    QCOMPARE(run->meta.baud, 9600);
+    const SourceIndex index = SourceIndex::build(*run);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    const SourceTable table = computeSources(*run, index, m, SourceGrouping::Template);
+    const SourceSeries s = buildSourceSeries(*run, index, table, m);
+    const auto busiest = [](const std::vector<std::vector<float>> &channels, double width) {
+        double most = 0;
+        for (std::size_t b = 0; b < channels.front().size(); ++b) {
+            double sum = 0;
+            for (const std::vector<float> &c : channels) {
+                sum += double(c[b]);
+            }
+            most = std::max(most, sum / width / 960.0);
+        }
+        return most;
+    };
+    // The busiest fine bin (10 ms) is the first line's: its 54 bytes (with \r\n) take
+    // 56.25 ms at 9600 baud, and the host read the next line's first byte 55.024 ms after
+    // its own. Whole lines in their first byte's bin made 63 bytes in 10 ms: 656 %.
+    const double first = 54 / 0.055024 / 960;
+    const SeriesPyramid::Level &fine = run->series.level(0);
+    QCOMPARE(fine.width, 0.01);
+    QCOMPARE(qRound(busiest({fine.ch[std::size_t(Channel::Bytes)]}, fine.width) * 1e4),
+             qRound(first * 1e4));
+    QCOMPARE(s.levels.front().width, 0.01);
+    QCOMPARE(qRound(busiest(s.levels.front().ch, 0.01) * 1e4), qRound(first * 1e4));
+    // The last line's bytes are within the series: its bins end after them.
+    QVERIFY(run->series.end() >= 30.44 + 35 * 10 / 9600.0);
 }
 
 QTEST_GUILESS_MAIN(TstSources)
