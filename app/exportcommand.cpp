@@ -8,7 +8,9 @@
 #include <QApplication>
 #include <QRegularExpression>
 
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace tty {
 
@@ -39,6 +41,10 @@ int runExport(const QStringList &args)
     p.addOption(
         {QStringLiteral("title"), QStringLiteral("Title of the picture."), QStringLiteral("TEXT")});
     p.addOption({QStringLiteral("no-table"), QStringLiteral("Leave the metrics table out.")});
+    p.addOption({QStringLiteral("range"),
+                 QStringLiteral("The part of the time axis to draw, in its seconds (after "
+                                "--align), e.g. 28:45 (default: all of it)."),
+                 QStringLiteral("FROM:TO")});
     p.addOption({QStringLiteral("pattern-lane"),
                  QStringLiteral("Add a lane of matches per second of REGEX (its interval "
                                 "statistics go to the table). Repeatable."),
@@ -65,6 +71,19 @@ int runExport(const QStringList &args)
         !Alignment::parse(p.value(QStringLiteral("align")), &alignment, &error)) {
         std::fprintf(stderr, "ttyscope export: %s\n", qPrintable(error));
         return 2;
+    }
+    std::optional<QPair<double, double>> range;
+    if (p.isSet(QStringLiteral("range"))) {
+        const QStringList parts = p.value(QStringLiteral("range")).split(QLatin1Char(':'));
+        bool okFrom = false, okTo = false;
+        const double from = parts.size() == 2 ? parts[0].toDouble(&okFrom) : 0;
+        const double to = parts.size() == 2 ? parts[1].toDouble(&okTo) : 0;
+        if (!okFrom || !okTo || !std::isfinite(from) || !std::isfinite(to) || !(from < to)) {
+            std::fprintf(stderr, "ttyscope export: --range wants FROM:TO in seconds with FROM "
+                                 "< TO, e.g. 28:45\n");
+            return 2;
+        }
+        range = qMakePair(from, to);
     }
     const int width = p.value(QStringLiteral("width")).toInt();
     const int height = p.value(QStringLiteral("height")).toInt();
@@ -102,6 +121,9 @@ int runExport(const QStringList &args)
                                                    : session.title());
     view.setAxisTitle(alignment.axisTitle());
     view.setRuns(session.timelineRuns(&warnings));
+    if (range) {
+        view.setXRange(range->first, range->second);
+    }
     if (!session.patterns.isEmpty()) {
         view.setPatternLanes(session.patternSeries());
     }

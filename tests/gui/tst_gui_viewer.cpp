@@ -498,6 +498,53 @@ private slots:
     // A raw capture of a board that had been running for 88 s (it starts mid-line, then
     // at kernel time 88.120001): its timeline starts at its first line, not 88 s before
     // it at kernel time 0, where 93 % of the view was empty.
+    // `export --range FROM:TO` draws that part of the axis: a second of the flood is not the
+    // whole capture's picture, and a range that is no range is refused before loading.
+    void exportRange_data()
+    {
+        QTest::addColumn<QString>("range");
+        QTest::addColumn<int>("status");
+        QTest::newRow("a second of the flood") << QStringLiteral("24.8:25.8") << 0;
+        QTest::newRow("backwards") << QStringLiteral("25:24") << 2;
+        QTest::newRow("empty") << QStringLiteral("25:25") << 2;
+        QTest::newRow("one number") << QStringLiteral("25") << 2;
+        QTest::newRow("not a number") << QStringLiteral("a:b") << 2;
+        QTest::newRow("infinite") << QStringLiteral("0:inf") << 2;
+    }
+    void exportRange()
+    {
+        QFETCH(QString, range);
+        QFETCH(int, status);
+        QTemporaryDir dir;
+        const QString file = sample("blast_crash-smp2-115200-t1.hostts.log.zst");
+        const auto draw = [&](const QStringList &extra, const QString &png) {
+            QProcess p;
+            p.start(QStringLiteral(TTYSCOPE_BIN),
+                    QStringList{QStringLiteral("export"), QStringLiteral("--png"), png,
+                                QStringLiteral("--width"), QStringLiteral("900"),
+                                QStringLiteral("--height"), QStringLiteral("700"),
+                                QStringLiteral("--no-table")} +
+                        extra + QStringList{file});
+            p.waitForFinished(60000);
+            return qMakePair(p.exitCode(), QString::fromUtf8(p.readAllStandardError()));
+        };
+        const QString part = dir.filePath(QStringLiteral("part.png"));
+        const auto [rc, err] = draw({QStringLiteral("--range"), range}, part);
+        QCOMPARE(rc, status);
+        if (status != 0) {
+            QVERIFY2(err.contains(QStringLiteral("--range wants FROM:TO in seconds")),
+                     qPrintable(err));
+            QVERIFY(!QFile::exists(part));
+            return;
+        }
+        const QString whole = dir.filePath(QStringLiteral("whole.png"));
+        QCOMPARE(draw({}, whole).first, 0);
+        const QImage a(part), b(whole);
+        QCOMPARE(a.size(), QSize(900, 700));
+        QCOMPARE(b.size(), a.size());
+        QVERIFY(a != b);
+    }
+
     void rawCaptureOfARunningBoard()
     {
         QTemporaryDir dir;
