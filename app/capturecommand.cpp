@@ -95,7 +95,10 @@ QString defaultLabel(const QString &port)
 {
     const int scheme = port.indexOf(QLatin1String("://"));
     if (scheme > 0) {
-        return port.mid(scheme + 3); // tcp://, telnet://, rfc2217://: HOST:PORT
+        // tcp://, telnet://, rfc2217://: HOST:PORT; udp://[HOST]:PORT: a netconsole.
+        return (port.startsWith(QLatin1String("udp://")) ? QStringLiteral("netconsole ")
+                                                         : QString()) +
+               port.mid(scheme + 3);
     }
     return QFileInfo(port).fileName();
 }
@@ -121,7 +124,9 @@ int runCapture(const QStringList &args)
                        "console: rfc2217://HOST:PORT (telnet with RFC 2217, e.g. ser2net's "
                        "telnet(rfc2217): the line settings below and BREAK are sent to the "
                        "server), telnet://HOST:PORT (plain telnet console port) or "
-                       "tcp://HOST:PORT (raw TCP, e.g. ser2net's tcp). Over telnet and TCP the "
+                       "tcp://HOST:PORT (raw TCP, e.g. ser2net's tcp), or the kernel's "
+                       "netconsole received on a local UDP port: udp://:PORT or udp://HOST:PORT "
+                       "(the first board that sends there; no line rate). Over telnet and TCP the "
                        "settings below only describe the line for the recording, and a "
                        "pseudo-terminal sends at any rate: without --baud such a recording "
                        "states no rate."),
@@ -191,6 +196,13 @@ int runCapture(const QStringList &args)
         std::fprintf(stderr, "ttyscope capture: %s\n", qPrintable(error));
         return 2;
     }
+    if (o.baudGiven && !makeSource(o.port, o.settings)->carriesSerialLine()) {
+        std::fprintf(stderr,
+                     "ttyscope capture: %s is a netconsole: no serial line, no baud "
+                     "rate (its wire figures are n/a); leave --baud out\n",
+                     qPrintable(o.port));
+        return 2;
+    }
     double seconds = -1;
     if (p.isSet(duration)) {
         bool ok = false;
@@ -230,8 +242,9 @@ int runCapture(const QStringList &args)
     }
     // A source whose rate paces nothing, without --baud: the recording states no rate.
     const CaptureSession::Status started = session.status();
-    const QString line = started.recordedBaud > 0
-                             ? settingsSummary(o.settings)
+    const QString line = started.recordedBaud > 0 ? settingsSummary(o.settings)
+                         : !makeSource(o.port, o.settings)->carriesSerialLine()
+                             ? QStringLiteral("no serial line")
                              : QStringLiteral("rate not stated (give --baud), ") +
                                    settingsSummary(o.settings).section(QLatin1Char(' '), 1);
     std::fprintf(stderr, "ttyscope capture: recording %s (%s, %s) to %s; Ctrl-C stops\n",

@@ -33,8 +33,8 @@ CaptureDialog::CaptureDialog(bool haveReference, QWidget *parent) : QDialog(pare
     m_port->setMinimumWidth(320);
     m_port->setToolTip(tr("A serial port, a pseudo-terminal (/dev/pts/N, e.g. qemu -serial pty) "
                           "or a network console: rfc2217://host:port (ser2net telnet(rfc2217): "
-                          "line settings and BREAK over the network), telnet://host:port or "
-                          "tcp://host:port (raw)"));
+                          "line settings and BREAK over the network), telnet://host:port, "
+                          "tcp://host:port (raw), or the kernel's netconsole: udp://:port"));
     auto *rescan = new QPushButton(tr("Rescan"), this);
     portRow->addWidget(m_port, 1);
     portRow->addWidget(rescan);

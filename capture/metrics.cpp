@@ -248,6 +248,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     }
 
     m.baud = run.meta.baud;
+    m.noSerialLine = run.meta.noSerialLine;
     m.bitsPerChar = bitsPerCharacter(run.meta);
     m.wireSeconds = wireTime(m.bytes, m.bitsPerChar, m.baud);
     measureWindow(run, o, first, end, &m);

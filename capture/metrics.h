@@ -116,6 +116,7 @@ struct Metrics
     QString startUntimed;                 // why there is none although the format has them
     std::optional<double> kernelDuration; // kernel time covered, summed over the boots
     int baud = 0;
+    bool noSerialLine = false;         // a netconsole's bytes: no rate to state
     int bitsPerChar = 10;              // start + data + parity + stop bits (8N1: 10)
     std::optional<double> wireSeconds; // bytes x bits per character / baud (a baud known)
     int boots = 0;

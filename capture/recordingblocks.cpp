@@ -105,6 +105,7 @@ void applyRecordingHeader(std::string_view json, RunMeta &m)
     }
     m.host = o.value(QStringLiteral("host")).toString();
     m.startUtc = o.value(QStringLiteral("start_utc")).toString();
+    m.noSerialLine = o.value(QStringLiteral("line")).toString() == QLatin1String("none");
     if (m.baud == 0) {
         m.baud = o.value(QStringLiteral("baud")).toInt();
     }

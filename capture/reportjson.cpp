@@ -62,6 +62,12 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("bytes_exact")] = bytesAreExact(run);
     j[QStringLiteral("bits_per_char")] = m.bitsPerChar;
     j[QStringLiteral("wire_s")] = bytesKnown ? num(m.wireSeconds) : QJsonValue();
+    if (bytesKnown && m.baud <= 0) {
+        // What the text report prints as the reason.
+        j[QStringLiteral("wire_note")] = m.noSerialLine
+                                             ? QStringLiteral("a netconsole: no serial line")
+                                             : QStringLiteral("no baud rate: give --baud");
+    }
     j[QStringLiteral("duration_s")] = num(m.duration);
     if (!m.startUntimed.isEmpty()) {
         j[QStringLiteral("duration_note")] = m.startUntimed;

@@ -117,7 +117,9 @@ void Report::buildRows()
                              bytesUnknown));
     // No baud rate: --baud not given where the default could not have sent the bytes.
     const auto noBaud = [](const Metrics &m) {
-        return m.baud <= 0 ? QStringLiteral("no baud rate: give --baud") : QString();
+        return m.baud > 0       ? QString()
+               : m.noSerialLine ? QStringLiteral("a netconsole: no serial line")
+                                : QStringLiteral("no baud rate: give --baud");
     };
     ReportRow *wire = add("wire_s", "time on the wire (s)", B::None, false, 3,
                           [](const Metrics &m) -> std::optional<double> {

@@ -36,7 +36,10 @@ struct RunMeta
     QString tool;                    // recording metadata, where the format has it
     QString startUtc;
     QString host;
-    int baud = 0;      // from metadata or the user's --baud; 0 = unknown
+    int baud = 0; // from metadata or the user's --baud; 0 = unknown
+    // A recording of a netconsole (its header's "line": "none"): the bytes crossed no
+    // serial line, and no rate is taken for them.
+    bool noSerialLine = false;
     QJsonObject extra; // every other header field, kept
 };
 

@@ -243,11 +243,12 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     if (!options.label.isEmpty()) {
         run->meta.label = options.label;
     }
-    // Taken at the default rate: no --baud, and none in a recording's header.
-    const bool defaultBaud = options.baud <= 0 && run->meta.baud <= 0;
+    // Taken at the default rate: no --baud, and none in a recording's header. A
+    // netconsole's recording takes none: its bytes crossed no UART.
+    const bool defaultBaud = options.baud <= 0 && run->meta.baud <= 0 && !run->meta.noSerialLine;
     if (options.baud > 0) {
         run->meta.baud = options.baud;
-    } else if (run->meta.baud <= 0) {
+    } else if (defaultBaud) {
         run->meta.baud = kDefaultBaud;
     }
     if (run->lines.empty() && !run->load.stoppedEarly()) {

@@ -10,8 +10,9 @@
 # hyperfine times whole commands for docs/benchmarks.md (run by hand, never in a test).
 # lld links the builds' programs (CMakeLists.txt: several times faster than ld.bfd).
 # tio writes the timestamped log the tio_live test reads (tests/e2e/tio_live.sh).
+# gcc and libc6-dev (a static libc) build the init of the netconsole e2e test's initramfs.
 set -e
-PKGS="cmake g++ make pkg-config qt6-base-dev libqcustomplot-dev libserialport-dev libzstd-dev \
+PKGS="cmake g++ gcc libc6-dev make pkg-config qt6-base-dev libqcustomplot-dev libserialport-dev libzstd-dev \
 zstd fonts-dejavu-core xvfb xauth ser2net desktop-file-utils appstream dpkg-dev file groff-base \
 shared-mime-info qemu-system-x86 clang clang-format libclang-rt-14-dev llvm lld tio strace systemd hyperfine"
 missing=""

@@ -92,6 +92,9 @@ std::unique_ptr<ByteSource> makeSource(const QString &path, const SerialSettings
     if (path.startsWith(QLatin1String("tcp://"))) {
         return std::make_unique<TcpSource>(path);
     }
+    if (path.startsWith(QLatin1String("udp://"))) {
+        return std::make_unique<UdpSource>(path);
+    }
     if (path.startsWith(QLatin1String("rfc2217://"))) {
         return std::make_unique<TelnetSource>(path, TelnetSource::Mode::Rfc2217, settings);
     }

@@ -1,6 +1,6 @@
 // Where live console bytes come from: a serial port (libserialport), a pseudo-terminal or
-// other tty libserialport refuses (POSIX termios), or a network console (raw TCP, telnet,
-// telnet with RFC 2217: ser2net and other console servers).
+// other tty libserialport refuses (POSIX termios), a network console (raw TCP, telnet,
+// telnet with RFC 2217: ser2net and other console servers), or the kernel's netconsole (UDP).
 // One interface for all of them, used by the capture session's reader thread.
 #pragma once
 
@@ -72,11 +72,14 @@ public:
     // behind an RFC 2217 server. A pseudo-terminal takes a rate and sends at memory speed
     // (QEMU's -serial pty), and a TCP or telnet console's rate is the server's business.
     virtual bool setsLineRate() const = 0;
+    // Whether the bytes crossed a serial line at all, whose rate --baud can state: not a
+    // netconsole's (UDP from the kernel's network stack).
+    virtual bool carriesSerialLine() const { return true; }
 };
 
 // Picks the source for a path: tcp://, telnet:// and rfc2217://HOST:PORT are network
-// consoles, /dev/pts/* and ttys libserialport refuses (no sysfs entry, no modem lines) use
-// termios, the rest libserialport.
+// consoles, udp://[HOST]:PORT the kernel's netconsole, /dev/pts/* and ttys libserialport refuses
+// (no sysfs entry, no modem lines) use termios, the rest libserialport.
 std::unique_ptr<ByteSource> makeSource(const QString &path, const SerialSettings &settings);
 
 // Validates settings independently of a device: false with a message naming the bad one.

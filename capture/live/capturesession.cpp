@@ -51,15 +51,20 @@ bool CaptureSession::start(QString *error)
     const SerialSettings &s = m_options.settings;
     const HostNs wall = wallNowNs();
     const std::int64_t mono = monoNowNs();
-    const int baud = m_source->setsLineRate() || m_options.baudGiven ? s.baud : 0;
+    const int baud =
+        m_source->setsLineRate() || (m_options.baudGiven && m_source->carriesSerialLine()) ? s.baud
+                                                                                           : 0;
     {
         std::lock_guard<std::mutex> l(m_statusMutex);
         m_status.recordedBaud = baud;
     }
-    const QJsonObject header = RecordingWriter::headerJson(
+    QJsonObject header = RecordingWriter::headerJson(
         m_options.port, baud, s.dataBits, QLatin1String(parityName(s.parity)), s.stopBits,
         QLatin1String(flowName(s.flow)), m_options.label,
         QDateTime::fromMSecsSinceEpoch(wall.count() / 1000000, Qt::UTC));
+    if (!m_source->carriesSerialLine()) {
+        header.insert(QStringLiteral("line"), QStringLiteral("none")); // docs/format.md
+    }
     emitRecord('H', wall, mono, QJsonDocument(header).toJson(QJsonDocument::Compact).toStdString());
     m_started = true;
     if (m_writer.isOpen()) {

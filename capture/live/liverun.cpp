@@ -117,7 +117,7 @@ void LiveRun::header(const std::string &json)
     RunMeta &m = m_run.meta;
     m.baud = 0;
     applyRecordingHeader(json, m);
-    m_defaultBaud = m.baud <= 0;
+    m_defaultBaud = m.baud <= 0 && !m.noSerialLine; // a netconsole has no rate at all
     if (m_defaultBaud) {
         m.baud = kDefaultBaud;
     }

@@ -89,6 +89,35 @@ private:
     QString m_error;
 };
 
+// The kernel's network console (netconsole): UDP datagrams on a local port, udp://:PORT
+// or udp://HOST:PORT (the local address to listen on). It sends only, at no line rate.
+class UdpSource : public ByteSource
+{
+public:
+    explicit UdpSource(const QString &url) : m_url(url) {}
+    ~UdpSource() override { close(); }
+    bool open(QString *error) override;
+    bool isOpen() const override { return m_fd >= 0; }
+    ReadResult read(char *buf, std::size_t cap, int timeoutMs) override;
+    bool write(const char *p, std::size_t n, QString *error) override;
+    bool sendBreak(int ms, QString *error) override;
+    void close() override;
+    QString error() const override { return m_error; }
+    QString name() const override { return m_url; }
+    QString kind() const override { return QStringLiteral("udp, netconsole"); }
+    bool setsLineRate() const override { return false; }
+    bool carriesSerialLine() const override { return false; }
+
+    // Splits udp://[HOST]:PORT (HOST may be [v6] or empty: every local address).
+    static bool parseUrl(const QString &url, QString *host, QString *port);
+
+private:
+    QString m_url;
+    int m_fd = -1;
+    bool m_sender = false; // tied to the first board that sent
+    QString m_error;
+};
+
 // A message for an open() errno that names the path and says what to do.
 QString openErrorMessage(const QString &path, int err);
 // Configures an open tty fd in raw mode with termios; false with a message.

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Fetches Debian's kernel image for the e2e_kernel_panic test and unpacks its vmlinuz into a
+# Fetches Debian's kernel image for the e2e_kernel tests and unpacks its vmlinuz into a
 # cache directory (under the build dir, so it is downloaded once per clone). The .deb is
-# downloaded with `apt-get download` (nothing is installed) and only boot/vmlinuz-* is
-# taken out of it; the .deb is then deleted.
+# downloaded with `apt-get download` (nothing is installed) and only boot/vmlinuz-* and the
+# three modules a netconsole needs (configfs, e1000, netconsole; into modules/ beside boot/)
+# are taken out of it; the .deb is then deleted.
 #
 #   fetch-kernel.sh CACHE_DIR
 #
@@ -41,7 +42,7 @@ fi
 
 dir="$cache/$pkg"
 k=$(ls "$dir"/boot/vmlinuz-* 2>/dev/null | head -n 1 || true)
-if [ -n "$k" ]; then
+if [ -n "$k" ] && [ -f "$dir/modules/netconsole.ko" ]; then
     echo "$k"
     exit 0
 fi
@@ -61,12 +62,25 @@ if [ -z "$deb" ]; then
     unavailable "apt-get download $pkg failed (no network?)"
 fi
 mkdir -p "$tmp/x"
-# The same files dpkg -x would unpack, but only the kernel image (the modules are ~400 MB).
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" --wildcards './boot/vmlinuz-*'
+# The same files dpkg -x would unpack, but only the kernel image and three modules (all the
+# modules are ~400 MB).
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" --wildcards './boot/vmlinuz-*' \
+    './lib/modules/*/kernel/fs/configfs/configfs.ko*' \
+    './lib/modules/*/kernel/drivers/net/ethernet/intel/e1000/e1000.ko*' \
+    './lib/modules/*/kernel/drivers/net/netconsole.ko*'
 [ -n "$(ls "$tmp"/x/boot/vmlinuz-* 2>/dev/null)" ] ||
     unavailable "no boot/vmlinuz-* in $(basename "$deb")"
+mkdir -p "$tmp/modules"
+for m in $(find "$tmp/x/lib/modules" -name '*.ko*'); do
+    case $m in
+    *.ko.xz) xz -dc "$m" >"$tmp/modules/$(basename "$m" .xz)" ;;
+    *.ko.zst) zstd -qdc "$m" >"$tmp/modules/$(basename "$m" .zst)" ;;
+    *.ko) cp "$m" "$tmp/modules/" ;;
+    esac
+done
 rm -rf "$dir"
 mkdir -p "$dir"
 mv "$tmp/x/boot" "$dir/boot"
+mv "$tmp/modules" "$dir/modules"
 basename "$deb" >"$dir/SOURCE"
 ls "$dir"/boot/vmlinuz-* | head -n 1

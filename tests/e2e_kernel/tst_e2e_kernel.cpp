@@ -20,6 +20,7 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QUdpSocket>
 #include <QtTest>
 
 namespace {
@@ -54,19 +55,47 @@ QByteArray tail(const QByteArray &s, int n = 3000)
     return s.size() > n ? "..." + s.right(n) : s;
 }
 
+// One file of a cpio archive in the "newc" form the kernel unpacks as its initramfs.
+QByteArray cpioEntry(const QByteArray &name, unsigned mode, const QByteArray &data, int ino)
+{
+    const auto hex = [](unsigned v) { return QByteArray::number(v, 16).rightJustified(8, '0'); };
+    QByteArray e = "070701" + hex(unsigned(ino)) + hex(mode) + hex(0) + hex(0) + hex(1) + hex(0) +
+                   hex(unsigned(data.size())) + hex(0) + hex(0) + hex(0) + hex(0) +
+                   hex(unsigned(name.size() + 1)) + hex(0) + name + '\0';
+    e.append(QByteArray((4 - e.size() % 4) % 4, '\0'));
+    e += data;
+    e.append(QByteArray((4 - e.size() % 4) % 4, '\0'));
+    return e;
+}
+
+// A UDP port nobody listens on now (the capture binds it a moment later).
+int freeUdpPort()
+{
+    QUdpSocket probe;
+    if (!probe.bind(QHostAddress::LocalHost, 0)) {
+        return 0;
+    }
+    return probe.localPort();
+}
+
 } // namespace
 
 class TstE2eKernel : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void panicNoRoot();
+    void netconsole();
+
+private:
+    QString qemu, kernel;
 };
 
-void TstE2eKernel::panicNoRoot()
+void TstE2eKernel::initTestCase()
 {
     // --- What is needed: qemu and the kernel.
-    QString qemu = qEnvironmentVariable("TTYSCOPE_E2E_QEMU");
+    qemu = qEnvironmentVariable("TTYSCOPE_E2E_QEMU");
     if (qemu.isEmpty()) {
         qemu = QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64"));
     }
@@ -74,7 +103,7 @@ void TstE2eKernel::panicNoRoot()
         SKIP_UNAVAILABLE(QStringLiteral(
             "qemu-system-x86_64 not found (scripts/deps.sh installs qemu-system-x86)"));
     }
-    QString kernel = qEnvironmentVariable("TTYSCOPE_E2E_KERNEL");
+    kernel = qEnvironmentVariable("TTYSCOPE_E2E_KERNEL");
     if (kernel.isEmpty()) {
         QProcess fetch;
         fetch.setProcessChannelMode(QProcess::ForwardedErrorChannel);
@@ -98,7 +127,10 @@ void TstE2eKernel::panicNoRoot()
     }
     QVERIFY2(QFileInfo(kernel).isFile(), qPrintable(QStringLiteral("no kernel at ") + kernel));
     qInfo("kernel %s, %s", qPrintable(kernel), qPrintable(qemu));
+}
 
+void TstE2eKernel::panicNoRoot()
+{
     QTemporaryDir tmp; // in /tmp: the monitor socket's path must stay under 108 bytes
     QVERIFY(tmp.isValid());
     const QString monitorPath = tmp.filePath(QStringLiteral("monitor.sock"));
@@ -285,6 +317,174 @@ void TstE2eKernel::panicNoRoot()
           lines, qint64(run.value(QLatin1String("bytes")).toDouble()), bootLine,
           bootArrival - contMs / 1000.0, panicLine, panicArrival - contMs / 1000.0, panicKernel,
           endLine, endArrival - contMs / 1000.0);
+}
+
+// The kernel's netconsole, received by `ttyscope capture --port udp://...`: Debian's kernel
+// boots under QEMU with its user network, its init (netconsole_init.c) loads netconsole,
+// which sends the boot log again and then each line as it is logged, and logs a burst of
+// 200 lines. The serial console goes to a file beside it. The recording must hold the serial
+// console's text line for line, up to where the network went down at power-off, take no
+// baud rate (its wire figures n/a: no serial line) and have nothing to warn about.
+void TstE2eKernel::netconsole()
+{
+    const QDir modules(QFileInfo(kernel).absolutePath() + QStringLiteral("/../modules"));
+    for (const char *m : {"configfs.ko", "e1000.ko", "netconsole.ko"}) {
+        if (!modules.exists(QLatin1String(m))) {
+            SKIP_UNAVAILABLE(QStringLiteral("no %1 beside the kernel (%2): a kernel given by "
+                                            "TTYSCOPE_E2E_KERNEL or cached offline without "
+                                            "its modules")
+                                 .arg(QLatin1String(m), modules.path()));
+        }
+    }
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    // --- The initramfs: a static init and the three modules.
+    QProcess cc;
+    cc.setProcessChannelMode(QProcess::MergedChannels);
+    const QString init = tmp.filePath(QStringLiteral("init"));
+    cc.start(QStringLiteral("cc"), {QStringLiteral("-static"), QStringLiteral("-O2"),
+                                    QStringLiteral("-o"), init, QStringLiteral(NETCONSOLE_INIT)});
+    QVERIFY2(cc.waitForFinished(60000) && cc.exitCode() == 0,
+             "cannot build the init (cc -static needs libc6-dev): " + cc.readAll());
+    QByteArray cpio;
+    int ino = 1;
+    for (const char *d : {"proc", "sys", "dev"}) {
+        cpio += cpioEntry(d, 040755, {}, ino++);
+    }
+    const auto fileOf = [](const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    cpio += cpioEntry("init", 0100755, fileOf(init), ino++);
+    for (const char *m : {"configfs.ko", "e1000.ko", "netconsole.ko"}) {
+        const QByteArray module = fileOf(modules.filePath(QLatin1String(m)));
+        QVERIFY(!module.isEmpty());
+        cpio += cpioEntry(m, 0100644, module, ino++);
+    }
+    cpio += cpioEntry("TRAILER!!!", 0, {}, 0);
+    const QString initrd = tmp.filePath(QStringLiteral("initrd.cpio"));
+    {
+        QFile f(initrd);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(cpio) == cpio.size());
+    }
+
+    // --- The capture, listening before the kernel sends.
+    const int port = freeUdpPort();
+    QVERIFY(port > 0);
+    const QString url = QStringLiteral("udp://127.0.0.1:%1").arg(port);
+    const QString rec = tmp.filePath(QStringLiteral("netconsole.ttyrec.zst"));
+    QProcess cap;
+    Reaper capReaper{&cap};
+    cap.start(QStringLiteral(TTYSCOPE_BIN),
+              {QStringLiteral("capture"), QStringLiteral("--port"), url,
+               QStringLiteral("--headless"), QStringLiteral("--output"), rec,
+               QStringLiteral("--duration"), QString::number(kPanicTimeoutMs / 1000 + 60)});
+    QVERIFY2(cap.waitForStarted(10000), qPrintable(cap.errorString()));
+    QByteArray capOut, capErr;
+    QElapsedTimer clock;
+    clock.start();
+    while (!capErr.contains("ttyscope capture: recording") && clock.elapsed() < 20000 &&
+           cap.state() == QProcess::Running) {
+        cap.waitForReadyRead(100);
+        capOut += cap.readAllStandardOutput();
+        capErr += cap.readAllStandardError();
+    }
+    QVERIFY2(capErr.contains("ttyscope capture: recording " + url.toUtf8() +
+                             " (udp, netconsole, no serial line)"),
+             "the capture did not start: " + tail(capErr));
+
+    // --- The kernel, to its power-off.
+    const QString serial = tmp.filePath(QStringLiteral("serial.log"));
+    QProcess vm;
+    Reaper vmReaper{&vm};
+    vm.setProcessChannelMode(QProcess::MergedChannels);
+    vm.start(qemu,
+             {QStringLiteral("-nodefaults"),
+              QStringLiteral("-no-user-config"),
+              QStringLiteral("-display"),
+              QStringLiteral("none"),
+              QStringLiteral("-no-reboot"),
+              QStringLiteral("-m"),
+              QStringLiteral("512"),
+              QStringLiteral("-smp"),
+              QStringLiteral("1"),
+              QStringLiteral("-kernel"),
+              kernel,
+              QStringLiteral("-initrd"),
+              initrd,
+              QStringLiteral("-append"),
+              QStringLiteral("console=ttyS0,115200 panic=0 printk.devkmsg=on nc_port=%1").arg(port),
+              QStringLiteral("-serial"),
+              QStringLiteral("file:") + serial,
+              QStringLiteral("-netdev"),
+              QStringLiteral("user,id=n0"),
+              QStringLiteral("-device"),
+              QStringLiteral("e1000,netdev=n0")});
+    QVERIFY2(vm.waitForStarted(10000), qPrintable(vm.errorString()));
+    const bool poweredOff = vm.waitForFinished(kPanicTimeoutMs);
+    const QByteArray vmOut = vm.readAll();
+    QThread::msleep(500); // the last datagrams on their way
+    cap.terminate();
+    QVERIFY(cap.waitForFinished(20000));
+    capOut += cap.readAllStandardOutput();
+    capErr += cap.readAllStandardError();
+    QVERIFY2(poweredOff, "the kernel did not power off: " + tail(vmOut));
+    QVERIFY2(cap.exitStatus() == QProcess::NormalExit && cap.exitCode() == 0,
+             "the capture did not stop cleanly: " + tail(capErr));
+
+    // --- The serial console's lines, up to the harness's last.
+    QByteArray serialText = fileOf(serial);
+    serialText.replace("\r", "");
+    QList<QByteArray> serialLines;
+    for (const QByteArray &l : serialText.split('\n')) {
+        if (l.startsWith('[')) { // the kernel's lines (no firmware before them)
+            serialLines << l;
+            if (l.contains("harness: poweroff")) {
+                break;
+            }
+        }
+    }
+    QVERIFY2(serialLines.size() > 500 && serialLines.back().contains("harness: poweroff"),
+             "the serial console: " + tail(serialText));
+
+    // --- The recording: the same lines, as `ttyscope cat` gives them ...
+    QProcess cat;
+    cat.start(QStringLiteral(TTYSCOPE_BIN), {QStringLiteral("cat"), rec});
+    QVERIFY(cat.waitForFinished(60000));
+    QCOMPARE(cat.exitCode(), 0);
+    QList<QByteArray> received = cat.readAllStandardOutput().split('\n');
+    if (!received.isEmpty() && received.back().isEmpty()) {
+        received.removeLast();
+    }
+    QCOMPARE(received.size(), serialLines.size());
+    for (int i = 0; i < received.size(); ++i) {
+        QCOMPARE(received[i], serialLines[i]);
+    }
+    QVERIFY2(received[0].contains("] Linux version "), received[0].constData());
+
+    // --- ... and the report: no rate, its reason, nothing to warn about.
+    QProcess report;
+    report.start(QStringLiteral(TTYSCOPE_BIN),
+                 {QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json"),
+                  QStringLiteral("--events"), QStringLiteral("none"), rec});
+    QVERIFY(report.waitForFinished(60000));
+    QCOMPARE(report.exitCode(), 0);
+    const QJsonObject run = QJsonDocument::fromJson(report.readAllStandardOutput())
+                                .object()
+                                .value(QLatin1String("runs"))
+                                .toArray()
+                                .at(0)
+                                .toObject();
+    QCOMPARE(run.value(QLatin1String("label")).toString(),
+             QStringLiteral("netconsole 127.0.0.1:%1").arg(port));
+    QCOMPARE(run.value(QLatin1String("baud")).toInt(), 0);
+    QCOMPARE(run.value(QLatin1String("lines")).toInt(), int(serialLines.size()));
+    QCOMPARE(run.value(QLatin1String("warnings")).toArray().size(), 0);
+    QVERIFY(run.value(QLatin1String("wire_s")).isNull());
+    QCOMPARE(run.value(QLatin1String("wire_note")).toString(),
+             QStringLiteral("a netconsole: no serial line"));
+    qInfo("netconsole: %lld lines received as the serial console printed them",
+          qint64(serialLines.size()));
 }
 
 int main(int argc, char **argv)

@@ -3,6 +3,8 @@
 #include "livetest.h"
 #include "ser2net.h"
 
+#include "live/sources.h"
+#include "metrics.h"
 #include "runloader.h"
 
 #include <QFile>
@@ -188,6 +190,96 @@ private slots:
         QCOMPARE(loaded->events.size(), std::size_t(2));
         QCOMPARE(loaded->events[0].kind, EventKind::Gap);
         QCOMPARE(loaded->events[0].line, LineIndex(1));
+    }
+
+    // A netconsole (udp://): each datagram whole and in order, the first board's only (a
+    // second sender's lines would interleave with its own), no way back to the board, a
+    // port another receiver holds refused, and a recording that takes no baud rate.
+    void netconsoleDatagrams()
+    {
+        const auto udpSocket = [](std::uint16_t port, int *bound) {
+            const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+            sockaddr_in a{};
+            a.sin_family = AF_INET;
+            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            a.sin_port = htons(port);
+            if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
+                ::close(fd);
+                return -1;
+            }
+            socklen_t len = sizeof a;
+            ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+            *bound = ntohs(a.sin_port);
+            return fd;
+        };
+        int port = 0, boardPort = 0, otherPort = 0;
+        {
+            const int probe = udpSocket(0, &port); // a free port, given up for the capture
+            QVERIFY(probe >= 0);
+            ::close(probe);
+        }
+        const int board = udpSocket(0, &boardPort), other = udpSocket(0, &otherPort);
+        QVERIFY(board >= 0 && other >= 0);
+        sockaddr_in to{};
+        to.sin_family = AF_INET;
+        to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        to.sin_port = htons(std::uint16_t(port));
+        std::int64_t fromBoard = 0;
+        const auto send = [&](int fd, const std::string &d) {
+            fromBoard += fd == board ? std::int64_t(d.size()) : 0;
+            return ::sendto(fd, d.data(), d.size(), 0, reinterpret_cast<sockaddr *>(&to),
+                            sizeof to) == ssize_t(d.size());
+        };
+
+        CaptureOptions o;
+        o.port = QStringLiteral("udp://127.0.0.1:%1").arg(port);
+        o.output = m_dir.filePath(QStringLiteral("netconsole.ttyrec.zst"));
+        o.baudGiven = true; // the window's dialog with a rate chosen: still none recorded
+        CaptureSession s(o);
+        QString error;
+        QVERIFY2(s.start(&error), qPrintable(error));
+        QCOMPARE(s.status().sourceKind, QStringLiteral("udp, netconsole"));
+        QCOMPARE(s.status().recordedBaud, 0);
+        UdpSource second(o.port);
+        QVERIFY(!second.open(&error));
+        QCOMPARE(error, o.port + QStringLiteral(": the port is taken (another receiver of this "
+                                                "netconsole, e.g. nc or socat, is running)"));
+
+        // A long message comes in fragments (netconsole cuts at 1000 bytes): one line.
+        const std::string longText(2500, 'x');
+        QVERIFY(send(board, "[    0.000000] Linux version 6.1.0 (first)\n"));
+        QVERIFY(waitFor([&] { return s.status().bytesIn > 0; }, 3000));
+        QVERIFY(send(other, "[    0.000001] from another board\n"));
+        QVERIFY(send(board, "[    0.100000] long " + longText.substr(0, 1000)));
+        QVERIFY(send(board, longText.substr(1000, 1000)));
+        QVERIFY(send(board, longText.substr(2000) + "\n"));
+        for (int i = 0; i < 500; ++i) {
+            QVERIFY(send(board, "[    1." + std::to_string(100000 + i) + "] burst " +
+                                    std::to_string(i) + "\n"));
+        }
+        QVERIFY(send(board, "Kernel panic - not syncing: Attempted to kill init!\n"));
+        QVERIFY2(waitFor([&] { return s.status().bytesIn == fromBoard; }, 5000),
+                 qPrintable(QStringLiteral("%1 of %2").arg(s.status().bytesIn).arg(fromBoard)));
+        QVERIFY(s.stop(&error));
+        ::close(board);
+        ::close(other);
+
+        std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->lines.size(), 503_lines);
+        QCOMPARE(loaded->lines.text(LineIndex(0)).str(),
+                 std::string_view("[    0.000000] Linux version 6.1.0 (first)"));
+        QCOMPARE(loaded->lines.text(LineIndex(1)).str(),
+                 std::string_view("[    0.100000] long " + longText));
+        QCOMPARE(loaded->lines.text(LineIndex(501)).str(),
+                 std::string_view("[    1.100499] burst 499"));
+        QCOMPARE(loaded->events.back().kind, EventKind::Panic);
+        QCOMPARE(loaded->meta.baud, 0);
+        QVERIFY(loaded->meta.noSerialLine);
+        QCOMPARE(loaded->warnings, QStringList());
+        const Metrics m = computeMetrics(*loaded, MetricOptions{});
+        QVERIFY(!m.wireSeconds);
+        QCOMPARE(m.bytes, fromBoard);
     }
 };
 

@@ -1,0 +1,46 @@
+/* The init of the e2e netconsole test: loads configfs, e1000 and netconsole (from the
+   initramfs, where the test put them) with the target the kernel command line names
+   (nc_port=PORT: the kernel hands unknown key=value parameters to init's environment), logs
+   a burst of 200 lines as the serial and the network console both print them, and powers
+   off. Compiled statically by the test (tst_e2e_kernel.cpp). */
+#define HARNESS_LEVEL "<2>"
+#include "../fixtures/harness.h"
+
+#include <stdlib.h>
+#include <sys/syscall.h>
+
+static void load(const char *path, const char *params)
+{
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char b[200];
+    if (fd < 0 || syscall(SYS_finit_module, fd, params, 0) != 0) {
+        snprintf(b, sizeof b, "cannot load %s", path);
+        say(b);
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+}
+
+int main(void)
+{
+    harness_start("scenario=netconsole");
+    const char *port = getenv("nc_port");
+    char params[160];
+    /* QEMU's user network: the guest is 10.0.2.15, the host 10.0.2.2. */
+    snprintf(params, sizeof params, "netconsole=6665@10.0.2.15/eth0,%s@10.0.2.2/",
+             port ? port : "6666");
+    load("/configfs.ko", "");
+    load("/e1000.ko", "");
+    load("/netconsole.ko", params);
+    char b[200];
+    say("burst start");
+    for (int i = 0; i < 200; ++i) {
+        snprintf(b, sizeof b, "burst line %d padding padding padding padding", i);
+        say(b);
+    }
+    say("burst end");
+    sleep(1); /* the last datagrams leave before the network goes down */
+    harness_poweroff();
+    return 0;
+}
