@@ -33,15 +33,23 @@ std::optional<RunSeconds> Run::runTimeOf(std::optional<HostNs> at) const
     return at ? std::optional<RunSeconds>(RunSeconds(toSeconds(*at - origin))) : std::nullopt;
 }
 
-double Run::wireEnd(double arrived, double bytes, std::optional<RunSeconds> next) const
+Run::WireSpan Run::wireSpan(double arrived, double bytes, std::optional<RunSeconds> next,
+                            double *frontier) const
 {
-    // 10 bits a byte on the wire (8N1); at an unknown rate, the next arrival alone.
-    double end = meta.baud > 0 ? arrived + bytes * 10.0 / double(meta.baud)
-                               : std::numeric_limits<double>::infinity();
+    if (meta.baud <= 0 || !std::isfinite(arrived)) {
+        return {arrived, arrived};
+    }
+    // 10 bits a byte on the wire (8N1).
+    double end = arrived + bytes * 10.0 / double(meta.baud);
     if (next) {
         end = std::min(end, std::max(arrived, next->count()));
     }
-    return std::isfinite(end) ? end : arrived;
+    const double from = std::max(arrived, *frontier);
+    if (!(end > from)) {
+        return {arrived, arrived};
+    }
+    *frontier = end;
+    return {from, end};
 }
 
 double Run::wireBytes(LineIndex i) const
@@ -301,6 +309,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
         }
         return readTime;
     };
+    double frontier = -std::numeric_limits<double>::infinity(); // wireSpan's
     // Boot by boot so that a line's production time needs no boot lookup.
     const int ending = formatInfo(meta.format).lineEndingBytes;
     for (const Boot &b : bootsOverlapping(from, to)) {
@@ -341,11 +350,11 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
             // between 0 and several times the UART's capacity.
             const std::optional<RunSeconds> next =
                 i + 1_lines < lines.endIndex() ? arrivalOf(i + 1_lines) : std::nullopt;
-            const double sent = wireEnd(t, lineBytes, next);
-            if (sent <= arrivalBins.hi) {
+            const WireSpan sent = wireSpan(t, lineBytes, next, &frontier);
+            if (sent.empty() || (sent.from == t && sent.to <= arrivalBins.hi)) {
                 bytes += lineBytes;
             } else {
-                series.addSpreadTo(fine, Channel::Bytes, t, sent, lineBytes);
+                series.addSpreadTo(fine, Channel::Bytes, sent.from, sent.to, lineBytes);
             }
             if (k && !(f & KernelTimeNotAtStart)) {
                 const float lag = float(t - p);
@@ -394,9 +403,12 @@ void Run::finalize()
         lo = toSeconds(first.value_or(origin) - origin);
         // Up to where the last line's bytes left the UART (the series spreads them).
         const double last = toSeconds(*m_lastArrival - origin);
+        double frontier = -std::numeric_limits<double>::infinity();
         hi = std::max(hi, lines.empty()
                               ? last
-                              : wireEnd(last, wireBytes(lines.endIndex() - 1_lines), std::nullopt));
+                              : std::max(last, wireSpan(last, wireBytes(lines.endIndex() - 1_lines),
+                                                        std::nullopt, &frontier)
+                                                   .to));
     }
     for (std::size_t bi = 0; bi < boots.size(); ++bi) {
         if (scans[bi].minKernel <= scans[bi].maxKernel) {

@@ -165,12 +165,21 @@ public:
     // When the line was produced, in run seconds (kernel time mapped to the host clock);
     // none without kernel time.
     std::optional<RunSeconds> producedAt(LineIndex i) const;
-    // When the last of a line's `bytes` left the UART, in run seconds: `arrived` (its
-    // first byte) plus what they take at meta.baud, but not past `next`, the next line's
-    // first byte (the UART sends one line after the other; a host that read faster than
-    // the rate shows it). A next line stamped no later (several lines from one read())
-    // leaves the line no span: its bytes stay at its arrival.
-    double wireEnd(double arrived, double bytes, std::optional<RunSeconds> next) const;
+    // The time a line's `bytes` took on the wire, in run seconds, for the series: from
+    // `arrived` (its first byte) for as long as they take at meta.baud, but not past
+    // `next`, the next line's first byte (the UART sends one line after the other; a host
+    // that read faster than the rate shows it), nor from before `*frontier`, where the
+    // pass's last span ended (moved on to this one's end): a clock that jumps back and
+    // forth cannot spread line after line over the same bins, and a pass costs at most
+    // its bins and two a line. Without a rate, or with the next line stamped no later
+    // (several lines from one read()), the span is empty: the bytes stay at the arrival.
+    struct WireSpan
+    {
+        double from = 0, to = 0;
+        bool empty() const { return !(to > from); }
+    };
+    WireSpan wireSpan(double arrived, double bytes, std::optional<RunSeconds> next,
+                      double *frontier) const;
     // The bytes line i put on the wire: its text and its line end as the format counts it.
     double wireBytes(LineIndex i) const;
     // Console lag (arrival - production); none where either is unknown.

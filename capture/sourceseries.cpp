@@ -93,6 +93,7 @@ SourceSeries buildSourceSeries(const Run &run, const SourceIndex &index, const S
         // A line's arrival is read again as the end of the one before on the wire.
         std::optional<LineIndex> readLine;
         std::optional<RunSeconds> readTime;
+        double frontier = -std::numeric_limits<double>::infinity(); // Run::wireSpan's
         const auto arrivalOf = [&](LineIndex j) {
             if (readLine != j) {
                 readLine = j;
@@ -118,14 +119,15 @@ SourceSeries buildSourceSeries(const Run &run, const SourceIndex &index, const S
             const double t = at->count();
             // The bytes over the time they took on the wire, as in the run's series: at
             // 9600 baud a line takes longer than a bin, and the lane went over 100 %.
-            const double sent =
-                arrived ? run.wireEnd(t, double(bytes),
-                                      i + 1_lines < run.lines.endIndex() ? arrivalOf(i + 1_lines)
-                                                                         : std::nullopt)
-                        : t;
-            if (sent > t && std::isfinite(sent)) {
-                spreadOverBins(l.ch[channelOf[index.templateOf(i)]], start, width, t, sent,
-                               double(bytes));
+            const Run::WireSpan sent =
+                arrived ? run.wireSpan(t, double(bytes),
+                                       i + 1_lines < run.lines.endIndex() ? arrivalOf(i + 1_lines)
+                                                                          : std::nullopt,
+                                       &frontier)
+                        : Run::WireSpan{t, t};
+            if (!sent.empty()) {
+                spreadOverBins(l.ch[channelOf[index.templateOf(i)]], start, width, sent.from,
+                               sent.to, double(bytes));
                 continue;
             }
             if (!(t >= lo && t < hi)) {

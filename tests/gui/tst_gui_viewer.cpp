@@ -183,7 +183,12 @@ private slots:
         const double quietFrom = run()->timeOf(before)->count();
         t->setXRange(quietFrom, quietFrom + silence);
         const double bin = t->laneBinWidth(TimelineView::Lag);
-        const double sent = run()->wireEnd(quietFrom, run()->wireBytes(before), std::nullopt) + bin;
+        double frontier = -1e300;
+        const double sent =
+            std::max(
+                quietFrom,
+                run()->wireSpan(quietFrom, run()->wireBytes(before), std::nullopt, &frontier).to) +
+            bin;
         int inside = 0;
         for (const QCPGraphData &p : *lag->data()) {
             if (p.key >= sent && p.key + bin <= quietFrom + silence) {

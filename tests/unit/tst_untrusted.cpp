@@ -55,6 +55,7 @@ private slots:
     void crOnlyLineEndsWarn();
     void consoleTextDoesNotWarn();
     void seriesSizedToInput();
+    void wireSpreadWithAClockThatJumps();
     void loadFromMemory();
     void costlyRegexGivesUpPerSearch();
 };
@@ -324,6 +325,33 @@ void TstUntrusted::seriesSizedToInput()
     QCOMPARE(run->series.level(0).width, 1.0);
     QCOMPARE(run->series.level(0).bins(), std::size_t(3602));
     QCOMPARE(run->series.sum(Channel::Printed, 0, 3601), 2.0);
+}
+
+// A line's bytes are spread over its time on the wire, up to the next line's arrival. A
+// host clock that jumps back and forth between two times 1000 s apart, at --baud 1 (a line
+// of 100 bytes takes 1000 s): the loader shifts the times after each step back so that they
+// stay in order (a warning says so), 1000 s a line, and each line's bytes go over the ten
+// 100 s bins of its 1000 s, every byte counted. (Spans that went back over bins already
+// spread would be cut at the last span's end: Run::wireSpan's frontier.)
+void TstUntrusted::wireSpreadWithAClockThatJumps()
+{
+    QByteArray log;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) {
+        log += (i % 2 ? "1700001000.000000\t" : "1700000000.000000\t") + QByteArray(98, 'x') + '\n';
+    }
+    LoadOptions o = withFormat(QStringLiteral("hostts"));
+    o.baud = 1;
+    const auto run = loadBytes(log, o);
+    QVERIFY(run);
+    QCOMPARE(run->lines.size(), LineCount(n));
+    QCOMPARE(run->series.level(0).width, 100.0);
+    QCOMPARE(run->series.level(0).bins(), std::size_t(1000011)); // 10^8 s and the last line
+    double bytes = 0;
+    for (const float b : run->series.level(0).ch[std::size_t(Channel::Bytes)]) {
+        bytes += double(b);
+    }
+    QCOMPARE(qRound64(bytes), qint64(n) * 100);
 }
 
 // The in-memory entry point (fuzzing) loads what the file loader loads.
