@@ -40,6 +40,35 @@ int listenLoopback(int port, int *boundPort)
     return fd;
 }
 
+// A UDP socket on the loopback (port 0: any free one), *bound its port.
+int udpSocket(std::uint16_t port, int *bound)
+{
+    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+    *bound = ntohs(a.sin_port);
+    return fd;
+}
+
+// Sends one datagram to the loopback's `port`.
+bool sendTo(int fd, int port, const std::string &d)
+{
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    to.sin_port = htons(std::uint16_t(port));
+    return ::sendto(fd, d.data(), d.size(), 0, reinterpret_cast<sockaddr *>(&to), sizeof to) ==
+           ssize_t(d.size());
+}
+
 int acceptWithin(int listenFd, int ms)
 {
     pollfd p{listenFd, POLLIN, 0};
@@ -197,21 +226,6 @@ private slots:
     // port another receiver holds refused, and a recording that takes no baud rate.
     void netconsoleDatagrams()
     {
-        const auto udpSocket = [](std::uint16_t port, int *bound) {
-            const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-            sockaddr_in a{};
-            a.sin_family = AF_INET;
-            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-            a.sin_port = htons(port);
-            if (::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
-                ::close(fd);
-                return -1;
-            }
-            socklen_t len = sizeof a;
-            ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
-            *bound = ntohs(a.sin_port);
-            return fd;
-        };
         int port = 0, boardPort = 0, otherPort = 0;
         {
             const int probe = udpSocket(0, &port); // a free port, given up for the capture
@@ -220,15 +234,10 @@ private slots:
         }
         const int board = udpSocket(0, &boardPort), other = udpSocket(0, &otherPort);
         QVERIFY(board >= 0 && other >= 0);
-        sockaddr_in to{};
-        to.sin_family = AF_INET;
-        to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        to.sin_port = htons(std::uint16_t(port));
         std::int64_t fromBoard = 0;
         const auto send = [&](int fd, const std::string &d) {
             fromBoard += fd == board ? std::int64_t(d.size()) : 0;
-            return ::sendto(fd, d.data(), d.size(), 0, reinterpret_cast<sockaddr *>(&to),
-                            sizeof to) == ssize_t(d.size());
+            return sendTo(fd, port, d);
         };
 
         CaptureOptions o;
@@ -280,6 +289,45 @@ private slots:
         const Metrics m = computeMetrics(*loaded, MetricOptions{});
         QVERIFY(!m.wireSeconds);
         QCOMPARE(m.bytes, fromBoard);
+    }
+
+    // netconsole=+... sends records as /dev/kmsg has them, not console text: the recording
+    // keeps them, and the report says what they are and what to do.
+    void netconsoleExtendedFormWarns()
+    {
+        int port = 0, boardPort = 0;
+        {
+            const int probe = udpSocket(0, &port);
+            QVERIFY(probe >= 0);
+            ::close(probe);
+        }
+        const int board = udpSocket(0, &boardPort);
+        QVERIFY(board >= 0);
+        CaptureOptions o;
+        o.port = QStringLiteral("udp://127.0.0.1:%1").arg(port);
+        o.output = m_dir.filePath(QStringLiteral("extended.ttyrec.zst"));
+        CaptureSession s(o);
+        QString error;
+        QVERIFY2(s.start(&error), qPrintable(error));
+        std::int64_t sent = 0;
+        for (int i = 0; i < 60; ++i) {
+            const std::string d = "6," + std::to_string(i) + "," + std::to_string(1000 * i) +
+                                  ",-;line " + std::to_string(i) + "\n";
+            QVERIFY(sendTo(board, port, d));
+            sent += std::int64_t(d.size());
+        }
+        QVERIFY(waitFor([&] { return s.status().bytesIn == sent; }, 5000));
+        QVERIFY(s.stop(&error));
+        ::close(board);
+        std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(loaded->lines.size(), 60_lines);
+        QCOMPARE(loaded->warnings,
+                 QStringList{QStringLiteral(
+                     "50 of the first 50 lines are netconsole's extended form (set up with '+': "
+                     "'6,0,0,-;line 0'), not console text; they were read as plain text, without "
+                     "kernel times, and events may be missed: give netconsole its target without "
+                     "'+'")});
     }
 };
 
