@@ -196,7 +196,8 @@ int runCapture(const QStringList &args)
         std::fprintf(stderr, "ttyscope capture: %s\n", qPrintable(error));
         return 2;
     }
-    if (o.baudGiven && !makeSource(o.port, o.settings)->carriesSerialLine()) {
+    const bool serialLine = makeSource(o.port, o.settings)->carriesSerialLine();
+    if (o.baudGiven && !serialLine) {
         std::fprintf(stderr,
                      "ttyscope capture: %s is a netconsole: no serial line, no baud "
                      "rate (its wire figures are n/a); leave --baud out\n",
@@ -243,7 +244,7 @@ int runCapture(const QStringList &args)
     // A source whose rate paces nothing, without --baud: the recording states no rate.
     const CaptureSession::Status started = session.status();
     const QString line = started.recordedBaud > 0 ? settingsSummary(o.settings)
-                         : !makeSource(o.port, o.settings)->carriesSerialLine()
+                         : !serialLine
                              ? QStringLiteral("no serial line")
                              : QStringLiteral("rate not stated (give --baud), ") +
                                    settingsSummary(o.settings).section(QLatin1Char(' '), 1);

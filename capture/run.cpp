@@ -298,18 +298,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
         }
         printed = bytes = lagSum = lagCount = 0;
     };
-    // Each line's arrival is read twice (its own, and the next one's end of the wire);
-    // the last one read is kept.
-    std::optional<LineIndex> readLine;
-    std::optional<RunSeconds> readTime;
-    const auto arrivalOf = [&](LineIndex j) {
-        if (readLine != j) {
-            readLine = j;
-            readTime = timeOf(j);
-        }
-        return readTime;
-    };
-    double frontier = -std::numeric_limits<double>::infinity(); // wireSpan's
+    WirePass wire(*this);
     // Boot by boot so that a line's production time needs no boot lookup.
     const int ending = formatInfo(meta.format).lineEndingBytes;
     for (const Boot &b : bootsOverlapping(from, to)) {
@@ -331,7 +320,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
                 produced += 1;
             }
             // A line without an arrival time is in no arrival bin.
-            const std::optional<RunSeconds> arrived = hasArrival ? arrivalOf(i) : std::nullopt;
+            const std::optional<RunSeconds> arrived = hasArrival ? wire.arrival(i) : std::nullopt;
             if (!arrived) {
                 continue;
             }
@@ -348,9 +337,7 @@ void Run::fillSeries(SeriesPyramid::Level &fine, LineIndex from, LineIndex to) c
             // The bytes over the time they took on the wire: at 115200 a line takes several
             // milliseconds, and all of it in its arrival's bin made a zoomed lane jump
             // between 0 and several times the UART's capacity.
-            const std::optional<RunSeconds> next =
-                i + 1_lines < lines.endIndex() ? arrivalOf(i + 1_lines) : std::nullopt;
-            const WireSpan sent = wireSpan(t, lineBytes, next, &frontier);
+            const WireSpan sent = wire.span(i, t, lineBytes);
             if (sent.empty() || (sent.from == t && sent.to <= arrivalBins.hi)) {
                 bytes += lineBytes;
             } else {

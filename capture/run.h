@@ -308,4 +308,36 @@ private:
     std::vector<std::optional<RunSeconds>> m_eventTimes;
 };
 
+// A pass over a run's lines in order that spreads their bytes on the wire (the run's series,
+// the sources' series): the span of each (Run::wireSpan) and the frontier it keeps. A line's
+// arrival is read once, though the line before needs it as the end of its span.
+class WirePass
+{
+public:
+    explicit WirePass(const Run &run) : m_run(run) {}
+    // Line i's arrival (Run::timeOf).
+    std::optional<RunSeconds> arrival(LineIndex i)
+    {
+        if (m_line != i) {
+            m_line = i;
+            m_time = m_run.timeOf(i);
+        }
+        return m_time;
+    }
+    // The span of line i's `bytes`, which arrived at `arrived`; lines go in order.
+    Run::WireSpan span(LineIndex i, double arrived, double bytes)
+    {
+        const LineIndex next = i + 1_lines;
+        return m_run.wireSpan(arrived, bytes,
+                              next < m_run.lines.endIndex() ? arrival(next) : std::nullopt,
+                              &m_frontier);
+    }
+
+private:
+    const Run &m_run;
+    std::optional<LineIndex> m_line;
+    std::optional<RunSeconds> m_time;
+    double m_frontier = -std::numeric_limits<double>::infinity();
+};
+
 } // namespace tty

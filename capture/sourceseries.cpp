@@ -90,23 +90,13 @@ SourceSeries buildSourceSeries(const Run &run, const SourceIndex &index, const S
         // tried first, and a bin's bytes per channel are added when the bin changes.
         double lo = std::numeric_limits<double>::infinity(), hi = lo;
         std::size_t bin = 0;
-        // A line's arrival is read again as the end of the one before on the wire.
-        std::optional<LineIndex> readLine;
-        std::optional<RunSeconds> readTime;
-        double frontier = -std::numeric_limits<double>::infinity(); // Run::wireSpan's
-        const auto arrivalOf = [&](LineIndex j) {
-            if (readLine != j) {
-                readLine = j;
-                readTime = run.timeOf(j);
-            }
-            return readTime;
-        };
+        WirePass wire(run);
         for (LineIndex i = from; i < to; ++i) {
             if ((i.value() & 0xffff) == 0 && cancel && cancel->load(std::memory_order_relaxed)) {
                 stopped = true;
                 return;
             }
-            std::optional<RunSeconds> at = run.hasArrival ? arrivalOf(i) : std::nullopt;
+            std::optional<RunSeconds> at = run.hasArrival ? wire.arrival(i) : std::nullopt;
             const bool arrived = at.has_value();
             if (!at) {
                 at = run.producedAt(i);
@@ -120,11 +110,7 @@ SourceSeries buildSourceSeries(const Run &run, const SourceIndex &index, const S
             // The bytes over the time they took on the wire, as in the run's series: at
             // 9600 baud a line takes longer than a bin, and the lane went over 100 %.
             const Run::WireSpan sent =
-                arrived ? run.wireSpan(t, double(bytes),
-                                       i + 1_lines < run.lines.endIndex() ? arrivalOf(i + 1_lines)
-                                                                          : std::nullopt,
-                                       &frontier)
-                        : Run::WireSpan{t, t};
+                arrived ? wire.span(i, t, double(bytes)) : Run::WireSpan{t, t};
             if (!sent.empty()) {
                 spreadOverBins(l.ch[channelOf[index.templateOf(i)]], start, width, sent.from,
                                sent.to, double(bytes));

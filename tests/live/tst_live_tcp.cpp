@@ -58,6 +58,18 @@ int udpSocket(std::uint16_t port, int *bound)
     return fd;
 }
 
+// A UDP port of the loopback nobody listens on now (the capture binds it a moment later).
+int freeUdpPort()
+{
+    int port = 0;
+    const int probe = udpSocket(0, &port);
+    if (probe < 0) {
+        return 0;
+    }
+    ::close(probe);
+    return port;
+}
+
 // Sends one datagram to the loopback's `port`.
 bool sendTo(int fd, int port, const std::string &d)
 {
@@ -226,12 +238,9 @@ private slots:
     // port another receiver holds refused, and a recording that takes no baud rate.
     void netconsoleDatagrams()
     {
-        int port = 0, boardPort = 0, otherPort = 0;
-        {
-            const int probe = udpSocket(0, &port); // a free port, given up for the capture
-            QVERIFY(probe >= 0);
-            ::close(probe);
-        }
+        const int port = freeUdpPort();
+        QVERIFY(port > 0);
+        int boardPort = 0, otherPort = 0;
         const int board = udpSocket(0, &boardPort), other = udpSocket(0, &otherPort);
         QVERIFY(board >= 0 && other >= 0);
         std::int64_t fromBoard = 0;
@@ -295,12 +304,9 @@ private slots:
     // keeps them, and the report says what they are and what to do.
     void netconsoleExtendedFormWarns()
     {
-        int port = 0, boardPort = 0;
-        {
-            const int probe = udpSocket(0, &port);
-            QVERIFY(probe >= 0);
-            ::close(probe);
-        }
+        const int port = freeUdpPort();
+        QVERIFY(port > 0);
+        int boardPort = 0;
         const int board = udpSocket(0, &boardPort);
         QVERIFY(board >= 0);
         CaptureOptions o;
