@@ -1,6 +1,7 @@
 #include "blockparser.h"
 
 #include "digits.h"
+#include "kmsgheader.h"
 #include "lineanalysis.h"
 #include "linetable.h"
 
@@ -34,12 +35,18 @@ void BlockParser::parse(LineBlock &block, ParsedBlock *out)
     out->arrivals.clear();
     out->kernelAndFlags.clear();
     out->events.clear();
+    out->sequences.clear();
+    out->fragmented = 0;
     out->metaLines = 0;
     out->splitPieces = 0;
     out->damagedTimes = 0;
     out->notes = std::move(block.notes);
     block.notes.clear(); // a moved-from vector is valid but unspecified: the buffer is reused
     m_spans.clear();
+    // Whether the block's first line follows a record is the block before's to say: a line of
+    // a dictionary's shape at a block's start is taken for one (no console line of printk's
+    // starts with " KEY=").
+    m_inRecord = true;
 
     const std::string_view text = block.data.view();
     if (m_format == LineFormat::Recording || m_format == LineFormat::Tio ||
@@ -92,11 +99,21 @@ void BlockParser::stampedLines(std::string_view block, const std::vector<LineSta
                                ParsedBlock *out)
 {
     std::size_t at = 0;
-    for (const LineStamp &s : stamps) {
+    m_skipped.clear();
+    for (std::size_t i = 0; i < stamps.size(); ++i) {
+        const LineStamp &s = stamps[i];
         const std::size_t nl = std::min(block.find('\n', at), block.size());
-        line(block.substr(at, nl - at), at, s.flags, LineTable::unpackArrival(s.arrival), out);
+        if (!line(block.substr(at, nl - at), at, s.flags, LineTable::unpackArrival(s.arrival),
+                  out)) {
+            m_skipped.push_back(i);
+        }
         out->splitPieces += (s.flags & Split) ? 1 : 0;
         at = nl + 1;
+    }
+    // The notes were placed by the framed lines: before the same line among those kept.
+    for (BlockNote &n : out->notes) {
+        n.beforeLine -= std::size_t(
+            std::lower_bound(m_skipped.begin(), m_skipped.end(), n.beforeLine) - m_skipped.begin());
     }
 }
 
@@ -134,7 +151,7 @@ void BlockParser::packTexts(const char *base, ParsedBlock *out)
     }
 }
 
-void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t flags,
+bool BlockParser::line(std::string_view text, std::size_t start, std::uint16_t flags,
                        std::optional<HostNs> arrival, ParsedBlock *out)
 {
     if (m_format == LineFormat::HostTs) {
@@ -148,15 +165,27 @@ void BlockParser::line(std::string_view text, std::size_t start, std::uint16_t f
         }
         out->bytes += std::int64_t(text.size()) + 2;
     }
+    if (m_inRecord && !(flags & (NoNewline | Split)) && isRecordDictionaryLine(text)) {
+        ++out->metaLines; // a record's dictionary (kmsgheader.h): not console output
+        return false;
+    }
     const LineFacts f = analyseLine(text, flags);
+    m_inRecord = f.sequence.has_value();
     const LineIndex local = LineIndex(m_spans.size());
+    if (f.fragment && out->fragmented++ == 0) {
+        out->firstFragmented = m_spans.size();
+    }
     if ((f.flags & KernelTimeDamaged) && out->damagedTimes++ == 0) {
         out->firstDamagedTime = m_spans.size();
+    }
+    if (f.sequence) {
+        out->sequences.emplace_back(m_spans.size(), *f.sequence);
     }
     m_spans.push_back(Span{start, text.size()});
     out->arrivals.push_back(LineTable::packArrival(arrival));
     out->kernelAndFlags.push_back(LineTable::packKernelAndFlags(f.kernel, f.flags));
     detectEvents(m_rules, text, f, local, &out->events);
+    return true;
 }
 
 } // namespace tty

@@ -72,11 +72,16 @@ struct ParsedBlock
     std::vector<std::int64_t> kernelAndFlags; // LineTable::packKernelAndFlags
     std::vector<Event> events;                // line: index within the block
     std::int64_t bytes = 0;                   // console bytes as received
-    std::int64_t metaLines = 0;               // console-server lines, not console output
+    std::int64_t metaLines = 0;               // no console output: conserver's, dictionaries
     std::int64_t splitPieces = 0;             // lines that are pieces of an over-long one
     std::int64_t damagedTimes = 0;            // lines flagged KernelTimeDamaged
     std::size_t firstDamagedTime = 0;         // the first of them in the block
     std::vector<BlockNote> notes;             // a recording's, taken over from the LineBlock
+    // The lines with a record header (netconsole's extended form): the block's line and
+    // the record's number, for the merge to follow the numbers across blocks.
+    std::vector<std::pair<std::size_t, std::uint64_t>> sequences;
+    std::int64_t fragmented = 0;     // lines of records that came in fragments
+    std::size_t firstFragmented = 0; // the first of them in the block
 
     std::size_t lines() const { return offsets.size(); }
 };
@@ -103,7 +108,8 @@ private:
     void cutLines(std::string_view block, bool endsSplit, ParsedBlock *out);
     void stampedLines(std::string_view block, const std::vector<LineStamp> &stamps,
                       ParsedBlock *out);
-    void line(std::string_view text, std::size_t start, std::uint16_t flags,
+    // False when the line is not console output and was left out.
+    bool line(std::string_view text, std::size_t start, std::uint16_t flags,
               std::optional<HostNs> arrival, ParsedBlock *out);
     void copyTexts(const char *base, ParsedBlock *out);
     void packTexts(const char *base, ParsedBlock *out);
@@ -113,6 +119,8 @@ private:
     bool m_packText;
     std::string m_piece;       // a piece's text, gathered to be packed
     std::vector<Span> m_spans; // texts found in the block, copied out once all are known
+    bool m_inRecord = false;   // the last line had a record header, or was its dictionary's
+    std::vector<std::size_t> m_skipped; // the framed lines left out of a block (line())
 };
 
 } // namespace tty

@@ -1,5 +1,7 @@
 #include "formats.h"
 
+#include "kmsgheader.h"
+
 #include "digits.h"
 #include "lineframer.h"
 #include "recordingdecoder.h"
@@ -49,51 +51,48 @@ private:
             ++m_dict;
             return;
         }
-        std::int64_t f[3] = {0, 0, 0};
-        std::size_t p = 0;
-        bool ok = true;
-        for (int i = 0; i < 3 && ok; ++i) {
-            const std::size_t start = p;
-            std::int64_t v = 0;
-            while (p < s.size() && isDigit(s[p])) {
-                if (p - start == 18) {
-                    p = start; // more digits than int64 holds: not a kmsg record (fuzz_load)
-                    break;
-                }
-                v = v * 10 + (s[p++] - '0');
-            }
-            ok = p > start && p < s.size() && s[p] == ',';
-            f[i] = v;
-            ++p;
-        }
-        const std::size_t semi = ok ? s.find(';', p) : std::string_view::npos;
+        const std::optional<KmsgHeader> h = parseKmsgHeader(s);
         m_b.addBytes(std::int64_t(s.size()) + 1);
-        if (semi == std::string_view::npos) {
+        if (!h) {
             ++m_bad;
             m_b.addLine(s, std::nullopt, 0, std::nullopt, std::nullopt, false);
             return;
         }
-        const std::int64_t seq = f[1];
-        if (m_lastSeq >= 0 && seq > m_lastSeq + 1) {
-            const std::int64_t lost = seq - m_lastSeq - 1;
+        if (!m_sequence.last()) {
+            // The release in front is netconsole's option: its extended form received as a
+            // file (`nc -ul 6666 > file`), a console's records, not a /dev/kmsg reader's.
+            m_console = h->release;
+        }
+        const std::optional<std::uint64_t> last = m_sequence.last();
+        const std::uint64_t lost = m_sequence.lostBefore(h->sequence);
+        if (m_console) {
+            // A console skips records below its log level: a gap is no known drop
+            // (Run::RecordNumbers).
+            if (std::optional<Event> gap =
+                    m_b.sequenceGap(h->sequence, m_run.lines.endIndex(), std::nullopt)) {
+                m_run.events.push_back(*gap);
+            }
+        } else if (lost > 0) {
             m_b.addNoteEvent(EventKind::Drop,
                              QStringLiteral("%1 message(s) lost: /dev/kmsg sequence jumps from %2 "
                                             "to %3")
                                  .arg(lost)
-                                 .arg(m_lastSeq)
-                                 .arg(seq)
+                                 .arg(*last)
+                                 .arg(h->sequence)
                                  .toStdString(),
                              std::nullopt,
-                             lost < std::int64_t(kCountOutOfRange) ? std::uint32_t(lost)
-                                                                   : kCountOutOfRange);
+                             lost < kCountOutOfRange ? std::uint32_t(lost) : kCountOutOfRange);
         }
-        m_lastSeq = seq;
-        m_b.addLine(s.substr(semi + 1), std::nullopt, 0, KernelUs(f[2]), int(f[0] & 7), false);
+        if (h->fragment) {
+            m_b.addFragmentedRecords(1, m_run.lines.endIndex());
+        }
+        m_b.addLine(s.substr(h->message), std::nullopt, 0, h->time, h->level, false);
     }
     Run &m_run;
     RunBuilder &m_b;
     LineFramer m_framer;
-    std::int64_t m_lastSeq = -1;
+    KmsgSequence m_sequence;
+    bool m_console = false; // netconsole's records, not a /dev/kmsg reader's
     std::int64_t m_dict = 0;
     std::int64_t m_bad = 0;
 };
@@ -149,9 +148,7 @@ bool looksGrabserial(std::string_view l)
 
 bool looksKmsg(std::string_view l)
 {
-    static const QRegularExpression re(QStringLiteral(R"(^\d+,\d+,\d+,[-c+][^;]*;)"));
-    return re.match(QString::fromLatin1(l.data(), qsizetype(std::min<std::size_t>(l.size(), 64))))
-        .hasMatch();
+    return parseKmsgHeader(l).has_value();
 }
 
 std::unique_ptr<FormatParser> makeKmsgParser(Run &run, RunBuilder &builder)

@@ -1,6 +1,7 @@
 #include "kernelprefix.h"
 
 #include "digits.h"
+#include "kmsgheader.h"
 
 #include <cstring>
 
@@ -107,6 +108,25 @@ std::size_t parseCaller(std::string_view s, std::size_t p, std::optional<Caller>
 KernelPrefix parseKernelPrefix(std::string_view s)
 {
     KernelPrefix r;
+    if (!s.empty() && isDigit(s[0])) {
+        // A record of netconsole's extended form; a line whose text merely starts with a
+        // digit ("8250: ttyS0 at ...", without printk.time) has not the header's shape.
+        if (const std::optional<KmsgHeader> h = parseKmsgHeader(s)) {
+            // Bounded as a bracketed time is (parseTime): a time past any uptime, with the
+            // host times of a capture beside it, is garbage, not a time to lay out.
+            if (h->time.count() / 1000000 <= kMaxSecondsInNs) {
+                r.time = h->time;
+            } else {
+                r.timeDamaged = true;
+            }
+            r.level = h->level;
+            r.caller = h->caller;
+            r.sequence = h->sequence;
+            r.fragment = h->fragment;
+            r.message = h->message;
+            return r;
+        }
+    }
     std::size_t p = 0;
     if (s.size() >= 3 && s[0] == '<' && isDigit(s[1])) {
         std::size_t q = 1;

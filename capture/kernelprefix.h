@@ -1,5 +1,7 @@
 // Parses the prefix printk puts in front of every console line:
 //   [<level>][[ seconds.micro]][[ T123]|[ C1]] text
+// or the record header of netconsole's extended form (kmsgheader.h):
+//   [release,]prefix,sequence,micro,flag[,caller=T123][,ncfrag=A/B];text
 // (Amlogic's vendor kernels print the CPU in the timestamp: [ seconds.micro@CPU]).
 // On real consoles the prefix need not start the line (firmware escape codes, an
 // unterminated `login: ` prompt or a pre-5.10 drop notice can stand before it), so a
@@ -8,6 +10,7 @@
 
 #include "types.h"
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -32,6 +35,10 @@ struct KernelPrefix
     // a UART lost characters): the prefix is skipped, `time` is left empty.
     bool timeDamaged = false;
     std::size_t message = 0; // where the message text starts
+    // A record header (netconsole's extended form): the record's number, and whether the
+    // line is a fragment of a longer record.
+    std::optional<std::uint64_t> sequence;
+    bool fragment = false;
 };
 
 KernelPrefix parseKernelPrefix(std::string_view line);

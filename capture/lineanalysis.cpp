@@ -27,6 +27,8 @@ LineFacts analyseLine(std::string_view text, std::uint16_t flags, std::optional<
             flags |= KernelTimeDamaged;
         }
         f.message = p.message;
+        f.sequence = p.sequence;
+        f.fragment = p.fragment;
     }
     if (level) {
         flags = std::uint16_t((flags & ~LevelMask) | ((*level & 7) + 1));

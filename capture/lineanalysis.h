@@ -18,6 +18,12 @@ struct LineFacts
     std::uint16_t flags = 0; // LineFlag bits, the level included
     std::size_t message = 0; // where the message starts, after the prefix
     std::size_t front = 0;   // other text in front of a kernel timestamp (KernelTimeNotAtStart)
+    // The record's number, when the line has a record header (netconsole's extended form):
+    // a gap in the numbers is records lost on the way (KmsgSequence).
+    std::optional<std::uint64_t> sequence;
+    // A record longer than one of netconsole's datagrams: its fragments, glued on one line,
+    // hold the later fragments' headers inside the text.
+    bool fragment = false;
 };
 
 // `kernel`/`level` override the parsed prefix (kmsg records carry them outside the text);

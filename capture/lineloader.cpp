@@ -131,6 +131,7 @@ public:
             b.arrivals[i] = LineTable::packArrival(m_builder.repairArrival(a, line));
         }
         notesBefore(b.lines());
+        noteSequenceGaps(b, base);
         if (b.lines() == 0) {
             // Only notes (a recording's last markers): no lines to add.
         } else if (b.pieces.empty()) {
@@ -158,6 +159,10 @@ public:
             m_builder.addDamagedTimes(b.damagedTimes,
                                       base + LineCount(std::int64_t(b.firstDamagedTime)));
         }
+        if (b.fragmented > 0) {
+            m_builder.addFragmentedRecords(b.fragmented,
+                                           base + LineCount(std::int64_t(b.firstFragmented)));
+        }
         m_run.metaLines += b.metaLines;
         // Done here, a block at a time, the boot split is not left to the end of the load.
         m_run.splitBootsSoFar();
@@ -165,6 +170,28 @@ public:
     LineLoadResult &result() { return m_result; }
 
 private:
+    // The records lost before each line with a record header, among the notes in line order
+    // (after the recorded notes placed at the same line).
+    void noteSequenceGaps(const ParsedBlock &b, LineIndex base)
+    {
+        if (b.sequences.empty()) {
+            return;
+        }
+        const std::size_t recorded = m_noteEvents.size();
+        for (const auto &[i, sequence] : b.sequences) {
+            const LineIndex line = base + LineCount(std::int64_t(i));
+            const std::optional<HostNs> arrival = m_format == LineFormat::Raw
+                                                      ? std::nullopt
+                                                      : LineTable::unpackArrival(b.arrivals[i]);
+            if (std::optional<Event> gap = m_builder.sequenceGap(sequence, line, arrival)) {
+                m_noteEvents.push_back(*gap);
+            }
+        }
+        std::inplace_merge(m_noteEvents.begin(), m_noteEvents.begin() + std::ptrdiff_t(recorded),
+                           m_noteEvents.end(),
+                           [](const Event &x, const Event &y) { return x.line < y.line; });
+    }
+
     void note(const BlockNote &n, LineIndex before)
     {
         switch (n.type) {

@@ -154,6 +154,14 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         m.notConsole = QStringLiteral("a kernel log, not console output");
     }
     m.dropsUnknown = formatInfo(run.meta.format).dropsKnown ? QString() : m.notConsole;
+    if (m.dropsUnknown.isEmpty() && run.recordNumbers.missing > 0) {
+        // netconsole's extended form prints no drop notice; the records missing from its
+        // numbers bound the drops, but are the ones below the log level too. With none
+        // missing, none was dropped: the count of notices (0) stands.
+        m.dropsUnknown =
+            QStringLiteral("%1 record(s) missing: below the log level, dropped or lost")
+                .arg(run.recordNumbers.missing);
+    }
     m.bytesUnknown = !m.notConsole.isEmpty() ? m.notConsole
                      : run.unreadStamps      ? QStringLiteral("a terminal's stamps in the text")
                                              : QString();

@@ -57,8 +57,12 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     } else {
         p0 = inFront ? secondsOf(run.timeOf(start)) : productionTime(run, start);
     }
-    w.producedKnown = p0.has_value() && m->kernelLines > 0;
-    if (m->kernelLines == 0) {
+    w.producedKnown = p0.has_value() && m->kernelLines > 0 && run.recordNumbers.missing == 0;
+    if (run.recordNumbers.missing > 0) {
+        // The drops it would add are unknown (Run::RecordNumbers).
+        w.producedUnknownWhy =
+            QStringLiteral("drops unknown: %1 record(s) missing").arg(run.recordNumbers.missing);
+    } else if (m->kernelLines == 0) {
         w.producedUnknownWhy = QStringLiteral("no line has a kernel time");
     } else if (!p0) {
         w.producedUnknownWhy = QStringLiteral("starts at line %1, which has no kernel time%2")

@@ -148,10 +148,22 @@ public:
     // The lines start with a date or time no format reads (looksStampedButUnread): text
     // the terminal program wrote, not the console, so the file's bytes are not the wire's.
     bool unreadStamps = false;
-    HostNs origin;              // run second 0 (first arrival)
-    std::int64_t bytes = 0;     // console bytes including line endings as received
-    std::int64_t metaLines = 0; // console-server lines (conserver MARKs) not counted as console
+    HostNs origin;          // run second 0 (first arrival)
+    std::int64_t bytes = 0; // console bytes including line endings as received
+    // Lines that are not console output, not kept: a console server's (conserver's MARKs), a
+    // record's dictionary (netconsole's extended form).
+    std::int64_t metaLines = 0;
     std::int64_t kernelLines = 0;
+    // The record numbers of netconsole's extended form (kmsgheader.h): whether lines had
+    // them, and the records missing from them. A console skips the records below its log
+    // level and prints no drop notice in this form: a record missing is one of those, one
+    // printk dropped, or a datagram the network lost, which the numbers cannot tell apart.
+    struct RecordNumbers
+    {
+        bool seen = false;
+        std::int64_t missing = 0;
+        std::int64_t gaps = 0;
+    } recordNumbers;
 
     QStringList warnings; // damage that was survived: what happened and what was kept
     // How the load ended: complete, or read in part (truncated, damaged, cancelled) and why.

@@ -4,6 +4,8 @@
 #include "lineframer.h"
 #include "msgtemplate.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace tty {
@@ -29,15 +31,64 @@ void RunBuilder::addRecordLine(std::string_view text, std::optional<HostNs> arri
 void RunBuilder::add(std::string_view text, std::optional<HostNs> arrival, std::uint16_t flags,
                      const LineFacts &f)
 {
+    // A record's dictionary is no console line (a partial line shown while the rest is
+    // awaited stays one: it is replaced in place).
+    if (m_inRecord && !(flags & NoNewline) && isRecordDictionaryLine(text)) {
+        ++m_run.metaLines;
+        return;
+    }
+    m_inRecord = f.sequence.has_value();
     const LineIndex idx = m_run.lines.endIndex();
+    if (f.fragment) {
+        addFragmentedRecords(1, idx);
+    }
     if (flags & Split) {
         ++m_splitPieces;
     }
     if (f.flags & KernelTimeDamaged) {
         addDamagedTimes(1, idx);
     }
-    m_run.lines.append(text, repairArrival(arrival, idx), f.kernel, f.flags);
+    const std::optional<HostNs> repaired = repairArrival(arrival, idx);
+    if (f.sequence) {
+        if (std::optional<Event> gap = sequenceGap(*f.sequence, idx, repaired)) {
+            m_run.events.push_back(*gap);
+        }
+    }
+    m_run.lines.append(text, repaired, f.kernel, f.flags);
     detectEvents(m_rules, text, f, idx, &m_run.events);
+}
+
+std::optional<Event> RunBuilder::sequenceGap(std::uint64_t sequence, LineIndex line,
+                                             std::optional<HostNs> arrival)
+{
+    const std::optional<std::uint64_t> last = m_sequence.last();
+    const std::uint64_t missing = m_sequence.lostBefore(sequence);
+    m_run.recordNumbers.seen = true;
+    if (missing == 0) {
+        return std::nullopt;
+    }
+    m_run.recordNumbers.gaps += 1;
+    // Garbage numbers can jump by up to 10^18 again and again: the sum saturates.
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(m_run.recordNumbers.missing,
+                               std::int64_t(std::min<std::uint64_t>(missing, INT64_MAX)), &sum)) {
+        sum = INT64_MAX;
+    }
+    m_run.recordNumbers.missing = sum;
+    // A gap in what reached the capture, not a drop: see Run::RecordNumbers. Noted on the
+    // lines' clock already (the arrival is the line's, repaired): no second correction.
+    Event e = noteEvent(
+        EventKind::Gap,
+        QStringLiteral("%1 record(s) missing: the record numbers jump from %2 to "
+                       "%3 (below the console's log level, dropped by printk, "
+                       "or lost on the network)")
+            .arg(missing)
+            .arg(*last)
+            .arg(sequence)
+            .toStdString(),
+        std::nullopt, missing < kCountOutOfRange ? std::uint32_t(missing) : kCountOutOfRange, line);
+    e.arrival = arrival;
+    return e;
 }
 
 std::optional<HostNs> RunBuilder::repairArrivalSlow(std::optional<HostNs> stamped, LineIndex line)
@@ -173,7 +224,9 @@ void RunBuilder::finish()
     if (m_damagedTimes > 0) {
         const LineText text = m_run.lines.text(m_firstDamagedTime);
         const std::string_view t = text.view();
-        const std::string_view stamp = t.substr(0, std::min(t.find(']') + 1, std::size_t(24)));
+        // "[    0.0400]", or a record header's "6,1,999999999999999999,-;".
+        const std::size_t close = std::min(t.find(']'), t.find(';'));
+        const std::string_view stamp = t.substr(0, std::min(close + 1, std::size_t(24)));
         m_run.warnings << QStringLiteral("%1 line(s) began with a kernel timestamp that is not "
                                          "printk's (first: line %2, '%3'): characters were "
                                          "lost on the line; they count as lines without a "
@@ -181,6 +234,14 @@ void RunBuilder::finish()
                               .arg(m_damagedTimes)
                               .arg(lineNumber(m_firstDamagedTime))
                               .arg(QString::fromUtf8(stamp.data(), qsizetype(stamp.size())));
+    }
+    if (m_fragmented > 0) {
+        m_run.warnings << QStringLiteral(
+                              "%1 record(s) longer than one of netconsole's datagrams came in "
+                              "fragments (first: line %2): each is one line, with the headers "
+                              "of its later fragments (\",ncfrag=\") inside its text")
+                              .arg(m_fragmented)
+                              .arg(lineNumber(m_firstFragmented));
     }
     if (m_clockSteps > 0) {
         m_run.warnings << QStringLiteral(

@@ -2,6 +2,7 @@
 // clock steps. Shared by the file loader and live capture.
 #pragma once
 
+#include "kmsgheader.h"
 #include "rules.h"
 #include "run.h"
 
@@ -40,6 +41,10 @@ public:
     [[nodiscard]] Event noteEvent(EventKind kind, std::string_view text,
                                   std::optional<HostNs> arrival, std::uint32_t count,
                                   LineIndex line);
+    // The note of the records missing before `line`, when its record number (LineFacts::
+    // sequence) jumps past the last one's (Run::RecordNumbers counts them).
+    [[nodiscard]] std::optional<Event> sequenceGap(std::uint64_t sequence, LineIndex line,
+                                                   std::optional<HostNs> arrival);
     // A warning the recorder wrote into the recording (a W record). A recorder can warn
     // every second of an hour-long flood ("the live view fell behind: N bytes ..."): the
     // warnings of one kind (the same text but for its numbers) stay one entry, the first's
@@ -57,6 +62,16 @@ public:
             m_firstDamagedTime = first;
         }
         m_damagedTimes += n;
+    }
+
+    // Counts records that came in fragments (LineFacts::fragment) appended in blocks, the
+    // first of them at `first` (addLine counts its own).
+    void addFragmentedRecords(std::int64_t n, LineIndex first)
+    {
+        if (m_fragmented == 0) {
+            m_firstFragmented = first;
+        }
+        m_fragmented += n;
     }
 
     // Adds warnings for what was repaired; then Run::finalize().
@@ -99,6 +114,10 @@ private:
     Nanoseconds m_clockCorrection{0};
     std::int64_t m_clockSteps = 0;
     std::int64_t m_splitPieces = 0;
+    KmsgSequence m_sequence; // of the lines with a record header
+    bool m_inRecord = false; // the last line had a record header, or was its dictionary's
+    std::int64_t m_fragmented = 0;
+    LineIndex m_firstFragmented{0};
     std::int64_t m_damagedTimes = 0;
     LineIndex m_firstDamagedTime{0};
     Nanoseconds m_largestStep{0};

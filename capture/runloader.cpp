@@ -258,12 +258,6 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     if (!shape.isEmpty()) {
         run->warnings << shape;
     }
-    if (run->meta.noSerialLine) {
-        const QString extended = extendedNetconsoleWarning(run->lines);
-        if (!extended.isEmpty()) {
-            run->warnings << extended;
-        }
-    }
     builder.finish();
     if (defaultBaud && arrivalsFromTheWire(run->meta.format)) {
         checkDefaultBaud(*run);

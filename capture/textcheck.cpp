@@ -1,6 +1,5 @@
 #include "textcheck.h"
 
-#include "formats.h"
 #include "textreader.h"
 
 #include <algorithm>
@@ -92,34 +91,6 @@ QString textShapeWarning(const TextShape &t)
         .arg(100.0 * double(t.nonText) / double(std::max<std::int64_t>(t.sampled, 1)), 0, 'f', 1)
         .arg(t.sampled)
         .arg(t.longestLine);
-}
-
-QString extendedNetconsoleWarning(const LineTable &lines)
-{
-    // The first lines tell: netconsole replays the boot log in one form or the other.
-    constexpr std::int64_t kLooked = 50;
-    TextReader reader(lines);
-    std::int64_t looked = 0, records = 0;
-    std::string first;
-    for (LineIndex i(0); i < lines.endIndex() && looked < kLooked; ++i, ++looked) {
-        const std::string_view s = reader.text(i);
-        if (looksKmsg(s)) {
-            records += 1;
-            if (first.empty()) {
-                first = std::string(s.substr(0, 60));
-            }
-        }
-    }
-    if (looked == 0 || 2 * records <= looked) {
-        return {};
-    }
-    return QStringLiteral("%1 of the first %2 lines are netconsole's extended form (set up "
-                          "with '+': '%3'), not console text; they were read as plain text, "
-                          "without kernel times, and events may be missed: give netconsole "
-                          "its target without '+'")
-        .arg(records)
-        .arg(looked)
-        .arg(QString::fromUtf8(first.data(), qsizetype(first.size())));
 }
 
 } // namespace tty

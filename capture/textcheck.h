@@ -24,9 +24,5 @@ struct TextShape
 TextShape textShape(const LineTable &lines);
 // A warning when the shape is not that of console text, else empty.
 QString textShapeWarning(const TextShape &shape);
-// A netconsole set up with '+' (netconsole=+...) sends its extended form, records such as
-// /dev/kmsg's ("6,123,4567890,-;text"), not console text: a warning when most of the first
-// lines are such records, else empty.
-QString extendedNetconsoleWarning(const LineTable &lines);
 
 } // namespace tty

@@ -1,8 +1,10 @@
 /* The init of the e2e netconsole test: loads configfs, e1000 and netconsole (from the
-   initramfs, where the test put them) with the target the kernel command line names
-   (nc_port=PORT: the kernel hands unknown key=value parameters to init's environment), logs
-   a burst of 200 lines as the serial and the network console both print them, and powers
-   off. Compiled statically by the test (tst_e2e_kernel.cpp). */
+   initramfs, where the test put them) with the targets the kernel command line names
+   (nc_port=PORT, and nc_ext_port=PORT for a second target in the extended form: the kernel
+   hands unknown key=value parameters to init's environment), logs a burst of 200 lines as
+   the serial and the network consoles all print them, and a line too long for one of
+   netconsole's extended datagrams, and powers off. Compiled statically by the test
+   (tst_e2e_kernel.cpp). */
 #define HARNESS_LEVEL "<2>"
 #include "../fixtures/harness.h"
 
@@ -26,10 +28,15 @@ int main(void)
 {
     harness_start("scenario=netconsole");
     const char *port = getenv("nc_port");
-    char params[160];
-    /* QEMU's user network: the guest is 10.0.2.15, the host 10.0.2.2. */
-    snprintf(params, sizeof params, "netconsole=6665@10.0.2.15/eth0,%s@10.0.2.2/",
-             port ? port : "6666");
+    const char *extPort = getenv("nc_ext_port");
+    char params[240];
+    /* QEMU's user network: the guest is 10.0.2.15, the host 10.0.2.2. '+': extended. */
+    int n = snprintf(params, sizeof params, "netconsole=6665@10.0.2.15/eth0,%s@10.0.2.2/",
+                     port ? port : "6666");
+    if (extPort) {
+        snprintf(params + n, sizeof params - (size_t)n, ";+6664@10.0.2.15/eth0,%s@10.0.2.2/",
+                 extPort);
+    }
     load("/configfs.ko", "");
     load("/e1000.ko", "");
     load("/netconsole.ko", params);
@@ -40,6 +47,15 @@ int main(void)
         say(b);
     }
     say("burst end");
+    /* Near the 992 bytes /dev/kmsg takes: with the extended header, more than the 1000 bytes
+       netconsole puts in one datagram, so it goes out in two fragments. */
+    char longLine[1000];
+    const int head = snprintf(longLine, sizeof longLine, HARNESS_LEVEL "harness: long line ");
+    memset(longLine + head, 'x', (size_t)(989 - head));
+    longLine[989] = '\n';
+    if (write(harness_kmsg, longLine, 990) < 0) {
+        dprintf(2, "kmsg write failed\n");
+    }
     sleep(1); /* the last datagrams leave before the network goes down */
     harness_poweroff();
     return 0;

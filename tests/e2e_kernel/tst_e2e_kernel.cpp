@@ -368,69 +368,77 @@ void TstE2eKernel::netconsole()
         QVERIFY(f.open(QIODevice::WriteOnly) && f.write(cpio) == cpio.size());
     }
 
-    // --- The capture, listening before the kernel sends.
-    const int port = freeUdpPort();
-    QVERIFY(port > 0);
-    const QString url = QStringLiteral("udp://127.0.0.1:%1").arg(port);
+    // --- The captures, listening before the kernel sends: one for each target.
+    const int port = freeUdpPort(), extPort = freeUdpPort();
+    QVERIFY(port > 0 && extPort > 0 && port != extPort);
     const QString rec = tmp.filePath(QStringLiteral("netconsole.ttyrec.zst"));
-    QProcess cap;
-    Reaper capReaper{&cap};
-    cap.start(QStringLiteral(TTYSCOPE_BIN),
-              {QStringLiteral("capture"), QStringLiteral("--port"), url,
-               QStringLiteral("--headless"), QStringLiteral("--output"), rec,
-               QStringLiteral("--duration"), QString::number(kPanicTimeoutMs / 1000 + 60)});
-    QVERIFY2(cap.waitForStarted(10000), qPrintable(cap.errorString()));
-    QByteArray capOut, capErr;
-    QElapsedTimer clock;
-    clock.start();
-    while (!capErr.contains("ttyscope capture: recording") && clock.elapsed() < 20000 &&
-           cap.state() == QProcess::Running) {
-        cap.waitForReadyRead(100);
-        capOut += cap.readAllStandardOutput();
-        capErr += cap.readAllStandardError();
-    }
-    QVERIFY2(capErr.contains("ttyscope capture: recording " + url.toUtf8() +
-                             " (udp, netconsole, no serial line)"),
-             "the capture did not start: " + tail(capErr));
+    const QString extRec = tmp.filePath(QStringLiteral("extended.ttyrec.zst"));
+    QProcess cap, extCap;
+    Reaper capReaper{&cap}, extCapReaper{&extCap};
+    const auto startCapture = [&](QProcess &p, int onPort, const QString &output) {
+        const QString at = QStringLiteral("udp://127.0.0.1:%1").arg(onPort);
+        p.start(QStringLiteral(TTYSCOPE_BIN),
+                {QStringLiteral("capture"), QStringLiteral("--port"), at,
+                 QStringLiteral("--headless"), QStringLiteral("--output"), output,
+                 QStringLiteral("--duration"), QString::number(kPanicTimeoutMs / 1000 + 60)});
+        QByteArray err;
+        QElapsedTimer clock;
+        clock.start();
+        while (p.waitForStarted(10000) && !err.contains("ttyscope capture: recording") &&
+               clock.elapsed() < 20000 && p.state() == QProcess::Running) {
+            p.waitForReadyRead(100);
+            err += p.readAllStandardError();
+        }
+        return err.contains("ttyscope capture: recording " + at.toUtf8() +
+                            " (udp, netconsole, no serial line)")
+                   ? QByteArray()
+                   : "the capture did not start: " + tail(err);
+    };
+    QByteArray failed = startCapture(cap, port, rec);
+    QVERIFY2(failed.isEmpty(), failed.constData());
+    failed = startCapture(extCap, extPort, extRec);
+    QVERIFY2(failed.isEmpty(), failed.constData());
 
     // --- The kernel, to its power-off.
     const QString serial = tmp.filePath(QStringLiteral("serial.log"));
     QProcess vm;
     Reaper vmReaper{&vm};
     vm.setProcessChannelMode(QProcess::MergedChannels);
-    vm.start(qemu,
-             {QStringLiteral("-nodefaults"),
-              QStringLiteral("-no-user-config"),
-              QStringLiteral("-display"),
-              QStringLiteral("none"),
-              QStringLiteral("-no-reboot"),
-              QStringLiteral("-m"),
-              QStringLiteral("512"),
-              QStringLiteral("-smp"),
-              QStringLiteral("1"),
-              QStringLiteral("-kernel"),
-              kernel,
-              QStringLiteral("-initrd"),
-              initrd,
-              QStringLiteral("-append"),
-              QStringLiteral("console=ttyS0,115200 panic=0 printk.devkmsg=on nc_port=%1").arg(port),
-              QStringLiteral("-serial"),
-              QStringLiteral("file:") + serial,
-              QStringLiteral("-netdev"),
-              QStringLiteral("user,id=n0"),
-              QStringLiteral("-device"),
-              QStringLiteral("e1000,netdev=n0")});
+    vm.start(qemu, {QStringLiteral("-nodefaults"),
+                    QStringLiteral("-no-user-config"),
+                    QStringLiteral("-display"),
+                    QStringLiteral("none"),
+                    QStringLiteral("-no-reboot"),
+                    QStringLiteral("-m"),
+                    QStringLiteral("512"),
+                    QStringLiteral("-smp"),
+                    QStringLiteral("1"),
+                    QStringLiteral("-kernel"),
+                    kernel,
+                    QStringLiteral("-initrd"),
+                    initrd,
+                    QStringLiteral("-append"),
+                    QStringLiteral("console=ttyS0,115200 panic=0 printk.devkmsg=on nc_port=%1 "
+                                   "nc_ext_port=%2")
+                        .arg(port)
+                        .arg(extPort),
+                    QStringLiteral("-serial"),
+                    QStringLiteral("file:") + serial,
+                    QStringLiteral("-netdev"),
+                    QStringLiteral("user,id=n0"),
+                    QStringLiteral("-device"),
+                    QStringLiteral("e1000,netdev=n0")});
     QVERIFY2(vm.waitForStarted(10000), qPrintable(vm.errorString()));
     const bool poweredOff = vm.waitForFinished(kPanicTimeoutMs);
     const QByteArray vmOut = vm.readAll();
     QThread::msleep(500); // the last datagrams on their way
-    cap.terminate();
-    QVERIFY(cap.waitForFinished(20000));
-    capOut += cap.readAllStandardOutput();
-    capErr += cap.readAllStandardError();
     QVERIFY2(poweredOff, "the kernel did not power off: " + tail(vmOut));
-    QVERIFY2(cap.exitStatus() == QProcess::NormalExit && cap.exitCode() == 0,
-             "the capture did not stop cleanly: " + tail(capErr));
+    for (QProcess *p : {&cap, &extCap}) {
+        p->terminate();
+        QVERIFY(p->waitForFinished(20000));
+        QVERIFY2(p->exitStatus() == QProcess::NormalExit && p->exitCode() == 0,
+                 "the capture did not stop cleanly: " + tail(p->readAllStandardError()));
+    }
 
     // --- The serial console's lines, up to the harness's last.
     QByteArray serialText = fileOf(serial);
@@ -483,7 +491,101 @@ void TstE2eKernel::netconsole()
     QVERIFY(run.value(QLatin1String("wire_s")).isNull());
     QCOMPARE(run.value(QLatin1String("wire_note")).toString(),
              QStringLiteral("a netconsole: no serial line"));
-    qInfo("netconsole: %lld lines received as the serial console printed them",
+
+    // --- The extended form (netconsole=+...): a record for each of the serial console's
+    // lines, its header where the serial line has its timestamp. The text escapes what is
+    // not printable ("\x09" for a tab); the long line came in two fragments, glued on one
+    // line with the second's header inside. Each line has its kernel time from the header,
+    // and the dictionaries (" SUBSYSTEM=...") are no lines.
+    QProcess extCat;
+    extCat.start(QStringLiteral(TTYSCOPE_BIN), {QStringLiteral("cat"), extRec});
+    QVERIFY(extCat.waitForFinished(60000));
+    QCOMPARE(extCat.exitCode(), 0);
+    // `cat` gives the recorded bytes: the dictionaries too, which the analysis leaves out.
+    static const QRegularExpression dictionary(QStringLiteral("^ [A-Za-z0-9_.-]+="));
+    QList<QByteArray> records;
+    int dictionaryLines = 0;
+    for (const QByteArray &l : extCat.readAllStandardOutput().split('\n')) {
+        if (dictionary.match(QString::fromUtf8(l)).hasMatch()) {
+            QVERIFY2(!records.isEmpty(), l.constData()); // after a record
+            ++dictionaryLines;
+        } else if (!l.isEmpty()) {
+            records << l;
+        }
+    }
+    // dev_printk's messages carry one (SUBSYSTEM=, DEVICE=): 74 lines on 6.1.0-57.
+    QVERIFY(dictionaryLines > 0);
+    QCOMPARE(records.size(), serialLines.size());
+    static const QRegularExpression header(QStringLiteral("^\\d+,\\d+,(\\d+),-(,[^;]*)?;"));
+    static const QRegularExpression fragment(QStringLiteral("\\d+,\\d+,\\d+,-,ncfrag=\\d+/\\d+;"));
+    static const QRegularExpression stamp(QStringLiteral("^\\[ *(\\d+)\\.(\\d{6})\\] "));
+    // The kernel writes what is not printable, and the backslash, as "\xNN".
+    const auto unescaped = [](QString text) {
+        static const QRegularExpression escape(QStringLiteral("\\\\x([0-9a-f]{2})"));
+        for (QRegularExpressionMatch m = escape.match(text); m.hasMatch();
+             m = escape.match(text, m.capturedStart() + 1)) {
+            text.replace(m.capturedStart(), 4, QChar(m.captured(1).toInt(nullptr, 16)));
+        }
+        return text;
+    };
+    int fragmented = -1;
+    for (int i = 0; i < records.size(); ++i) {
+        QString text = QString::fromUtf8(records[i]);
+        const QString line = QString::fromUtf8(serialLines[i]);
+        // The second fragment's header, after the first's text.
+        if (const QRegularExpressionMatch f = fragment.match(text, text.indexOf(u';') + 1);
+            f.hasMatch()) {
+            QCOMPARE(fragmented, -1);
+            fragmented = i;
+            text.remove(f.capturedStart(), f.capturedLength());
+        }
+        const QRegularExpressionMatch h = header.match(text);
+        const QRegularExpressionMatch t = stamp.match(line);
+        QVERIFY2(h.hasMatch() && t.hasMatch(), qPrintable(text + QLatin1Char('|') + line));
+        QCOMPARE(h.captured(1).toLongLong(),
+                 t.captured(1).toLongLong() * 1000000 + t.captured(2).toLongLong());
+        QCOMPARE(unescaped(text.mid(h.capturedLength())), line.mid(t.capturedLength()));
+    }
+    QVERIFY(fragmented > 0 && serialLines[fragmented].contains("harness: long line xxx"));
+
+    QProcess extReport;
+    extReport.start(QStringLiteral(TTYSCOPE_BIN),
+                    {QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json"),
+                     QStringLiteral("--events"), QStringLiteral("none"), rec, extRec});
+    QVERIFY(extReport.waitForFinished(60000));
+    QCOMPARE(extReport.exitCode(), 0);
+    const QJsonArray both = QJsonDocument::fromJson(extReport.readAllStandardOutput())
+                                .object()
+                                .value(QLatin1String("runs"))
+                                .toArray();
+    QCOMPARE(both.size(), 2);
+    const QJsonObject plain = both.at(0).toObject(), extended = both.at(1).toObject();
+    QCOMPARE(extended.value(QLatin1String("lines")).toInt(), int(serialLines.size()));
+    // Every line has its kernel time, in the plain form from its timestamp, in the extended
+    // form from its header: the two cover the same kernel time.
+    QCOMPARE(plain.value(QLatin1String("kernel_lines")).toInt(), int(serialLines.size()));
+    QCOMPARE(extended.value(QLatin1String("kernel_lines")).toInt(), int(serialLines.size()));
+    QCOMPARE(extended.value(QLatin1String("kernel_duration_s")).toDouble(),
+             plain.value(QLatin1String("kernel_duration_s")).toDouble());
+    // The console skips the records below its log level (debug messages), which the serial
+    // console did not print either: the numbers have gaps, and the drops are unknown.
+    const QJsonObject drops = extended.value(QLatin1String("drops")).toObject();
+    QVERIFY(drops.value(QLatin1String("messages")).isNull());
+    static const QRegularExpression missing(
+        QStringLiteral("^[1-9]\\d* record\\(s\\) missing: below the log level, dropped or lost$"));
+    QVERIFY2(missing.match(drops.value(QLatin1String("note")).toString()).hasMatch(),
+             qPrintable(drops.value(QLatin1String("note")).toString()));
+    QCOMPARE(
+        plain.value(QLatin1String("drops")).toObject().value(QLatin1String("messages")).toInt(-1),
+        0);
+    QCOMPARE(extended.value(QLatin1String("warnings")).toArray(),
+             QJsonArray{
+                 QStringLiteral(
+                     "1 record(s) longer than one of netconsole's datagrams came in fragments "
+                     "(first: line %1): each is one line, with the headers of its later fragments "
+                     "(\",ncfrag=\") inside its text")
+                     .arg(fragmented + 1)});
+    qInfo("netconsole: %lld lines received as the serial console printed them, in both forms",
           qint64(serialLines.size()));
 }
 

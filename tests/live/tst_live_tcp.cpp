@@ -3,6 +3,7 @@
 #include "livetest.h"
 #include "ser2net.h"
 
+#include "kernelprefix.h"
 #include "live/sources.h"
 #include "metrics.h"
 #include "runloader.h"
@@ -300,9 +301,12 @@ private slots:
         QCOMPARE(m.bytes, fromBoard);
     }
 
-    // netconsole=+... sends records as /dev/kmsg has them, not console text: the recording
-    // keeps them, and the report says what they are and what to do.
-    void netconsoleExtendedFormWarns()
+    // netconsole=+... sends records as /dev/kmsg has them: the kernel's time and level in a
+    // header, the record's number, its dictionary on lines of their own, fragments of a long
+    // record back to back. Live and loaded, the header gives each line its kernel time and
+    // level, a gap in the numbers is records missing (not known to be drops: the console
+    // skips records below its log level too), and a dictionary is no console line.
+    void netconsoleExtendedForm()
     {
         const int port = freeUdpPort();
         QVERIFY(port > 0);
@@ -315,25 +319,86 @@ private slots:
         CaptureSession s(o);
         QString error;
         QVERIFY2(s.start(&error), qPrintable(error));
+        std::vector<std::string> datagrams;
+        for (int i = 0; i < 30; ++i) {
+            datagrams.push_back("6," + std::to_string(i) + "," + std::to_string(1000 * i) +
+                                ",-;line " + std::to_string(i) + "\n");
+        }
+        datagrams.push_back("3,30,30000,-;pci 0000:00:01.0: BAR 0: failed\n SUBSYSTEM=pci\n "
+                            "DEVICE=+pci:0000:00:01.0\n");
+        // 31, 32 and 33 lost on the network.
+        for (int i = 34; i < 40; ++i) {
+            datagrams.push_back("6," + std::to_string(i) + "," + std::to_string(1000 * i) +
+                                ",-;line " + std::to_string(i) + "\n");
+        }
+        datagrams.push_back("6,40,40000,-,ncfrag=0/13;first ");
+        datagrams.push_back("6,40,40000,-,ncfrag=6/13;second\n");
+        datagrams.push_back("6.1.0-57-amd64,6,41,41000,-;with the release in front\n");
+        datagrams.push_back("4,42,42000,-,caller=T7;Kernel panic - not syncing: test\n");
         std::int64_t sent = 0;
-        for (int i = 0; i < 60; ++i) {
-            const std::string d = "6," + std::to_string(i) + "," + std::to_string(1000 * i) +
-                                  ",-;line " + std::to_string(i) + "\n";
+        for (const std::string &d : datagrams) {
             QVERIFY(sendTo(board, port, d));
             sent += std::int64_t(d.size());
         }
-        QVERIFY(waitFor([&] { return s.status().bytesIn == sent; }, 5000));
+        LiveRun live;
+        QVERIFY(waitFor(
+            [&] {
+                live.add(s.takeLive());
+                return s.status().bytesIn == sent;
+            },
+            5000));
         QVERIFY(s.stop(&error));
+        live.add(s.takeLive());
+        live.finish();
         ::close(board);
         std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
         QVERIFY2(loaded, qPrintable(error));
-        QCOMPARE(loaded->lines.size(), 60_lines);
-        QCOMPARE(loaded->warnings,
-                 QStringList{QStringLiteral(
-                     "50 of the first 50 lines are netconsole's extended form (set up with '+': "
-                     "'6,0,0,-;line 0'), not console text; they were read as plain text, without "
-                     "kernel times, and events may be missed: give netconsole its target without "
-                     "'+'")});
+
+        for (const Run *r : {&live.run(), loaded.get()}) {
+            // 30 + 1 + 6 + 1 (two fragments) + 1 + 1; the two dictionary lines are no lines.
+            QCOMPARE(r->lines.size(), 40_lines);
+            QCOMPARE(r->metaLines, 2);
+            QCOMPARE(r->lines.text(LineIndex(30)).str(),
+                     std::string_view("3,30,30000,-;pci 0000:00:01.0: BAR 0: failed"));
+            QCOMPARE(r->lines.kernelTime(LineIndex(30)), std::optional(KernelUs(30000)));
+            QCOMPARE(r->lines.flags(LineIndex(30)) & LevelMask, 3 + 1);
+            QCOMPARE(r->lines.kernelTime(LineIndex(31)), std::optional(KernelUs(34000)));
+            QCOMPARE(
+                r->lines.text(LineIndex(37)).str(),
+                std::string_view("6,40,40000,-,ncfrag=0/13;first 6,40,40000,-,ncfrag=6/13;second"));
+            QCOMPARE(r->lines.kernelTime(LineIndex(38)), std::optional(KernelUs(41000)));
+            QCOMPARE(r->lines.kernelTime(LineIndex(39)), std::optional(KernelUs(42000)));
+            QCOMPARE(r->lines.flags(LineIndex(39)) & LevelMask, 4 + 1);
+            QCOMPARE(parseKernelPrefix(r->lines.text(LineIndex(39)).str()).caller,
+                     std::optional(Caller{'T', 7}));
+            std::vector<Event> gaps, panics;
+            for (const Event &e : r->events) {
+                QVERIFY(e.kind != EventKind::Drop);
+                (e.kind == EventKind::Gap ? gaps : panics).push_back(e);
+            }
+            QCOMPARE(gaps.size(), std::size_t(1));
+            QCOMPARE(gaps[0].line, LineIndex(31));
+            QCOMPARE(gaps[0].count, 3u);
+            QCOMPARE(QString::fromStdString(r->notes.at(std::size_t(*gaps[0].note))),
+                     QStringLiteral("3 record(s) missing: the record numbers jump from 30 to 34 "
+                                    "(below the console's log level, dropped by printk, or lost "
+                                    "on the network)"));
+            QCOMPARE(r->recordNumbers.missing, 3);
+            QCOMPARE(panics.size(), std::size_t(1));
+            QCOMPARE(panics[0].kind, EventKind::Panic);
+            QCOMPARE(panics[0].line, LineIndex(39));
+            QCOMPARE(r->warnings,
+                     QStringList{QStringLiteral(
+                         "1 record(s) longer than one of netconsole's datagrams came in "
+                         "fragments (first: line 38): each is one line, with the headers of its "
+                         "later fragments (\",ncfrag=\") inside its text")});
+        }
+        // Which of the three were dropped, if any, the numbers do not say.
+        const Metrics m = computeMetrics(*loaded, MetricOptions{});
+        QCOMPARE(m.dropsUnknown, QStringLiteral("3 record(s) missing: below the log level, "
+                                                "dropped or lost"));
+        QVERIFY(!m.window.producedKnown);
+        QCOMPARE(m.window.producedUnknownWhy, QStringLiteral("drops unknown: 3 record(s) missing"));
     }
 };
 

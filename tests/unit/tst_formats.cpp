@@ -52,6 +52,8 @@ private slots:
     void dmesg();
     void kmsg();
     void kmsgJumpOutOfRange();
+    void kmsgWithRelease();
+    void netconsoleExtendedStamped();
     void recordingFormat();
     void recordingCut();
     void recordingGarbage();
@@ -411,6 +413,97 @@ void TstFormats::kmsgJumpOutOfRange()
     const Metrics m = computeMetrics(*run, MetricOptions{});
     QCOMPARE(m.dropNotices, qint64(1));
     QCOMPARE(m.dropCountOutOfRange, std::optional<LineIndex>(LineIndex(1)));
+}
+
+// `nc -ul 6666 > file` of a netconsole with the `release` option: each record starts with
+// the kernel's release, and is read as /dev/kmsg's, but as a console's records: a gap in
+// their numbers is no known drop (the console skips records below its log level).
+void TstFormats::kmsgWithRelease()
+{
+    const auto run = loadBytes("6.1.0-57-amd64,5,0,0,-;Linux version 6.1.0-57-amd64\n"
+                               "6.1.0-57-amd64,6,1,1250,-;Command line: console=ttyS0\n"
+                               "6.1.0-57-amd64,6,4,2500,-;after two records missing\n");
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, Format::Kmsg);
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QCOMPARE(lineText(*run, 1), QByteArray("Command line: console=ttyS0"));
+    QCOMPARE(run->lines.kernelTime(LineIndex(1)), KernelUs(1250));
+    QCOMPARE(run->warnings, QStringList());
+    QCOMPARE(run->events.size(), std::size_t(2)); // the boot, and the gap
+    QCOMPARE(run->events[1].kind, EventKind::Gap);
+    QCOMPARE(run->events[1].line, LineIndex(2));
+    QCOMPARE(run->events[1].count, 2u);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.dropsUnknown, QStringLiteral("2 record(s) missing: below the log level, dropped "
+                                            "or lost"));
+
+    // Without the release, the same records read as a /dev/kmsg reader's (gaps are drops)
+    // unless given as raw text: then the headers stay in the text, and are a console's.
+    const QByteArray plain("5,0,0,-;Linux version 6.1.0-57-amd64\n"
+                           "6,1,1250,-;Command line: console=ttyS0\n"
+                           "6,4,2500,-;after two records missing\n");
+    LoadOptions raw;
+    raw.format = QStringLiteral("raw");
+    for (const bool asRaw : {false, true}) {
+        const auto r = asRaw ? loadBytes(plain, raw) : loadBytes(plain);
+        QVERIFY(r);
+        QCOMPARE(r->meta.format, asRaw ? Format::Raw : Format::Kmsg);
+        QCOMPARE(lineText(*r, 1), asRaw ? QByteArray("6,1,1250,-;Command line: console=ttyS0")
+                                        : QByteArray("Command line: console=ttyS0"));
+        QCOMPARE(r->lines.kernelTime(LineIndex(2)), KernelUs(2500));
+        const Metrics rm = computeMetrics(*r, MetricOptions{});
+        QCOMPARE(rm.dropsUnknown.isEmpty(), !asRaw);
+        QCOMPARE(rm.droppedMessages, asRaw ? qint64(0) : qint64(2));
+    }
+}
+
+// The extended form with host times (`nc -ul 6666 | ts '%.s'`): each line keeps its text,
+// header and all, and has the header's kernel time and level; a gap in the record numbers
+// is records missing, which may be drops or not (below the console's log level); a record's
+// dictionary is no console line.
+void TstFormats::netconsoleExtendedStamped()
+{
+    const auto run = loadBytes("1700000000.000000\t6,0,0,-;Linux version 6.1.0\n"
+                               "1700000000.101000\t3,1,1000,-;pci 0000:00:01.0: BAR 0: failed\n"
+                               "1700000000.101000\t SUBSYSTEM=pci\n"
+                               "1700000000.101000\t DEVICE=+pci:0000:00:01.0\n"
+                               "1700000000.202000\t6,5,2000,-;after a gap of three\n");
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, Format::HostTs);
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QCOMPARE(run->metaLines, 2);
+    QCOMPARE(lineText(*run, 1), QByteArray("3,1,1000,-;pci 0000:00:01.0: BAR 0: failed"));
+    QCOMPARE(run->lines.kernelTime(LineIndex(1)), KernelUs(1000));
+    QCOMPARE(run->lines.level(LineIndex(1)).value_or(-1), 3);
+    QCOMPARE(run->lines.kernelTime(LineIndex(2)), KernelUs(2000));
+    QCOMPARE(run->warnings, QStringList());
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.dropsUnknown, QStringLiteral("3 record(s) missing: below the log level, dropped "
+                                            "or lost"));
+    QCOMPARE(m.kernelLines, qint64(3));
+    // Lag: the host's clock against the kernel's from the first line, 0.1 s behind later.
+    QVERIFY(m.lagMax);
+    QCOMPARE(qRound(*m.lagMax * 1000), 200);
+    const Event *gap = nullptr;
+    for (const Event &e : run->events) {
+        QVERIFY(e.kind != EventKind::Drop);
+        gap = e.kind == EventKind::Gap ? &e : gap;
+    }
+    QVERIFY(gap);
+    QCOMPARE(gap->line, LineIndex(2));
+    QCOMPARE(gap->count, 3u);
+    QCOMPARE(QString::fromStdString(std::string(run->eventText(*gap).str())),
+             QStringLiteral("3 record(s) missing: the record numbers jump from 1 to 5 (below the "
+                            "console's log level, dropped by printk, or lost on the network)"));
+
+    // Without a gap, nothing was dropped: the drops are known, none.
+    const auto whole = loadBytes("1700000000.000000\t6,0,0,-;Linux version 6.1.0\n"
+                                 "1700000000.101000\t6,1,1000,-;next\n");
+    QVERIFY(whole);
+    const Metrics wm = computeMetrics(*whole, MetricOptions{});
+    QCOMPARE(wm.dropsUnknown, QString());
+    QCOMPARE(wm.droppedMessages, qint64(0));
+    QVERIFY(whole->recordNumbers.seen);
 }
 
 void TstFormats::recordingFormat()

@@ -146,6 +146,39 @@ void TstLineParsing::prefix_data()
                                   << QByteArray("Kernel panic - not syncing: x");
     QTest::newRow("level, digits lost") << QByteArray("<4>[ 1.0] Call Trace:") << qint64(-1) << 4
                                         << '\0' << -1 << true << QByteArray("Call Trace:");
+    // netconsole's extended form (kmsgheader.h): the record header is the prefix.
+    QTest::newRow("record header") << QByteArray("6,416,1758426,-;eth0: link up") << qint64(1758426)
+                                   << 6 << '\0' << -1 << true << QByteArray("eth0: link up");
+    QTest::newRow("record, facility")
+        << QByteArray("12,607,22085407756,-;from user space") << qint64(22085407756) << 4 << '\0'
+        << -1 << true << QByteArray("from user space");
+    QTest::newRow("record, release first")
+        << QByteArray("6.12.0-rt-amd64,6,444,501151268,-;netconsole: network logging started")
+        << qint64(501151268) << 6 << '\0' << -1 << true
+        << QByteArray("netconsole: network logging started");
+    QTest::newRow("record, caller") << QByteArray("4,1200,5012345,-,caller=T1;x") << qint64(5012345)
+                                    << 4 << 'T' << 1 << true << QByteArray("x");
+    QTest::newRow("record, fragment")
+        << QByteArray("6,416,1758426,c,ncfrag=0/1900;first") << qint64(1758426) << 6 << '\0' << -1
+        << true << QByteArray("first");
+    // Past any uptime: a header, its time none (not a time in the year 33658), as a
+    // bracketed time's.
+    QTest::newRow("record, time past any uptime")
+        << QByteArray("6,1,999999999999999999,-;x") << qint64(-1) << 6 << '\0' << -1 << true
+        << QByteArray("x");
+    QTest::newRow("digits, no header")
+        << QByteArray("8250: ttyS0 at I/O 0x3f8 (irq = 4)") << qint64(-1) << -1 << '\0' << -1
+        << true << QByteArray("8250: ttyS0 at I/O 0x3f8 (irq = 4)");
+    QTest::newRow("not a flag") << QByteArray("1,2,3,x;y") << qint64(-1) << -1 << '\0' << -1 << true
+                                << QByteArray("1,2,3,x;y");
+    QTest::newRow("too many digits")
+        << QByteArray("6,1,1234567890123456789,-;x") << qint64(-1) << -1 << '\0' << -1 << true
+        << QByteArray("6,1,1234567890123456789,-;x");
+    QTest::newRow("fields without end")
+        << QByteArray("6,1,2,-,key=value with spaces;x") << qint64(-1) << -1 << '\0' << -1 << true
+        << QByteArray("6,1,2,-,key=value with spaces;x");
+    QTest::newRow("release without header") << QByteArray("6.1, the kernel") << qint64(-1) << -1
+                                            << '\0' << -1 << true << QByteArray("6.1, the kernel");
 }
 
 void TstLineParsing::prefix()

@@ -49,6 +49,7 @@ private slots:
     void recordingNumberOutOfRange();
     void kmsgNumberOutOfRange();
     void kernelTimeBeyondHostRange();
+    void recordHeaderPastAnyUptime();
     void recordingCutInsideRecordIsPartial();
     void randomBytesWarn();
     void nulsWarn();
@@ -238,6 +239,25 @@ void TstUntrusted::kernelTimeBeyondHostRange()
     QVERIFY2(allWarnings(*run).contains(
                  QLatin1String("2 line(s) had a kernel time beyond 146 years (first: line 2); the "
                                "timeline places them there")),
+             qPrintable(allWarnings(*run)));
+}
+
+// The same 18 digits in a record header of netconsole's extended form, beside host times: no
+// kernel time (as a bracketed time past any uptime is none), counted and named.
+void TstUntrusted::recordHeaderPastAnyUptime()
+{
+    const auto run = loadBytes("1700000000.000000\t6,1,1000000,-;first\n"
+                               "1700000000.100000\t6,2,999999999999999999,-;far\n"
+                               "1700000000.200000\t6,3,1200000,-;third\n");
+    QVERIFY(run);
+    QCOMPARE(run->meta.format, Format::HostTs);
+    QCOMPARE(run->lines.size(), LineCount(3));
+    QCOMPARE(run->lines.kernelTime(LineIndex(1)), std::nullopt);
+    QCOMPARE(run->lines.kernelTime(LineIndex(2)), std::optional<KernelUs>(KernelUs(1200000)));
+    QCOMPARE(run->boots.size(), std::size_t(1));
+    QVERIFY2(allWarnings(*run).contains(QLatin1String(
+                 "1 line(s) began with a kernel timestamp that is not printk's (first: line 2, "
+                 "'6,2,999999999999999999,-')")),
              qPrintable(allWarnings(*run)));
 }
 
