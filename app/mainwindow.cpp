@@ -295,13 +295,9 @@ void MainWindow::onLoaded(const LoadResult &result)
         problems.prepend(tr("Loading was cancelled; what was read so far is shown."));
     }
     if (!problems.isEmpty()) {
-        m_notices->show(NoticeBar::Level::Error,
-                        problems.join(QStringLiteral("<br>")) +
-                            (warnings.isEmpty()
-                                 ? QString()
-                                 : QStringLiteral("<br>") + warnings.join(QStringLiteral("<br>"))));
+        m_notices->show(NoticeBar::Level::Error, NoticeBar::linesAsHtml(problems + warnings));
     } else if (!warnings.isEmpty()) {
-        m_notices->show(NoticeBar::Level::Warning, warnings.join(QStringLiteral("<br>")));
+        m_notices->show(NoticeBar::Level::Warning, NoticeBar::linesAsHtml(warnings));
     }
     if (s.sides.isEmpty()) {
         return;
@@ -325,8 +321,7 @@ void MainWindow::compareBoots(const QString &a, const QString &b)
     QStringList problems;
     Session s = SessionBuilder::fromBoots(m_bootBase, m_session.metrics, a, b, &problems);
     if (!problems.isEmpty() || s.sides.size() != 2) {
-        m_notices->show(NoticeBar::Level::Error,
-                        problems.join(QStringLiteral("<br>")).toHtmlEscaped());
+        m_notices->show(NoticeBar::Level::Error, NoticeBar::linesAsHtml(problems));
         return;
     }
     setSession(std::move(s));
@@ -430,8 +425,7 @@ void MainWindow::refreshTimelineRuns()
         setPatterns(m_session.patterns);
     }
     if (!warnings.isEmpty()) {
-        m_notices->show(NoticeBar::Level::Warning,
-                        warnings.join(QStringLiteral("<br>")).toHtmlEscaped());
+        m_notices->show(NoticeBar::Level::Warning, NoticeBar::linesAsHtml(warnings));
     }
 }
 

@@ -74,10 +74,7 @@ void MainWindow::stopCapture()
             m_notices->show(NoticeBar::Level::Info, stopped);
         } else {
             m_notices->show(NoticeBar::Level::Warning,
-                            stopped + QStringLiteral("<br>") +
-                                found.join(QLatin1Char('\n'))
-                                    .toHtmlEscaped()
-                                    .replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+                            stopped + QStringLiteral("<br>") + NoticeBar::linesAsHtml(found));
         }
     }
     m_liveBar->setRunning(false);

@@ -25,7 +25,7 @@ OpenedSession SessionBuilder::fromLoad(const LoadResult &result, const OpenReque
         if (si < request.boots.size()) {
             choice.mode = BootChoice::Mode::Selected;
             if (!BootSelector::parse(request.boots[si], &choice.selector, &selectorError)) {
-                problems << QStringLiteral("--boots: %1").arg(selectorError).toHtmlEscaped();
+                problems << QStringLiteral("--boots: %1").arg(selectorError);
                 continue;
             }
         } else if (request.bootsAsTrials) {
@@ -33,26 +33,22 @@ OpenedSession SessionBuilder::fromLoad(const LoadResult &result, const OpenReque
         }
         for (const LoadedFile &f : result.sides[si]) {
             if (!f.run) {
-                problems << f.error.toHtmlEscaped();
+                problems << f.error;
                 continue;
             }
             opened << f.path;
             for (const QString &w : f.run->warnings) {
-                warnings << QStringLiteral("%1: %2")
-                                .arg(QFileInfo(f.path).fileName(), w)
-                                .toHtmlEscaped();
+                warnings << QStringLiteral("%1: %2").arg(QFileInfo(f.path).fileName(), w);
             }
             if (f.run->load.stoppedEarly()) {
-                problems << QStringLiteral("%1: %2")
-                                .arg(QFileInfo(f.path).fileName(), f.run->load.message)
-                                .toHtmlEscaped();
+                problems << QStringLiteral("%1: %2").arg(QFileInfo(f.path).fileName(),
+                                                         f.run->load.message);
             }
             const QVector<Trial> trials = trialsOf(f.run, QFileInfo(f.path).fileName(), choice);
             if (trials.isEmpty()) {
                 problems << QStringLiteral("%1: --boots %2 chooses none of its %3 boots")
                                 .arg(QFileInfo(f.path).fileName(), request.boots.value(si),
-                                     QString::number(f.run->boots.size()))
-                                .toHtmlEscaped();
+                                     QString::number(f.run->boots.size()));
             }
             side.trials += trials;
         }

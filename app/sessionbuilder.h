@@ -29,8 +29,8 @@ struct OpenRequest
 struct OpenedSession
 {
     Session session;      // no sides when nothing could be read
-    QStringList problems; // HTML-escaped: unreadable files, run errors
-    QStringList warnings; // HTML-escaped
+    QStringList problems; // plain text: unreadable files, run errors
+    QStringList warnings; // plain text
     QStringList opened;   // paths of the files read
 };
 

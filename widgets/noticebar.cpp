@@ -16,6 +16,9 @@ NoticeBar::NoticeBar(QWidget *parent) : QFrame(parent)
     auto *l = new QHBoxLayout(this);
     l->setContentsMargins(8, 4, 4, 4);
     m_label = new QLabel;
+    // Always HTML: left to guess (Qt::AutoText), an escaped message without a tag in it
+    // showed its entities ("&quot;") as they are.
+    m_label->setTextFormat(Qt::RichText);
     m_label->setWordWrap(true);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -49,6 +52,18 @@ void NoticeBar::show(Level level, const QString &html)
     m_label->setText(html);
     QFrame::show();
     fitHeight();
+}
+
+QString NoticeBar::linesAsHtml(const QStringList &plain)
+{
+    QStringList escaped;
+    escaped.reserve(plain.size());
+    for (const QString &line : plain) {
+        escaped << line.toHtmlEscaped();
+    }
+    // Spaces kept as written ("[    0.0400]"), the lines still wrapped to the strip's width.
+    return QStringLiteral("<span style=\"white-space: pre-wrap\">%1</span>")
+        .arg(escaped.join(QStringLiteral("<br>")));
 }
 
 QString NoticeBar::text() const

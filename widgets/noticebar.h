@@ -18,6 +18,9 @@ public:
     explicit NoticeBar(QWidget *parent = nullptr);
     enum class Level { Info, Warning, Error };
     void show(Level level, const QString &html);
+    // Lines of plain text (file names, messages with quotes and '<') as the HTML show()
+    // takes: each escaped, one under the other.
+    static QString linesAsHtml(const QStringList &plain);
     QString text() const;
     void clear();
 

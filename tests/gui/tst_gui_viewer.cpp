@@ -23,6 +23,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextDocument>
 #include <QThread>
 #include <QtTest>
 
@@ -574,6 +575,40 @@ private slots:
                  qPrintable(QString::number(t->dataStart())));
         QVERIFY2(t->dataEnd() > 6.88 && t->dataEnd() < 7.0,
                  qPrintable(QString::number(t->dataEnd())));
+    }
+
+    // A warning is shown as written: its quotes are no "&quot;" (an escaped message without a
+    // tag was taken for plain text), and two warnings stand one under the other.
+    void warningsShowAsWritten()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("netconsole.log"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("1700000000.000000\t6,0,0,-,ncfrag=0/10;abcde6,0,0,-,ncfrag=5/10;fghij\n"
+                "1700000000.100000\t[    0.0400] a <b> lost digits\n");
+        f.close();
+        MainWindow w2;
+        w2.openFiles({path});
+        QVERIFY(w2.waitForLoaded());
+        const auto *label = w2.notices()->findChild<QLabel *>();
+        QVERIFY(label);
+        QCOMPARE(label->textFormat(), Qt::RichText);
+        QTextDocument shown;
+        shown.setHtml(w2.notices()->text());
+        // <br> is a line separator in the document.
+        const QStringList lines =
+            shown.toPlainText().replace(QChar::LineSeparator, u'\n').split(u'\n');
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0], QStringLiteral("netconsole.log: 1 line(s) began with a kernel timestamp "
+                                          "that is not printk's (first: line 2, '[    0.0400]'): "
+                                          "characters were lost on the line; they count as lines "
+                                          "without a kernel time"));
+        QCOMPARE(lines[1],
+                 QStringLiteral("netconsole.log: 1 record(s) longer than one of netconsole's "
+                                "datagrams came in fragments (first: line 1): each is one "
+                                "line, with the headers of its later fragments "
+                                "(\",ncfrag=\") inside its text"));
     }
 
     void damagedFileSaysWhatWasKept()
