@@ -333,6 +333,12 @@ QVector<int> TimelineView::laneOrder() const
 
 QString TimelineView::laneLabel(int lane) const
 {
+    const auto noSerialLine = [](const TimelineRun &r) { return r.run->meta.noSerialLine; };
+    if (lane == Wire && !m_runs.isEmpty() &&
+        std::all_of(m_runs.begin(), m_runs.end(), noSerialLine)) {
+        // A netconsole's bytes crossed no wire: the lane shows when they arrived.
+        return QStringLiteral("received\nbytes/s");
+    }
     if (lane < LaneCount) {
         return laneTitle(Lane(lane));
     }

@@ -149,6 +149,12 @@ public:
         const QCPItemText *note = m_lanes.value(lane).missing;
         return note && note->visible() ? note->text() : QString();
     }
+    // The title on a lane's axis, as drawn.
+    QString laneAxisLabel(Lane lane) const
+    {
+        const QCPAxisRect *rect = m_lanes.value(lane).rect;
+        return rect ? rect->axis(QCPAxis::atLeft)->label() : QString();
+    }
     // What a lane's readout says for the cursor's last position (empty: none).
     QString laneReadout(Lane lane) const
     {

@@ -611,6 +611,27 @@ private slots:
                                 "(\",ncfrag=\") inside its text"));
     }
 
+    // A netconsole's bytes crossed no serial line: its lane is of bytes received, unless a
+    // serial console beside it has a wire.
+    void netconsoleLanes()
+    {
+        const QString dir = QStringLiteral(TTYSCOPE_FIXTURES "/netconsole/");
+        MainWindow w2;
+        w2.openFiles({dir + QStringLiteral("plain.ttyrec.zst"),
+                      dir + QStringLiteral("extended.ttyrec.zst")});
+        QVERIFY(w2.waitForLoaded());
+        QCOMPARE(w2.session().sides.size(), 2);
+        QCOMPARE(w2.timeline()->laneAxisLabel(TimelineView::Wire),
+                 QStringLiteral("received\nbytes/s"));
+        MainWindow w3;
+        w3.openFiles({sample("boot_login-default-smp2-115200-t1.hostts.log.zst"),
+                      dir + QStringLiteral("extended.ttyrec.zst")});
+        QVERIFY(w3.waitForLoaded());
+        QCOMPARE(w3.session().sides.size(), 2);
+        QCOMPARE(w3.timeline()->laneAxisLabel(TimelineView::Wire),
+                 QStringLiteral("on the wire\nbytes/s"));
+    }
+
     void damagedFileSaysWhatWasKept()
     {
         // A zstd file cut in the middle: the window says so and shows what was read.

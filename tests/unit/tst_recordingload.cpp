@@ -8,9 +8,11 @@
 // clock, and files cut inside a record or broken by an unreadable header.
 #include "inputfile.h"
 #include "lineframer.h"
+#include "metrics.h"
 #include "recordingblocks.h"
 #include "recordingdecoder.h"
 #include "runbuilder.h"
+#include "runloader.h"
 #include "tst_helpers.h"
 
 #include <QRandomGenerator>
@@ -149,6 +151,7 @@ class TstRecordingLoad : public QObject
 private slots:
     void blocksMatchRecordByRecord_data();
     void blocksMatchRecordByRecord();
+    void netconsoleBothForms();
 };
 
 void TstRecordingLoad::blocksMatchRecordByRecord_data()
@@ -236,6 +239,61 @@ void TstRecordingLoad::blocksMatchRecordByRecord()
         QCOMPARE(run->lines.flags(run->lines.endIndex() - 1_lines) & NoNewline, int(NoNewline));
         QCOMPARE(lineText(*run, run->lines.endIndex() - 1_lines), QByteArray("login: \r"));
     }
+}
+
+// One boot received by netconsole in both forms (tests/fixtures/netconsole, counted in its
+// README): the same 567 lines with the same kernel times; the extended form's dictionaries
+// are no lines, its record numbers have five gaps (15 debug messages below the console's log
+// level), which are no drops, and its long line came in two fragments.
+void TstRecordingLoad::netconsoleBothForms()
+{
+    const QString dir = QStringLiteral(TTYSCOPE_FIXTURES "/netconsole/");
+    QString error;
+    const std::unique_ptr<Run> plain =
+        loadRun(dir + QStringLiteral("plain.ttyrec.zst"), {}, &error);
+    QVERIFY2(plain, qPrintable(error));
+    const std::unique_ptr<Run> extended =
+        loadRun(dir + QStringLiteral("extended.ttyrec.zst"), {}, &error);
+    QVERIFY2(extended, qPrintable(error));
+    QCOMPARE(plain->lines.size(), 567_lines);
+    QCOMPARE(extended->lines.size(), 567_lines);
+    for (LineIndex i(0); i < plain->lines.endIndex(); ++i) {
+        QVERIFY(plain->lines.kernelTime(i));
+        QCOMPARE(extended->lines.kernelTime(i), plain->lines.kernelTime(i));
+    }
+    QCOMPARE(lineText(*extended, 0).left(44),
+             QByteArray("5,0,0,-;Linux version 6.1.0-57-amd64 (debian"));
+    QCOMPARE(extended->lines.level(LineIndex(0)), std::optional<int>(5));
+    QCOMPARE(extended->metaLines, 74);
+    QCOMPARE(plain->metaLines, 0);
+
+    QVERIFY(!plain->recordNumbers.seen);
+    QVERIFY(extended->recordNumbers.seen);
+    QCOMPARE(extended->recordNumbers.missing, 15);
+    QCOMPARE(extended->recordNumbers.gaps, 5);
+    std::vector<std::pair<std::int64_t, std::uint32_t>> gaps;
+    for (const Event &e : extended->events) {
+        QVERIFY(e.kind != EventKind::Drop);
+        if (e.kind == EventKind::Gap) {
+            gaps.emplace_back(e.line.value(), e.count);
+        }
+    }
+    QCOMPARE(gaps, (std::vector<std::pair<std::int64_t, std::uint32_t>>{
+                       {15, 2}, {69, 2}, {240, 3}, {249, 1}, {336, 7}}));
+
+    QCOMPARE(plain->warnings, QStringList());
+    QCOMPARE(extended->warnings,
+             QStringList{QStringLiteral("1 record(s) longer than one of netconsole's datagrams "
+                                        "came in fragments (first: line 566): each is one line, "
+                                        "with the headers of its later fragments (\",ncfrag=\") "
+                                        "inside its text")});
+    const Metrics p = computeMetrics(*plain, MetricOptions{});
+    const Metrics x = computeMetrics(*extended, MetricOptions{});
+    QCOMPARE(p.dropsUnknown, QString());
+    QCOMPARE(p.droppedMessages, 0);
+    QCOMPARE(x.dropsUnknown,
+             QStringLiteral("15 record(s) missing: below the log level, dropped or lost"));
+    QCOMPARE(x.kernelDuration, p.kernelDuration);
 }
 
 QTEST_GUILESS_MAIN(TstRecordingLoad)
