@@ -3,8 +3,8 @@
    (nc_port=PORT, and nc_ext_port=PORT for a second target in the extended form: the kernel
    hands unknown key=value parameters to init's environment), logs a burst of 200 lines as
    the serial and the network consoles all print them, and a line too long for one of
-   netconsole's extended datagrams, and powers off. Compiled statically by the test
-   (tst_e2e_kernel.cpp). */
+   netconsole's extended datagrams, and crashes the kernel (sysrq c: a panic). Compiled
+   statically by the test (tst_e2e_kernel.cpp). */
 #define HARNESS_LEVEL "<2>"
 #include "../fixtures/harness.h"
 
@@ -56,7 +56,14 @@ int main(void)
     if (write(harness_kmsg, longLine, 990) < 0) {
         dprintf(2, "kmsg write failed\n");
     }
-    sleep(1); /* the last datagrams leave before the network goes down */
+    sleep(1); /* the last datagrams leave before the crash */
+    /* A panic, which netconsole sends as the serial console prints it: the test compares
+       the crash found in each. The kernel waits (panic=0) until the test stops QEMU. */
+    say("crash");
+    const int sysrq = open("/proc/sysrq-trigger", O_WRONLY);
+    if (sysrq < 0 || write(sysrq, "c", 1) < 0) {
+        say("cannot crash");
+    }
     harness_poweroff();
     return 0;
 }

@@ -242,9 +242,9 @@ void TstRecordingLoad::blocksMatchRecordByRecord()
 }
 
 // One boot received by netconsole in both forms (tests/fixtures/netconsole, counted in its
-// README): the same 567 lines with the same kernel times; the extended form's dictionaries
-// are no lines, its record numbers have five gaps (15 debug messages below the console's log
-// level), which are no drops, and its long line came in two fragments.
+// README): the same 605 lines with the same kernel times and the same panic; the extended form's
+// dictionaries are no lines, its record numbers have five gaps (15 debug messages below the
+// console's log level), which are no drops, and its long line came in two fragments.
 void TstRecordingLoad::netconsoleBothForms()
 {
     const QString dir = QStringLiteral(TTYSCOPE_FIXTURES "/netconsole/");
@@ -255,8 +255,8 @@ void TstRecordingLoad::netconsoleBothForms()
     const std::unique_ptr<Run> extended =
         loadRun(dir + QStringLiteral("extended.ttyrec.zst"), {}, &error);
     QVERIFY2(extended, qPrintable(error));
-    QCOMPARE(plain->lines.size(), 567_lines);
-    QCOMPARE(extended->lines.size(), 567_lines);
+    QCOMPARE(plain->lines.size(), 605_lines);
+    QCOMPARE(extended->lines.size(), 605_lines);
     for (LineIndex i(0); i < plain->lines.endIndex(); ++i) {
         QVERIFY(plain->lines.kernelTime(i));
         QCOMPARE(extended->lines.kernelTime(i), plain->lines.kernelTime(i));
@@ -287,6 +287,15 @@ void TstRecordingLoad::netconsoleBothForms()
                                         "came in fragments (first: line 566): each is one line, "
                                         "with the headers of its later fragments (\",ncfrag=\") "
                                         "inside its text")});
+    // The panic, at the same kernel time in both.
+    for (const Run *r : {plain.get(), extended.get()}) {
+        const auto panic = std::find_if(r->events.begin(), r->events.end(),
+                                        [](const Event &e) { return e.kind == EventKind::Panic; });
+        QVERIFY(panic != r->events.end());
+        QCOMPARE(r->lines.kernelTime(panic->line), std::optional(KernelUs(5613022)));
+        QVERIFY(lineText(*r, panic->line)
+                    .endsWith("Kernel panic - not syncing: sysrq triggered crash"));
+    }
     const Metrics p = computeMetrics(*plain, MetricOptions{});
     const Metrics x = computeMetrics(*extended, MetricOptions{});
     QCOMPARE(p.dropsUnknown, QString());
