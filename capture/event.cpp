@@ -38,7 +38,7 @@ constexpr std::array<KindInfo, kEventKindCount> kKinds{{
     {"reboot", "reboot / power off"},
     {"console", "console enable / handover"},
     {"marker", "marker"},
-    {"gap", "capture gap"},
+    {"gap", "capture gap / records missing"},
     {"firmware", "firmware banner / terminal reset"},
 }};
 } // namespace

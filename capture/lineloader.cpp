@@ -170,7 +170,7 @@ public:
     LineLoadResult &result() { return m_result; }
 
 private:
-    // The records lost before each line with a record header, among the notes in line order
+    // The records missing before each line with a record header, among the notes in line order
     // (after the recorded notes placed at the same line).
     void noteSequenceGaps(const ParsedBlock &b, LineIndex base)
     {
