@@ -68,6 +68,26 @@ QByteArray cpioEntry(const QByteArray &name, unsigned mode, const QByteArray &da
     return e;
 }
 
+// What `ttyscope ARGS...` writes to its standard output; *ok false when it did not exit 0
+// within a minute.
+QByteArray ttyscopeOutput(const QStringList &args, bool *ok)
+{
+    QProcess p;
+    p.start(QStringLiteral(TTYSCOPE_BIN), args);
+    *ok = p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    return p.readAllStandardOutput();
+}
+
+// The "runs" of `ttyscope report --output json ARGS...`; *ok as for ttyscopeOutput.
+QJsonArray reportRuns(const QStringList &args, bool *ok)
+{
+    const QByteArray out = ttyscopeOutput(
+        QStringList{QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json")} +
+            args,
+        ok);
+    return QJsonDocument::fromJson(out).object().value(QLatin1String("runs")).toArray();
+}
+
 // A UDP port nobody listens on now (the capture binds it a moment later).
 int freeUdpPort()
 {
@@ -467,11 +487,9 @@ void TstE2eKernel::netconsole()
              "the serial console: " + tail(serialText));
 
     // --- The recording: the same lines, as `ttyscope cat` gives them ...
-    QProcess cat;
-    cat.start(QStringLiteral(TTYSCOPE_BIN), {QStringLiteral("cat"), rec});
-    QVERIFY(cat.waitForFinished(60000));
-    QCOMPARE(cat.exitCode(), 0);
-    QList<QByteArray> received = cat.readAllStandardOutput().split('\n');
+    bool ok = false;
+    QList<QByteArray> received = ttyscopeOutput({QStringLiteral("cat"), rec}, &ok).split('\n');
+    QVERIFY(ok);
     if (!received.isEmpty() && received.back().isEmpty()) {
         received.removeLast();
     }
@@ -482,18 +500,9 @@ void TstE2eKernel::netconsole()
     QVERIFY2(received[0].contains("] Linux version "), received[0].constData());
 
     // --- ... and the report: no rate, its reason, nothing to warn about.
-    QProcess report;
-    report.start(QStringLiteral(TTYSCOPE_BIN),
-                 {QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json"),
-                  QStringLiteral("--events"), QStringLiteral("none"), rec});
-    QVERIFY(report.waitForFinished(60000));
-    QCOMPARE(report.exitCode(), 0);
-    const QJsonObject run = QJsonDocument::fromJson(report.readAllStandardOutput())
-                                .object()
-                                .value(QLatin1String("runs"))
-                                .toArray()
-                                .at(0)
-                                .toObject();
+    const QJsonObject run =
+        reportRuns({QStringLiteral("--events"), QStringLiteral("none"), rec}, &ok).at(0).toObject();
+    QVERIFY(ok);
     QCOMPARE(run.value(QLatin1String("label")).toString(),
              QStringLiteral("netconsole 127.0.0.1:%1").arg(port));
     QCOMPARE(run.value(QLatin1String("baud")).toInt(), 0);
@@ -508,15 +517,13 @@ void TstE2eKernel::netconsole()
     // not printable ("\x09" for a tab); the long line came in two fragments, glued on one
     // line with the second's header inside. Each line has its kernel time from the header,
     // and the dictionaries (" SUBSYSTEM=...") are no lines.
-    QProcess extCat;
-    extCat.start(QStringLiteral(TTYSCOPE_BIN), {QStringLiteral("cat"), extRec});
-    QVERIFY(extCat.waitForFinished(60000));
-    QCOMPARE(extCat.exitCode(), 0);
     // `cat` gives the recorded bytes: the dictionaries too, which the analysis leaves out.
+    const QByteArray extText = ttyscopeOutput({QStringLiteral("cat"), extRec}, &ok);
+    QVERIFY(ok);
     static const QRegularExpression dictionary(QStringLiteral("^ [A-Za-z0-9_.-]+="));
     QList<QByteArray> records;
     int dictionaryLines = 0;
-    for (const QByteArray &l : extCat.readAllStandardOutput().split('\n')) {
+    for (const QByteArray &l : extText.split('\n')) {
         if (dictionary.match(QString::fromUtf8(l)).hasMatch()) {
             QVERIFY2(!records.isEmpty(), l.constData()); // after a record
             ++dictionaryLines;
@@ -559,16 +566,9 @@ void TstE2eKernel::netconsole()
     }
     QVERIFY(fragmented > 0 && serialLines[fragmented].contains("harness: long line xxx"));
 
-    QProcess extReport;
-    extReport.start(QStringLiteral(TTYSCOPE_BIN),
-                    {QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json"),
-                     QStringLiteral("--events"), QStringLiteral("none"), rec, extRec});
-    QVERIFY(extReport.waitForFinished(60000));
-    QCOMPARE(extReport.exitCode(), 0);
-    const QJsonArray both = QJsonDocument::fromJson(extReport.readAllStandardOutput())
-                                .object()
-                                .value(QLatin1String("runs"))
-                                .toArray();
+    const QJsonArray both =
+        reportRuns({QStringLiteral("--events"), QStringLiteral("none"), rec, extRec}, &ok);
+    QVERIFY(ok);
     QCOMPARE(both.size(), 2);
     const QJsonObject plain = both.at(0).toObject(), extended = both.at(1).toObject();
     QCOMPARE(extended.value(QLatin1String("lines")).toInt(), int(serialLines.size()));
@@ -599,16 +599,8 @@ void TstE2eKernel::netconsole()
 
     // --- The crash: the same in the serial console and in both netconsoles (title, kind,
     // kernel time, trace complete, frames).
-    QProcess crashes;
-    crashes.start(QStringLiteral(TTYSCOPE_BIN),
-                  {QStringLiteral("report"), QStringLiteral("--output"), QStringLiteral("json"),
-                   serial, rec, extRec});
-    QVERIFY(crashes.waitForFinished(60000));
-    QCOMPARE(crashes.exitCode(), 0);
-    const QJsonArray three = QJsonDocument::fromJson(crashes.readAllStandardOutput())
-                                 .object()
-                                 .value(QLatin1String("runs"))
-                                 .toArray();
+    const QJsonArray three = reportRuns({serial, rec, extRec}, &ok);
+    QVERIFY(ok);
     QCOMPARE(three.size(), 3);
     QJsonObject first;
     for (const QJsonValue &r : three) {
