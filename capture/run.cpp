@@ -61,7 +61,9 @@ double Run::wireBytes(LineIndex i) const
 std::optional<RunSeconds> Run::producedAt(LineIndex i) const
 {
     const std::optional<KernelUs> k = lines.kernelTime(i);
-    if (!k) {
+    // No boot yet: a live capture that prints its events as they come (`capture
+    // --headless`) has not split its lines into boots, so no clock ties the two.
+    if (!k || boots.empty()) {
         return std::nullopt;
     }
     const Boot &b = boots[std::size_t(bootOf(i))];

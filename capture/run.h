@@ -175,7 +175,7 @@ public:
     // A host time in seconds since the start of the run.
     std::optional<RunSeconds> runTimeOf(std::optional<HostNs> at) const;
     // When the line was produced, in run seconds (kernel time mapped to the host clock);
-    // none without kernel time.
+    // none without kernel time, or before the lines were split into boots.
     std::optional<RunSeconds> producedAt(LineIndex i) const;
     // The time a line's `bytes` took on the wire, in run seconds, for the series: from
     // `arrived` (its first byte) for as long as they take at meta.baud, but not past

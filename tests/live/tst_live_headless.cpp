@@ -2,9 +2,11 @@
 // cleanly (events printed, frame ended, summary), SIGKILL loses at most about a second.
 #include "livetest.h"
 
+#include "inputfile.h"
 #include "runloader.h"
 
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -268,6 +270,69 @@ private slots:
         QVERIFY2(livetest::outranTheDefaultRate(r->warnings) == (reported == 0),
                  qPrintable(r->warnings.join(QLatin1Char('\n'))));
         QVERIFY(reported == 0 || r->warnings.isEmpty());
+    }
+
+    // An x86 console from power-on, as the bundled capture's serial line sent it: the
+    // kernel's first line comes behind the boot loader's "Probing EDD ... ok" and escape
+    // codes. Printing its event as it came read the line's boot before the live capture
+    // had split its lines into any: the capture crashed (SIGSEGV) on every such boot.
+    void aBootFromPowerOn()
+    {
+        QString error;
+        InputFile in;
+        QVERIFY2(in.open(QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst"),
+                         &error),
+                 qPrintable(error));
+        std::string bytes;
+        for (std::string block(InputFile::kBlockBytes, '\0');;) {
+            const std::size_t n = in.readInto(block.data(), block.size());
+            if (n == 0) {
+                break;
+            }
+            bytes.append(block.data(), n);
+        }
+        QCOMPARE(bytes.size(), std::size_t(24069)); // the truth file's bytes_total
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        const QString out = m_dir.filePath(QStringLiteral("poweron.ttyrec.zst"));
+        QProcess p;
+        QVERIFY(startCapture(p, pty.name, out));
+        pty.releaseSlave();
+        QVERIFY(pty.write(bytes));
+        QByteArray text;
+        QVERIFY(waitFor(
+            [&] {
+                p.waitForReadyRead(20);
+                text += p.readAllStandardOutput();
+                return text.contains("panic_end") || p.state() != QProcess::Running;
+            },
+            10000));
+        // Checked before the signal: a process that has ended has no id, and kill(0) would
+        // stop this test's own process group.
+        QVERIFY2(p.state() == QProcess::Running,
+                 qPrintable(QStringLiteral("exit status %1, code %2")
+                                .arg(int(p.exitStatus()))
+                                .arg(p.exitCode())));
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(5000));
+        text += p.readAllStandardOutput();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QString printed = QString::fromUtf8(text);
+        // The kernel's first line, printed with its arrival, its front text made safe.
+        QVERIFY2(printed.contains(QRegularExpression(QStringLiteral(
+                     "\\d\\d:\\d\\d:\\d\\d\\.\\d{3}  boot +Probing EDD \\(edd=off to "
+                     "disable\\)\\.\\.\\. o\\.c\\.\\[\\?7l\\.\\[2J\\[    0\\.000000\\] Linux "
+                     "version 6\\.1\\.0-57-amd64 "))),
+                 qPrintable(printed));
+        QVERIFY2(printed.contains(QRegularExpression(QStringLiteral(
+                     "  panic +\\[ +\\d+\\.\\d{6}\\] Kernel panic - not syncing: VFS: Unable "
+                     "to mount root fs"))),
+                 qPrintable(printed));
+
+        std::unique_ptr<Run> r = loadRun(out, {}, &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->lines.size(), LineCount(370)); // the truth file's count
     }
 };
 
