@@ -362,6 +362,7 @@ void MainWindow::setSession(Session session)
         m_logs->addWidget(pane);
         m_panes.append(pane);
         pane->view()->model()->setShowControls(m_showControls && m_showControls->isChecked());
+        pane->view()->model()->setTimesInText(m_timesInText && m_timesInText->isChecked());
         connect(pane->view(), &LogView::currentLineChanged, this,
                 [this, s](LineIndex l) { onLogLineChanged(s, l); });
         connect(pane->view(), &LogView::selectionChanged, this,

@@ -190,6 +190,7 @@ private:
     QMenu *m_lanesMenu = nullptr;
     QAction *m_sourceLaneAction = nullptr; // View > Lanes and the Sources dock: the stacked lane
     QAction *m_showControls = nullptr;     // View: escape sequences shown in the log text
+    QAction *m_timesInText = nullptr;      // View: kernel timestamps kept in the log text
     bool m_loading = false;
     LiveController *m_live = nullptr;
     LiveBar *m_liveBar = nullptr;

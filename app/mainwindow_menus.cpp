@@ -183,6 +183,16 @@ void MainWindow::buildActions()
             p->view()->model()->setShowControls(on);
         }
     });
+    // The kernel time column shows each line's timestamp; in the text too it left a narrow
+    // pane little room for the message. Shown on request, as the console printed it.
+    m_timesInText = view->addAction(tr("Kernel &timestamps in the log text"));
+    m_timesInText->setObjectName(QStringLiteral("timesInText"));
+    m_timesInText->setCheckable(true);
+    connect(m_timesInText, &QAction::toggled, this, [this](bool on) {
+        for (LogPane *p : m_panes) {
+            p->view()->model()->setTimesInText(on);
+        }
+    });
     view->addAction(m_eventDock->toggleViewAction());
     view->addAction(m_metricsDock->toggleViewAction());
     add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11),

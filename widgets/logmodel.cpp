@@ -2,6 +2,7 @@
 
 #include "consolecolors.h"
 #include "consoletext.h"
+#include "kernelprefix.h"
 #include "palette.h"
 
 #include <QBrush>
@@ -177,6 +178,59 @@ void LogModel::setShowControls(bool on)
     }
 }
 
+void LogModel::setTimesInText(bool on)
+{
+    if (on == m_timesInText) {
+        return;
+    }
+    m_timesInText = on;
+    if (rowCount() > 0) {
+        emit dataChanged(index(0, Text), index(rowCount() - 1, Text));
+    }
+}
+
+std::size_t LogModel::timestampBytes(std::string_view bytes)
+{
+    const KernelPrefix p = parseKernelPrefix(bytes);
+    if (!p.time || p.timeAt != 0) {
+        return 0;
+    }
+    if (p.sequence) {
+        return p.message; // a record header: "6,416,1758426,-;" (its caller= is in it)
+    }
+    const std::size_t close = bytes.find(']');
+    if (close == std::string_view::npos) {
+        return 0;
+    }
+    std::size_t end = close + 1;
+    if (end < bytes.size() && bytes[end] == ' ') {
+        ++end;
+    }
+    return end;
+}
+
+std::string_view LogModel::shownBytes(const LineText &text) const
+{
+    const std::string_view bytes = text.view();
+    return m_timesInText ? bytes : bytes.substr(timestampBytes(bytes));
+}
+
+QStringList LogModel::copiedText(const std::vector<int> &rows) const
+{
+    QStringList out;
+    out.reserve(qsizetype(rows.size()));
+    for (int row : rows) {
+        const std::optional<LineIndex> line = m_run ? lineAt(row) : std::nullopt;
+        if (!line || *line >= m_run->lines.endIndex()) {
+            out << QString();
+            continue;
+        }
+        const LineText text = m_run->lines.text(*line);
+        out << displayText(text.view(), m_showControls);
+    }
+    return out;
+}
+
 const Event *LogModel::eventOf(LineIndex line) const
 {
     const auto &ev = m_run->events;
@@ -207,7 +261,7 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
         QVector<int> ranges;
         if (index.column() == Text && m_showControls) {
             const LineText text = m_run->lines.text(line);
-            displayText(text.view(), true, &ranges);
+            displayText(shownBytes(text), true, &ranges);
         }
         return QVariant::fromValue(ranges);
     }
@@ -215,7 +269,7 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
         QVector<int> styles;
         if (index.column() == Text) {
             const LineText text = m_run->lines.text(line);
-            displayText(text.view(), m_showControls, nullptr, &styles);
+            displayText(shownBytes(text), m_showControls, nullptr, &styles);
         }
         return QVariant::fromValue(styles);
     }
@@ -248,7 +302,7 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
         }
         case Text: {
             const LineText text = m_run->lines.text(line);
-            return displayText(text.view(), m_showControls);
+            return displayText(shownBytes(text), m_showControls);
         }
         }
         return {};

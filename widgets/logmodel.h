@@ -35,10 +35,24 @@ public:
     // Lines whose rows get the search highlight (sorted).
     void setMatches(std::shared_ptr<const std::vector<LineIndex>> lines);
     void setWallClock(bool on);
+    bool wallClock() const { return m_wallClock; }
     // Escape sequences and control characters: hidden (default, as a terminal prints the
     // line) or shown in caret notation (^[[2J), drawn dim by the view.
     void setShowControls(bool on);
     bool showControls() const { return m_showControls; }
+    // A line's own kernel timestamp (`[    4.129775] `, or netconsole's record header) in
+    // the text column: hidden by default, since the kernel time column shows it and the
+    // prefix took most of a narrow pane; shown on request. Copies keep it either way.
+    void setTimesInText(bool on);
+    bool timesInText() const { return m_timesInText; }
+    // The rows' whole lines as shown with their timestamps, for the clipboard.
+    QStringList copiedText(const std::vector<int> &rows) const;
+    // How many leading bytes of `bytes` the text column leaves out when timestamps are
+    // hidden: the kernel timestamp at the line's start (with the `<N>` level before it and
+    // one space after it), or a record header; 0 for any other line. A caller id after the
+    // time is kept (no column shows it), and so is a timestamp behind other text (a login
+    // prompt, escape codes).
+    static std::size_t timestampBytes(std::string_view bytes);
     // The run grew (live capture): rows are appended, the last old row may have changed
     // (a partial line completed).
     void linesChanged();
@@ -63,11 +77,13 @@ public:
 private:
     int targetRows() const; // rows of the run or the filter
     const Event *eventOf(LineIndex line) const;
+    std::string_view shownBytes(const LineText &text) const; // the text column's part
     std::shared_ptr<const Run> m_run;
     std::shared_ptr<const std::vector<LineIndex>> m_filter;
     std::shared_ptr<const std::vector<LineIndex>> m_matches;
     bool m_wallClock = false;
     bool m_showControls = false;
+    bool m_timesInText = false;
     int m_rows = 0; // what the view was told; a live run grows between updates
 };
 

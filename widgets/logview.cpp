@@ -8,10 +8,14 @@
 #include <QCheckBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace tty {
 
@@ -41,13 +45,11 @@ LogView::LogView(QWidget *parent) : QWidget(parent), m_model(new LogModel(this))
 
     m_lines = new LogLineView(m_model, LogModel::Text, this);
     m_lines->setItemDelegateForColumn(LogModel::Text, new ControlTextDelegate(m_lines));
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    m_lines->setFont(mono);
-    const int digit = QFontMetrics(mono).horizontalAdvance(QLatin1Char('0'));
-    m_lines->setColumnWidth(LogModel::Number, digit * 9);
-    m_lines->setColumnWidth(LogModel::Arrival, digit * 12);
-    m_lines->setColumnWidth(LogModel::Kernel, digit * 13);
-    m_lines->setColumnWidth(LogModel::Lag, digit * 8);
+    // A copy is for a mail or a bug report: whole lines, their timestamps in, as printed.
+    m_lines->setRowsText(
+        [this](const std::vector<int> &rows) { return m_model->copiedText(rows); });
+    m_lines->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    fitColumns();
     layout->addWidget(m_lines, 1);
 
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
@@ -109,6 +111,77 @@ void LogView::setRun(std::shared_ptr<const Run> run)
     m_model->setRun(std::move(run));
     m_filter->setChecked(false);
     m_status->clear();
+    fitColumns();
+}
+
+void LogView::setWallClock(bool on)
+{
+    m_model->setWallClock(on);
+    fitColumns();
+}
+
+namespace {
+
+int integerDigits(double v)
+{
+    int n = 1;
+    for (double x = std::fabs(v); x >= 10 && n < 20; x /= 10) {
+        ++n;
+    }
+    return n;
+}
+
+} // namespace
+
+void LogView::fitColumns()
+{
+    // Characters of the widest value: a live run (or none yet) keeps room for ten million
+    // lines and a day of seconds.
+    int number = 8, arrival = 12, kernel = 12, lag = 9;
+    if (m_run && !m_run->growLock) {
+        const LineTable &lines = m_run->lines;
+        number = integerDigits(double(lines.size().count()));
+        double lastArrival = 0;
+        if (lines.size().count() > 0) {
+            if (const std::optional<RunSeconds> t =
+                    m_run->timeOf(lines.endIndex() - LineCount(1))) {
+                lastArrival = t->count();
+            }
+        }
+        arrival = m_model->wallClock() && m_run->arrivalIsWallClock
+                      ? 12 // HH:mm:ss.zzz
+                      : integerDigits(lastArrival) + 7;
+        // The lag is no more than the capture lasted.
+        lag = integerDigits(lastArrival) + 4;
+        // A boot's kernel times grow: its last kernel line has about the largest. Lines
+        // are looked at back from each boot's end, a few at most.
+        double maxKernel = 0;
+        for (const Boot &b : m_run->boots) {
+            int looked = 0;
+            for (LineIndex i = b.end - LineCount(1); i >= b.first && looked < 64; --i, ++looked) {
+                if (const std::optional<KernelUs> k = lines.kernelTime(i)) {
+                    maxKernel = std::max(maxKernel, double(k->count()) / 1e6);
+                    break;
+                }
+            }
+        }
+        kernel = integerDigits(maxKernel) + 7;
+    }
+    const QFontMetrics values(m_lines->font());
+    const QFontMetrics headers(m_lines->horizontalHeader()->font());
+    const int margin = values.horizontalAdvance(QLatin1Char('0')) * 2;
+    auto fit = [&](LogModel::Column column, int chars) {
+        const QString header =
+            m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+        m_lines->setColumnWidth(column,
+                                std::max(values.horizontalAdvance(QString(chars, QLatin1Char('0'))),
+                                         headers.horizontalAdvance(header)) +
+                                    margin);
+    };
+    fit(LogModel::Number, number);
+    fit(LogModel::Arrival, arrival);
+    fit(LogModel::Kernel, kernel);
+    fit(LogModel::Lag, lag);
 }
 
 void LogView::showLine(LineIndex line)

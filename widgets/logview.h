@@ -45,7 +45,7 @@ public:
     void findPrevious();
     void setFilterToMatches(bool on);
     std::size_t matchCount() const { return m_matches ? m_matches->size() : 0; }
-    void setWallClock(bool on) { m_model->setWallClock(on); }
+    void setWallClock(bool on);
 
 signals:
     void currentLineChanged(LineIndex line);
@@ -56,6 +56,10 @@ private:
     void onSearchDone();
     void stopSearch();
     void step(int direction);
+    // Sizes the number and time columns to the widest value the run holds (its last line's
+    // number, its last arrival, its boots' last kernel times), at least their headers:
+    // what they do not take is the console text's. A live run keeps room to grow.
+    void fitColumns();
 
     LogModel *m_model;
     LogLineView *m_lines;

@@ -100,16 +100,23 @@ private slots:
         LogView *v = w.logPane(0)->view();
         QTRY_COMPARE(v->model()->rowCount(), 4);
         const QModelIndex failed = v->model()->index(1, LogModel::Text);
+        // The kernel time column shows the timestamp; the text column leaves it out unless
+        // asked, and the styles' offsets follow what is shown.
+        v->model()->setTimesInText(true);
         QCOMPARE(failed.data().toString(),
                  QStringLiteral("[    1.100000] [FAILED] Failed to start foo"));
-        // FAILED: red (1), bold; nothing else of the line is styled.
         QCOMPARE(failed.data(LogModel::StyleRunsRole).value<QVector<int>>(),
                  QVector<int>({16, 22, 1, 1}));
+        v->model()->setTimesInText(false);
+        QCOMPARE(failed.data().toString(), QStringLiteral("[FAILED] Failed to start foo"));
+        // FAILED: red (1), bold; nothing else of the line is styled.
+        QCOMPARE(failed.data(LogModel::StyleRunsRole).value<QVector<int>>(),
+                 QVector<int>({1, 7, 1, 1}));
         QCOMPARE(v->model()
                      ->index(3, LogModel::Text)
                      .data(LogModel::StyleRunsRole)
                      .value<QVector<int>>(),
-                 QVector<int>({15, 24, 21, 0, 29, 34, 15, 0}));
+                 QVector<int>({0, 9, 21, 0, 14, 19, 15, 0}));
         QVERIFY(v->model()
                     ->index(0, LogModel::Text)
                     .data(LogModel::StyleRunsRole)
@@ -122,7 +129,7 @@ private slots:
         const QList<QTextLayout::FormatRange> fmts =
             ControlTextDelegate::formats(failed, v->lines()->font(), text, base, false);
         QCOMPARE(fmts.size(), 1);
-        QCOMPARE(fmts[0].start, 16);
+        QCOMPARE(fmts[0].start, 1);
         QCOMPARE(fmts[0].length, 6);
         QCOMPARE(fmts[0].format.foreground().color(), red);
         QVERIFY(fmts[0].format.font().bold());
@@ -168,6 +175,14 @@ private slots:
 
         // With the escape sequences shown the colours stay on the same words.
         w.findChild<QAction *>(QStringLiteral("showControls"))->setChecked(true);
+        QCOMPARE(failed.data().toString(),
+                 QStringLiteral("[^[[1;31mFAILED^[[0m] Failed to start foo"));
+        QCOMPARE(failed.data(LogModel::StyleRunsRole).value<QVector<int>>(),
+                 QVector<int>({9, 15, 1, 1}));
+        QCOMPARE(failed.data(LogModel::ControlRangesRole).value<QVector<int>>(),
+                 QVector<int>({1, 9, 15, 20}));
+        // And with the timestamps (View ▸ Kernel timestamps in the log text).
+        w.findChild<QAction *>(QStringLiteral("timesInText"))->setChecked(true);
         QCOMPARE(failed.data().toString(),
                  QStringLiteral("[    1.100000] [^[[1;31mFAILED^[[0m] Failed to start foo"));
         QCOMPARE(failed.data(LogModel::StyleRunsRole).value<QVector<int>>(),

@@ -632,6 +632,95 @@ private slots:
                  QStringLiteral("on the wire\nbytes/s"));
     }
 
+    // The kernel time column shows each line's timestamp; the text column leaves the
+    // line's own out (a narrow pane showed little more than "[    4.129775] har"), keeps
+    // what no column shows, and a copy keeps the whole line.
+    void timestampsLeftToTheirColumn_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<int>("hidden");
+        QTest::newRow("printk") << QByteArray("[    4.129775] harness: insmod") << 15;
+        QTest::newRow("level") << QByteArray("<6>[    1.000000] x") << 18;
+        QTest::newRow("caller kept") << QByteArray("[    1.000000][    T1] x") << 14;
+        QTest::newRow("no space") << QByteArray("[    1.000000]x") << 14;
+        QTest::newRow("only a time") << QByteArray("[    1.000000]") << 14;
+        QTest::newRow("record header") << QByteArray("6,416,1758426,-;pci 0000:00:01.0") << 16;
+        QTest::newRow("header with caller") << QByteArray("4,7,2000,-,caller=T1;x") << 21;
+        QTest::newRow("behind a prompt")
+            << QByteArray("corpusvm login: [    4.884373] harness: poweroff") << 0;
+        QTest::newRow("lost digits") << QByteArray("[    0.0400] x") << 0;
+        QTest::newRow("no time") << QByteArray("8250: ttyS0 at I/O 0x3f8") << 0;
+        QTest::newRow("empty") << QByteArray() << 0;
+    }
+    void timestampsLeftToTheirColumn()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(int, hidden);
+        QCOMPARE(LogModel::timestampBytes(std::string_view(line.constData(), line.size())),
+                 std::size_t(hidden));
+    }
+
+    void timestampsLeftToTheirColumnOnRealLogs()
+    {
+        MainWindow w2;
+        w2.resize(1366, 768);
+        w2.show();
+        w2.openFiles({sample("boot_login-default-smp2-115200-t1.hostts.log.zst"),
+                      QStringLiteral(TTYSCOPE_FIXTURES "/netconsole/extended.ttyrec.zst")});
+        QVERIFY(w2.waitForLoaded());
+        LogView *boot = w2.logPane(0)->view();
+        LogView *ext = w2.logPane(1)->view();
+        auto text = [](LogView *v, int row) {
+            return v->model()->index(row, LogModel::Text).data().toString();
+        };
+        auto kernel = [](LogView *v, int row) {
+            return v->model()->index(row, LogModel::Kernel).data().toString();
+        };
+        // Line 10 of the capture, and line 368, whose timestamp stands behind the prompt.
+        QCOMPARE(kernel(boot, 9), QStringLiteral("0.000000"));
+        QCOMPARE(text(boot, 9),
+                 QStringLiteral("Command line: console=ttyS0,115200 panic=0 scenario=boot_login"));
+        QCOMPARE(kernel(boot, 367), QStringLiteral("4.884373"));
+        QCOMPARE(text(boot, 367),
+                 QStringLiteral("corpusvm login: [    4.884373] harness: poweroff"));
+        // netconsole's record header is the timestamp of its form.
+        QCOMPARE(kernel(ext, 1), QStringLiteral("0.000000"));
+        QCOMPARE(text(ext, 1), QStringLiteral("Command line: console=ttyS0,115200 panic=0 "
+                                              "printk.devkmsg=on nc_port=17001 nc_ext_port=17002"));
+        // Copied: as the console printed it.
+        LogLineView *lines = boot->lines();
+        lines->selectRow(9);
+        QTest::keySequence(lines, QKeySequence::Copy);
+        QCOMPARE(QApplication::clipboard()->text(),
+                 QStringLiteral("[    0.000000] Command line: console=ttyS0,115200 panic=0 "
+                                "scenario=boot_login\n"));
+        // Asked for, the timestamps come back in every pane.
+        w2.findChild<QAction *>(QStringLiteral("timesInText"))->setChecked(true);
+        QCOMPARE(text(boot, 9), QStringLiteral("[    0.000000] Command line: console=ttyS0,115200 "
+                                               "panic=0 scenario=boot_login"));
+        QCOMPARE(text(ext, 1), QStringLiteral("6,1,0,-;Command line: console=ttyS0,115200 "
+                                              "panic=0 printk.devkmsg=on nc_port=17001 "
+                                              "nc_ext_port=17002"));
+        w2.findChild<QAction *>(QStringLiteral("timesInText"))->setChecked(false);
+        // The time columns are as wide as this log's values need (9.288 s of capture, 5.9 s of
+        // kernel time, 371 lines), at least their titles: the rest is the text's.
+        const QFontMetrics mono(lines->font());
+        const QFontMetrics header(lines->horizontalHeader()->font());
+        const int margin = 2 * mono.horizontalAdvance(QLatin1Char('0'));
+        auto expected = [&](const QString &widest, const QString &title) {
+            return std::max(mono.horizontalAdvance(widest), header.horizontalAdvance(title)) +
+                   margin;
+        };
+        QCOMPARE(lines->horizontalHeader()->sectionSize(LogModel::Number),
+                 expected(QStringLiteral("000"), QStringLiteral("line")));
+        QCOMPARE(lines->horizontalHeader()->sectionSize(LogModel::Arrival),
+                 expected(QStringLiteral("0.000000"), QStringLiteral("arrival (s)")));
+        QCOMPARE(lines->horizontalHeader()->sectionSize(LogModel::Kernel),
+                 expected(QStringLiteral("0.000000"), QStringLiteral("kernel time")));
+        QCOMPARE(lines->horizontalHeader()->sectionSize(LogModel::Lag),
+                 expected(QStringLiteral("0.000"), QStringLiteral("lag (s)")));
+    }
+
     void damagedFileSaysWhatWasKept()
     {
         // A zstd file cut in the middle: the window says so and shows what was read.
@@ -827,6 +916,7 @@ private slots:
         QTest::keyClick(lines, Qt::Key_Down, Qt::ShiftModifier);
         QTest::keyClick(lines, Qt::Key_Down, Qt::ShiftModifier);
         QCOMPARE(v.currentLine(), LineIndex(12));
+        QCOMPARE(v.model()->index(10, LogModel::Text).data().toString(), QStringLiteral("seq 10"));
         QTest::keySequence(lines, QKeySequence::Copy);
         QCOMPARE(QApplication::clipboard()->text(),
                  QStringLiteral("[    1.100010] seq 10\n[    1.100011] seq 11\n"
