@@ -1,5 +1,6 @@
 #include "bootselect.h"
 #include "cliruns.h"
+#include "closeonsignal.h"
 #include "commands.h"
 #include "live/capturesession.h"
 #include "livecontroller.h"
@@ -32,6 +33,7 @@ int runCaptureGui(const CaptureOptions &options, const QString &markOnStart)
         w.live()->addMarker(markOnStart);
     }
     w.show();
+    closeOnSignals(&w);
     return QApplication::exec();
 }
 
@@ -153,6 +155,7 @@ int runGui(const QStringList &args)
         const bool ok = w.grab().save(p.value(QStringLiteral("screenshot")));
         return ok ? 0 : 1;
     }
+    closeOnSignals(&w);
     return QApplication::exec();
 }
 

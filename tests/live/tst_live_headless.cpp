@@ -1,10 +1,12 @@
 // The real `ttyscope capture --headless` process on a pseudo-terminal: SIGTERM stops it
-// cleanly (events printed, frame ended, summary), SIGKILL loses at most about a second.
+// cleanly (events printed, frame ended, summary), SIGKILL loses at most about a second; a
+// boot from power-on; the window's capture (offscreen) stopped by a signal.
 #include "livetest.h"
 
 #include "inputfile.h"
 #include "runloader.h"
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -333,6 +335,63 @@ private slots:
         std::unique_ptr<Run> r = loadRun(out, {}, &error);
         QVERIFY2(r, qPrintable(error));
         QCOMPARE(r->lines.size(), LineCount(370)); // the truth file's count
+    }
+
+    // The window's capture (`ttyscope capture` without --headless) told to stop by a
+    // signal, as a logout or a `kill` tells it: the window closes as its close button
+    // closes it, and the recording ends whole. Before, the signal ended the process where
+    // it stood: its last frame was cut, the file loaded with a warning.
+    void aWindowStoppedBySignalEndsItsRecording_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+        QTest::newRow("SIGINT") << int(SIGINT);
+    }
+    void aWindowStoppedBySignalEndsItsRecording()
+    {
+        QFETCH(int, signal);
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        const QString out = m_dir.filePath(QStringLiteral("window%1.ttyrec.zst").arg(signal));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(TTYSCOPE_BIN), {QStringLiteral("capture"), QStringLiteral("--port"),
+                                               pty.name, QStringLiteral("--output"), out});
+        QVERIFY(p.waitForStarted(5000));
+        // The recording exists once the port is open and the window capturing.
+        QVERIFY(waitFor([&] { return QFileInfo(out).size() > 0; }, 10000));
+        pty.releaseSlave();
+        const std::string sent = livetest::burstOfLines();
+        QVERIFY(pty.write(sent));
+        // Until the window has read it all: its recording holds the bytes (the last of
+        // them in the frame still open).
+        QVERIFY(waitFor(
+            [&] {
+                p.waitForReadyRead(20);
+                return livetest::decode(out).data.size() >= sent.size() / 2 ||
+                       p.state() != QProcess::Running;
+            },
+            10000));
+        QVERIFY(p.state() == QProcess::Running);
+        QTest::qWait(1500);
+        ::kill(pid_t(p.processId()), signal);
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+
+        const livetest::Decoded d = livetest::decode(out);
+        QVERIFY2(d.warning.isEmpty() && d.error.isEmpty(), qPrintable(d.warning + d.error));
+        QCOMPARE(d.data, sent);
+        QString error;
+        std::unique_ptr<Run> r = loadRun(out, {}, &error);
+        QVERIFY2(r, qPrintable(error));
+        QVERIFY2(r->warnings.filter(QStringLiteral("zstd frame")).isEmpty(),
+                 qPrintable(r->warnings.join(QLatin1Char('\n'))));
+        QCOMPARE(r->bytes, std::int64_t(sent.size()));
     }
 };
 
