@@ -232,7 +232,7 @@ QString atLeast(int baud, const char *none)
     return baud > 0 ? QStringLiteral("%1 baud or more").arg(baud) : QLatin1String(none);
 }
 
-QString excessWarning(const BaudExcess &e, int baud)
+QString excessWarning(const BaudExcess &e, int baud, const QString &whose)
 {
     const double kib = e.backlogBytes / 1024.0;
     const QString ahead = QStringLiteral("%1 KiB ahead of such a UART %2 s into the capture")
@@ -245,26 +245,26 @@ QString excessWarning(const BaudExcess &e, int baud)
                   .arg(e.backlogBytes * 10.0 / baud, 0, 'f', 2)
                   .arg(*e.lagSeconds, 0, 'f', 3)
             : QString();
-    return QStringLiteral("the bytes came faster than %1 baud (ttyscope's default) can send "
+    return QStringLiteral("the bytes came faster than %1 baud (%6) can send "
                           "them: %2%3; up to %4 bytes in a second, which takes %5")
         .arg(baud)
         .arg(ahead, onTime)
         .arg(e.peakBytesPerSecond, 0, 'f', 0)
-        .arg(atLeast(e.lowestStandardBaud, "more than any standard rate"));
+        .arg(atLeast(e.lowestStandardBaud, "more than any standard rate"), whose);
 }
 
-QString shortfallWarning(const BaudShortfall &s, int baud)
+QString shortfallWarning(const BaudShortfall &s, int baud, const QString &whose)
 {
     return QStringLiteral("the console fell behind (its lines came up to %1 s after their "
                           "kernel timestamps) while its bytes came at %2 bytes a second over "
-                          "%3 s: a UART at %4 baud (ttyscope's default) sends %5, so the "
+                          "%3 s: a UART at %4 baud (%7) sends %5, so the "
                           "console's rate is lower, %6 (or it could not keep its UART busy)")
         .arg(s.lagSeconds, 0, 'f', 1)
         .arg(s.bytesPerSecond, 0, 'f', 0)
         .arg(s.behindSeconds, 0, 'f', 1)
         .arg(baud)
         .arg(baud / 10)
-        .arg(atLeast(s.lowestStandardBaud, "less than any standard rate"));
+        .arg(atLeast(s.lowestStandardBaud, "less than any standard rate"), whose);
 }
 
 } // namespace
@@ -274,12 +274,18 @@ QString shortfallWarning(const BaudShortfall &s, int baud)
 // figures that need one are n/a, and the warning says what the bytes allow.
 void checkDefaultBaud(Run &run)
 {
+    // The kernel set its UART to the rate its command line names; a capture path that
+    // does not honour it (an emulator's pty at memory speed) still shows here.
+    const QString whose =
+        run.meta.baudSource == RunMeta::BaudSource::KernelCommandLine
+            ? QStringLiteral("%1 on the kernel command line").arg(run.meta.baudStatement)
+            : QStringLiteral("ttyscope's default");
     QString finding;
     if (const std::optional<BaudExcess> e = excessOverBaud(run.series, run.meta.baud)) {
-        finding = excessWarning(*e, run.meta.baud);
+        finding = excessWarning(*e, run.meta.baud, whose);
     } else if (const std::optional<BaudShortfall> s =
                    shortfallBelowBaud(run.series, run.meta.baud)) {
-        finding = shortfallWarning(*s, run.meta.baud);
+        finding = shortfallWarning(*s, run.meta.baud, whose);
     } else {
         return;
     }

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include "crashreport.h"
+#include "run.h"
 
 #include <cmath>
 #include <set>
@@ -305,6 +306,46 @@ QString Report::footnotes(bool intervalInCell) const
                          .arg(t.tested * 0.05, 0, 'f', 1);
         }
     }
+    // Where a rate came from, where the reader could not tell: the kernel's command line
+    // named it, or nothing did and the log has no arrival times that would have shown a
+    // wrong default (a raw log). Such a note also names each column's rates.
+    bool stated = false;
+    QStringList perColumnRate;
+    QStringList everyRate; // the columns' descriptions, each once
+    for (const ReportColumn &c : m_columns) {
+        QStringList own;
+        for (std::size_t k = 0; k < c.runs.size() && k < c.metrics.size(); ++k) {
+            const Run *run = c.runs[k];
+            if (!run || !c.metrics[k].wireSeconds || run->meta.baud <= 0) {
+                continue;
+            }
+            QString d = QStringLiteral("%1 baud").arg(run->meta.baud);
+            if (run->meta.baudSource == RunMeta::BaudSource::KernelCommandLine) {
+                d +=
+                    QStringLiteral(" (%1 on the kernel command line)").arg(run->meta.baudStatement);
+                stated = true;
+            } else if (run->meta.baudSource == RunMeta::BaudSource::Default && !run->hasArrival) {
+                d += QStringLiteral(" (ttyscope's default: the log states no rate and has no "
+                                    "arrival times to check one by; give --baud)");
+                stated = true;
+            }
+            if (!own.contains(d)) {
+                own << d;
+            }
+            if (!everyRate.contains(d)) {
+                everyRate << d;
+            }
+        }
+        if (!own.isEmpty()) {
+            perColumnRate << QStringLiteral("%1: %2").arg(c.label, own.join(QStringLiteral(", ")));
+        }
+    }
+    if (stated) {
+        // One rate from one source for all: said once, without the columns' names.
+        notes << QStringLiteral("The wire figures' rate: %1.")
+                     .arg(everyRate.size() == 1 ? everyRate.front()
+                                                : perColumnRate.join(QStringLiteral("; ")));
+    }
     // Wire figures at different rates: the reader of B - A must know they are (one board
     // at 1500000 baud against one at 115200).
     std::set<int> rates;
@@ -322,7 +363,7 @@ QString Report::footnotes(bool intervalInCell) const
         }
         perColumn << QStringLiteral("%1: %2").arg(c.label, names.join(QStringLiteral(", ")));
     }
-    if (rates.size() > 1) {
+    if (rates.size() > 1 && !stated) {
         notes << QStringLiteral("The wire figures are at different rates: %1.")
                      .arg(perColumn.join(QStringLiteral("; ")));
     }

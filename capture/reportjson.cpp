@@ -37,6 +37,28 @@ bool eventOutputFromName(const QString &name, EventOutput::Which *out)
     return true;
 }
 
+namespace {
+
+// Where the rate of the wire figures came from (docs/report.md); null: no rate was taken.
+QJsonValue baudSourceName(RunMeta::BaudSource s)
+{
+    switch (s) {
+    case RunMeta::BaudSource::Given:
+        return QStringLiteral("given");
+    case RunMeta::BaudSource::Recording:
+        return QStringLiteral("recording");
+    case RunMeta::BaudSource::KernelCommandLine:
+        return QStringLiteral("kernel_command_line");
+    case RunMeta::BaudSource::Default:
+        return QStringLiteral("default");
+    case RunMeta::BaudSource::None:
+        break;
+    }
+    return QJsonValue();
+}
+
+} // namespace
+
 QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
                       const EventOutput &eo)
 {
@@ -45,6 +67,10 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     j[QStringLiteral("format")] = formatName(run.meta.format);
     j[QStringLiteral("label")] = run.meta.label;
     j[QStringLiteral("baud")] = run.meta.baud;
+    j[QStringLiteral("baud_source")] = baudSourceName(run.meta.baudSource);
+    if (run.meta.baudSource == RunMeta::BaudSource::KernelCommandLine) {
+        j[QStringLiteral("baud_stated")] = run.meta.baudStatement;
+    }
     j[QStringLiteral("host_times")] = run.hasArrival;
     j[QStringLiteral("lines")] = double(m.lines);
     j[QStringLiteral("kernel_lines")] = double(m.kernelLines);

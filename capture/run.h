@@ -37,6 +37,16 @@ struct RunMeta
     QString startUtc;
     QString host;
     int baud = 0; // from metadata or the user's --baud; 0 = unknown
+    // Where the rate came from: what a report says beside the wire figures.
+    enum class BaudSource {
+        None,              // no rate was taken (a netconsole: no serial line)
+        Given,             // --baud, or the window's choice
+        Recording,         // the recording's header
+        KernelCommandLine, // the boot's `console=ttyS0,38400` (consolerate.h)
+        Default,           // ttyscope's default: nothing stated one
+    };
+    BaudSource baudSource = BaudSource::None;
+    QString baudStatement; // KernelCommandLine: the console= word, as printed
     // A recording of a netconsole (its header's "line": "none"): the bytes crossed no
     // serial line, and no rate is taken for them.
     bool noSerialLine = false;

@@ -3,10 +3,14 @@
 // prompt's bytes on the same line came later, by seconds on the real captures.
 #include "alignment.h"
 #include "bootstart.h"
+#include "consolerate.h"
 #include "metrics.h"
+#include "report.h"
 #include "tst_helpers.h"
 
 #include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace tty;
@@ -22,6 +26,9 @@ private slots:
     void slowerThanTheDefaultBaud_data();
     void slowerThanTheDefaultBaud();
     void samplesKeepTheDefaultBaud();
+    void rateOnTheKernelCommandLine_data();
+    void rateOnTheKernelCommandLine();
+    void commandLinesOfDifferentRates();
     void bannerBehindTheBootLoader_data();
     void bannerBehindTheBootLoader();
     void kernelTextBehindTheLoginPrompt();
@@ -344,8 +351,9 @@ void TstArrivals::fasterThanTheDefaultBaud()
     QCOMPARE(run->meta.baud, 0);
     QCOMPARE(run->warnings.size(), 1);
     QVERIFY2(run->warnings.front().startsWith(
-                 QLatin1String("the bytes came faster than 115200 baud (ttyscope's default) can "
-                               "send them: 256 KiB ahead of such a UART 3.297 s into the capture; "
+                 QLatin1String("the bytes came faster than 115200 baud (console=ttyS0,115200 on "
+                               "the kernel command line) can send them: 256 KiB ahead of such a "
+                               "UART 3.297 s into the capture; "
                                "up to 103956 bytes in a second, which takes 1152000 baud or "
                                "more; ")),
              qPrintable(run->warnings.front()));
@@ -435,8 +443,11 @@ void TstArrivals::fastConsoleOnTime_data()
     const QString flood = QStringLiteral("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst");
     const auto text = [](const char *ahead, const char *at, const char *held, const char *lag,
                          int peak) {
-        return QStringLiteral("the bytes came faster than 115200 baud (ttyscope's default) can "
-                              "send them: %1 KiB ahead of such a UART %2 s into the capture, "
+        // The captures' kernels name 115200 on their command lines, which these bytes
+        // outran: where the rate came from is said.
+        return QStringLiteral("the bytes came faster than 115200 baud (console=ttyS0,115200 on "
+                              "the kernel command line) can send them: %1 KiB ahead of such a UART "
+                              "%2 s into the capture, "
                               "which would have held them %3 s, yet their lines came within "
                               "%4 s of their kernel timestamps; up to %5 bytes in a second, "
                               "which takes 230400 baud or more; the figures that need the rate "
@@ -519,8 +530,6 @@ void TstArrivals::slowerThanTheDefaultBaud_data()
                              << text("19.8", 957, "19.9", 9600);
     QTest::newRow("rt 38400") << "rt-38400-quiet" << 38400 << qint64(19441)
                               << text("4.7", 3833, "4.8", 38400);
-    QTest::newRow("6.1 boot 38400")
-        << "6.1-38400" << 38400 << qint64(42910) << text("1.7", 3492, "11.7", 38400);
     QTest::newRow("rt 115200") << "rt-115200-quiet" << 115200 << qint64(19441) << QString();
 }
 
@@ -574,6 +583,166 @@ void TstArrivals::samplesKeepTheDefaultBaud()
         QVERIFY2(run->meta.baud == 115200,
                  qPrintable(name + QStringLiteral(": ") + run->warnings.join(QLatin1Char('\n'))));
     }
+}
+
+namespace {
+// A host-stamped capture as the serial line sent it: each row's text and "\r\n".
+QByteArray rawOf(const QByteArray &hostts)
+{
+    QByteArray raw;
+    for (const QByteArray &row : hostts.split('\n')) {
+        const qsizetype tab = row.indexOf('\t');
+        if (tab >= 0) {
+            raw += row.mid(tab + 1) + "\r\n";
+        }
+    }
+    return raw;
+}
+
+std::unique_ptr<Run> loadBytes(const QTemporaryDir &dir, const QString &name,
+                               const QByteArray &bytes)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) {
+        return nullptr;
+    }
+    f.close();
+    QString error;
+    std::unique_ptr<Run> run = loadRun(f.fileName(), LoadOptions{}, &error);
+    if (!run) {
+        qWarning("%s", qPrintable(error));
+    }
+    return run;
+}
+
+QString reportNotes(const Run &run)
+{
+    ReportColumn c;
+    c.label = QStringLiteral("A");
+    c.runs = {&run};
+    c.boots = {std::nullopt};
+    c.metrics = {computeMetrics(run, MetricOptions{})};
+    c.files = {run.meta.source};
+    return Report({c}, MetricOptions{}).footnotes(true);
+}
+} // namespace
+
+// The kernel names its console's rate on its command line; a log that states none of its
+// own takes it from there. The 6.1 boot at 38400 baud was read at ttyscope's default: raw,
+// with a time on the wire of 3.725 s (42,910 bytes at 115200) where the UART took 11.174 s;
+// host-stamped, with the wire figures n/a and a warning to give --baud.
+void TstArrivals::rateOnTheKernelCommandLine_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("raw"); // read as the serial line sent it, without host times
+    QTest::addColumn<int>("baud");
+    QTest::addColumn<QString>("statement");
+    QTest::addColumn<qint64>("bytes");
+    const QString slow = QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/6.1-38400.hostts.log.zst");
+    const QString boot =
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.hostts.log.zst");
+    QTest::newRow("6.1 at 38400, host-stamped")
+        << slow << false << 38400 << "console=ttyS0,38400" << qint64(42910);
+    QTest::newRow("6.1 at 38400, raw")
+        << slow << true << 38400 << "console=ttyS0,38400" << qint64(42910);
+    QTest::newRow("6.1 at 115200, raw")
+        << boot << true << 115200 << "console=ttyS0,115200" << qint64(24096);
+}
+
+void TstArrivals::rateOnTheKernelCommandLine()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, raw);
+    QFETCH(int, baud);
+    QFETCH(QString, statement);
+    QFETCH(qint64, bytes);
+    QTemporaryDir dir;
+    const QByteArray hostts = zstdDecompressFile(file);
+    QVERIFY(!hostts.isEmpty());
+    const std::unique_ptr<Run> run =
+        raw ? loadBytes(dir, QStringLiteral("console.log"), rawOf(hostts))
+            : loadBytes(dir, QStringLiteral("console.hostts.log"), hostts);
+    QVERIFY(run);
+    QCOMPARE(run->hasArrival, !raw);
+    QCOMPARE(run->warnings, QStringList());
+    QCOMPARE(run->meta.baud, baud);
+    QCOMPARE(run->meta.baudSource, RunMeta::BaudSource::KernelCommandLine);
+    QCOMPARE(run->meta.baudStatement, statement);
+    const Metrics m = computeMetrics(*run, MetricOptions{});
+    QCOMPARE(m.bytes, bytes);
+    QVERIFY(m.wireSeconds);
+    QCOMPARE(*m.wireSeconds, double(bytes) * 10 / double(baud));
+    QCOMPARE(reportNotes(*run).split(QLatin1Char('\n')).filter(QStringLiteral("rate")),
+             QStringList{QStringLiteral("The wire figures' rate: %1 baud (%2 on the kernel "
+                                        "command line).")
+                             .arg(baud)
+                             .arg(statement)});
+    // --baud is the user's word, over the kernel's.
+    LoadOptions given;
+    given.baud = 9600;
+    QString error;
+    const std::unique_ptr<Run> withBaud = loadRun(run->meta.source, given, &error);
+    QVERIFY2(withBaud, qPrintable(error));
+    QCOMPARE(withBaud->meta.baud, 9600);
+    QCOMPARE(withBaud->meta.baudSource, RunMeta::BaudSource::Given);
+}
+
+// Two boots in one raw log whose command lines name different rates (a board moved to
+// another console server, or two boards' logs joined): which one each line crossed is not
+// known, so the default is taken and said; the quiet boot's log names none.
+void TstArrivals::commandLinesOfDifferentRates()
+{
+    QTemporaryDir dir;
+    const QByteArray fast = rawOf(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.hostts.log.zst")));
+    const QByteArray slow = rawOf(
+        zstdDecompressFile(QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/6.1-38400.hostts.log.zst")));
+    QVERIFY(!fast.isEmpty() && !slow.isEmpty());
+    const std::unique_ptr<Run> both = loadBytes(dir, QStringLiteral("both.log"), fast + slow);
+    QVERIFY(both);
+    QCOMPARE(both->boots.size(), std::size_t(2));
+    QCOMPARE(both->meta.baud, 115200);
+    QCOMPARE(both->meta.baudSource, RunMeta::BaudSource::Default);
+    QCOMPARE(both->warnings,
+             QStringList{QStringLiteral(
+                 "the kernel command lines name consoles at different rates, "
+                 "console=ttyS0,115200 (line 10) and console=ttyS0,38400 (line 373): which "
+                 "one this is is not known, so ttyscope's default of 115200 baud is taken (give "
+                 "the console's rate with --baud)")});
+    QCOMPARE(reportNotes(*both).split(QLatin1Char('\n')).filter(QStringLiteral("rate")),
+             QStringList{QStringLiteral(
+                 "The wire figures' rate: 115200 baud (ttyscope's default: the log states no "
+                 "rate and has no arrival times to check one by; give --baud).")});
+
+    // Two columns at two stated rates: each named.
+    const std::unique_ptr<Run> a = loadBytes(dir, QStringLiteral("slow.log"), slow);
+    const std::unique_ptr<Run> b = loadBytes(dir, QStringLiteral("fast.log"), fast);
+    QVERIFY(a && b);
+    std::vector<ReportColumn> columns(2);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const Run &run = k == 0 ? *a : *b;
+        columns[k].label = k == 0 ? QStringLiteral("A") : QStringLiteral("B");
+        columns[k].runs = {&run};
+        columns[k].boots = {std::nullopt};
+        columns[k].metrics = {computeMetrics(run, MetricOptions{})};
+        columns[k].files = {run.meta.source};
+    }
+    QCOMPARE(Report(columns, MetricOptions{})
+                 .footnotes(true)
+                 .split(QLatin1Char('\n'))
+                 .filter(QStringLiteral("rate")),
+             QStringList{QStringLiteral(
+                 "The wire figures' rate: A: 38400 baud (console=ttyS0,38400 on the kernel "
+                 "command line); B: 115200 baud (console=ttyS0,115200 on the kernel command "
+                 "line).")});
+
+    const QByteArray quiet = rawOf(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")));
+    const std::unique_ptr<Run> none = loadBytes(dir, QStringLiteral("quiet.log"), quiet);
+    QVERIFY(none);
+    QCOMPARE(none->meta.baud, 115200);
+    QCOMPARE(none->meta.baudSource, RunMeta::BaudSource::Default);
+    QCOMPARE(none->warnings, QStringList());
 }
 
 QTEST_GUILESS_MAIN(TstArrivals)

@@ -1,5 +1,6 @@
 // Line framing and the kernel prefix: line endings, CRs, final fragments, escape codes
 // before the timestamp, levels, caller ids, bytes kept exactly, huge lines, garbage.
+#include "consolerate.h"
 #include "kernelprefix.h"
 #include "lineframer.h"
 #include "linetable.h"
@@ -25,6 +26,8 @@ private slots:
     void framingAcrossChunks();
     void prefix_data();
     void prefix();
+    void consoleRate_data();
+    void consoleRate();
     void escapeBeforeTimestamp();
     void bytesKeptExactly();
     void hugeLine();
@@ -354,6 +357,45 @@ void TstLineParsing::binaryGarbage()
         const Metrics m = computeMetrics(*run, MetricOptions{});
         QCOMPARE(m.lines, run->lines.size().count());
     }
+}
+
+// The rate a kernel command line states for its serial console (consolerate.h).
+void TstLineParsing::consoleRate_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<int>("baud"); // 0: none stated
+    QTest::addColumn<QString>("console");
+    QTest::newRow("x86") << QByteArray("console=ttyS0,115200 panic=0 scenario=boot_login") << 115200
+                         << "console=ttyS0,115200";
+    QTest::newRow("options") << QByteArray("root=/dev/vda console=tty0 console=ttyS0,38400n8")
+                             << 38400 << "console=ttyS0,38400n8";
+    QTest::newRow("arm") << QByteArray("console=ttyAMA0,1500000 earlycon") << 1500000
+                         << "console=ttyAMA0,1500000";
+    QTest::newRow("8250 by address") << QByteArray("console=uart8250,io,0x3f8,9600n8") << 9600
+                                     << "console=uart8250,io,0x3f8,9600n8";
+    QTest::newRow("two at one rate") << QByteArray("console=ttyS0,115200 console=ttyS1,115200n8")
+                                     << 115200 << "console=ttyS0,115200";
+    QTest::newRow("two at two rates")
+        << QByteArray("console=ttyS0,115200 console=ttyS1,9600") << 0 << QString();
+    QTest::newRow("no rate") << QByteArray("console=ttyS0 quiet") << 0 << QString();
+    QTest::newRow("a screen") << QByteArray("console=tty0 console=tty1,115200") << 0 << QString();
+    QTest::newRow("hypervisor") << QByteArray("console=hvc0") << 0 << QString();
+    QTest::newRow("usb gadget") << QByteArray("console=ttyGS0,115200") << 0 << QString();
+    QTest::newRow("init's") << QByteArray("ro -- console=ttyS0,9600") << 0 << QString();
+    QTest::newRow("out of range") << QByteArray("console=ttyS0,99999999999") << 0 << QString();
+    QTest::newRow("not a number") << QByteArray("console=ttyS0,fast") << 0 << QString();
+    QTest::newRow("empty") << QByteArray() << 0 << QString();
+}
+
+void TstLineParsing::consoleRate()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(int, baud);
+    QFETCH(QString, console);
+    const std::optional<StatedRate> r =
+        consoleRateOfCommandLine(std::string_view(line.constData(), std::size_t(line.size())));
+    QCOMPARE(r ? r->baud : 0, baud);
+    QCOMPARE(r ? r->console : QString(), console);
 }
 
 QTEST_GUILESS_MAIN(TstLineParsing)
