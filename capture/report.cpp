@@ -268,6 +268,26 @@ QString Report::footnotes(bool intervalInCell) const
     for (const ReportColumn &c : m_columns) {
         groups = groups || c.metrics.size() > 1;
     }
+    // A trial read only in part (a cut or corrupt file, a cancelled load) counts what was
+    // read: its lines, bytes and drops are not the run's. The warning went to stderr and
+    // the window's notices; a report pasted into a review thread must carry it itself.
+    QStringList partial;
+    for (const ReportColumn &c : m_columns) {
+        for (std::size_t k = 0; k < c.runs.size(); ++k) {
+            const Run *run = c.runs[k];
+            if (!run || !run->load.readInPart()) {
+                continue;
+            }
+            const QString note =
+                QStringLiteral("%1 was read only in part: %2. Its figures are of what was read, "
+                               "not of the whole run.")
+                    .arg(c.files.value(qsizetype(k)), run->load.message);
+            if (!partial.contains(note)) {
+                partial << note;
+            }
+        }
+    }
+    notes << partial;
     if (approx) {
         notes << QStringLiteral("≈: the format keeps lines without their line ends; each is "
                                 "counted as \\r\\n.");

@@ -273,6 +273,9 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (run.load.stoppedEarly()) {
         j[QStringLiteral("error")] = run.load.message;
     }
+    // Cut, damaged or cancelled: the figures are of the lines read (the message is in
+    // `error` or among the warnings).
+    j[QStringLiteral("read_in_part")] = run.load.readInPart();
     return j;
 }
 

@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -72,6 +73,7 @@ private slots:
     void stampedFormatWithoutStamps();
     void firstLineWithoutStamp();
     void markdownKeepsItsColumns();
+    void trialReadInPartIsSaid();
 };
 
 void TstReport::metrics()
@@ -1005,6 +1007,58 @@ void TstReport::stampedFormatWithoutStamps()
             QCOMPARE(rep.cell(r, 0), QStringLiteral("n/a (no host times)"));
         }
     }
+}
+
+// A trial whose file was cut (a copy that stopped, a disk that filled): its lines, bytes
+// and drops are of what was read. The warning went to stderr only; a text or Markdown
+// report pasted into a review thread showed a group's mean with it in and nothing said.
+void TstReport::trialReadInPartIsSaid()
+{
+    QTemporaryDir dir;
+    const QString whole =
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst");
+    QFile in(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t2.hostts.log.zst"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QString cut = dir.filePath(QStringLiteral("t2-cut.hostts.log.zst"));
+    QFile out(cut);
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(in.read(60000)) == 60000);
+    out.close();
+    QString error;
+    const std::unique_ptr<Run> a = loadRun(whole, LoadOptions{}, &error);
+    const std::unique_ptr<Run> b = loadRun(cut, LoadOptions{}, &error);
+    QVERIFY2(a && b, qPrintable(error));
+    QVERIFY(!a->load.readInPart());
+    QVERIFY(b->load.readInPart());
+    QCOMPARE(b->lines.size(), 6697_lines);
+    ReportColumn c;
+    c.label = QStringLiteral("6.1");
+    for (const Run *run : {a.get(), b.get()}) {
+        c.runs.push_back(run);
+        c.boots.push_back(std::nullopt);
+        c.metrics.push_back(computeMetrics(*run, MetricOptions{}));
+    }
+    c.files = {QStringLiteral("t1.hostts.log.zst"), QStringLiteral("t2-cut.hostts.log.zst")};
+    const Report rep({c}, MetricOptions{});
+    const QString note = QStringLiteral(
+        "t2-cut.hostts.log.zst was read only in part: the file ends inside a zstd frame "
+        "(truncated at byte 60000): everything decoded before the cut was kept (6697 lines "
+        "loaded). Its figures are of what was read, not of the whole run.");
+    QCOMPARE(rep.footnotes().split(QLatin1Char('\n')).front(), note);
+    QVERIFY2(rep.text().contains(QLatin1Char('\n') + note + QLatin1Char('\n')),
+             qPrintable(rep.text().right(600)));
+    QVERIFY(rep.markdown().contains(QStringLiteral("\n\n") + note + QStringLiteral("\n\n")));
+    const QJsonArray runs = rep.json().value(QLatin1String("runs")).toArray();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs[0].toObject().value(QLatin1String("read_in_part")), QJsonValue(false));
+    QCOMPARE(runs[1].toObject().value(QLatin1String("read_in_part")), QJsonValue(true));
+    // A whole file says nothing of the kind.
+    ReportColumn w = c;
+    w.runs.pop_back();
+    w.boots.pop_back();
+    w.metrics.pop_back();
+    w.files.pop_back();
+    QVERIFY(!Report({w}, MetricOptions{}).footnotes().contains(QLatin1String("in part")));
 }
 
 QTEST_GUILESS_MAIN(TstReport)
