@@ -96,17 +96,20 @@ InputFile::~InputFile()
     }
 }
 
-bool InputFile::open(const QString &path, QString *error)
+bool InputFile::open(const QString &given, QString *error)
 {
-    m_path = path;
+    // "-" is the standard input, as for any Unix tool: `xzcat lab.log.xz | ttyscope report -`.
+    const bool standardInput = given == QLatin1String("-");
+    const QString path = standardInput ? QStringLiteral("/dev/stdin") : given;
+    m_path = standardInput ? QStringLiteral("stdin") : given;
     QFileInfo fi(path);
     if (fi.isDir()) {
-        *error = QStringLiteral("%1: is a directory").arg(path);
+        *error = QStringLiteral("%1: is a directory").arg(m_path);
         return false;
     }
     m_file = std::fopen(QFile::encodeName(path).constData(), "rb");
     if (!m_file) {
-        *error = QStringLiteral("%1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
+        *error = QStringLiteral("%1: %2").arg(m_path, QString::fromLocal8Bit(std::strerror(errno)));
         return false;
     }
     m_size = fi.size();

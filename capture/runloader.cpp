@@ -161,7 +161,8 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     auto run = std::make_unique<Run>();
     run->lines.setPackText(options.packText);
     run->meta.source = path;
-    run->meta.label = QFileInfo(path).fileName();
+    run->meta.label =
+        path == QLatin1String("-") ? QStringLiteral("stdin") : QFileInfo(path).fileName();
 
     const RuleSet &rules = options.rules ? *options.rules : RuleSet::builtinShared();
     RunBuilder builder(*run, rules);

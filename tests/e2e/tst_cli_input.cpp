@@ -146,6 +146,7 @@ private slots:
     void reportEndsOnSignal();
     void catEndsOnSignal();
     void catCutZstdIsPartial();
+    void dashIsStandardInput();
     void reportCutRecordingIsPartial();
     void catastrophicRegexEnds_data();
     void catastrophicRegexEnds();
@@ -296,6 +297,45 @@ void TstCliInput::catCutZstdIsPartial()
         QCOMPARE(finish(p), 3);
         QVERIFY(p.readAllStandardError().contains("ends inside a zstd frame"));
     }
+}
+
+// "-" is the standard input, as for any Unix tool: a lab's xz or gzip log piped in. Before,
+// "-: No such file or directory".
+void TstCliInput::dashIsStandardInput()
+{
+    const QByteArray raw =
+        zstdDecompress(readFile(sample("boot_login-default-smp2-115200-t1.raw.zst")));
+    QCOMPARE(raw.size(), 24096); // the truth file's bytes_total
+    QProcess report;
+    startTtyscope(report, {QStringLiteral("report"), QStringLiteral("-o"), QStringLiteral("json"),
+                           QStringLiteral("-")});
+    QVERIFY(report.waitForStarted(kHangMs));
+    report.write(raw);
+    report.closeWriteChannel();
+    QCOMPARE(finish(report), 0);
+    const QJsonObject run = QJsonDocument::fromJson(report.readAllStandardOutput())
+                                .object()
+                                .value(QLatin1String("runs"))
+                                .toArray()
+                                .at(0)
+                                .toObject();
+    QCOMPARE(run.value(QLatin1String("lines")).toInt(), 371); // the truth file's
+    QCOMPARE(run.value(QLatin1String("bytes")).toInt(), 24096);
+    QCOMPARE(run.value(QLatin1String("label")).toString(), QStringLiteral("stdin"));
+    // cat gives the lines of the piped bytes as of the file.
+    QProcess ref;
+    startTtyscope(ref,
+                  {QStringLiteral("cat"), sample("boot_login-default-smp2-115200-t1.raw.zst")});
+    QCOMPARE(finish(ref), 0);
+    const QByteArray expected = ref.readAllStandardOutput();
+    QCOMPARE(expected.count('\n'), 371);
+    QProcess cat;
+    startTtyscope(cat, {QStringLiteral("cat"), QStringLiteral("-")});
+    QVERIFY(cat.waitForStarted(kHangMs));
+    cat.write(raw);
+    cat.closeWriteChannel();
+    QCOMPARE(finish(cat), 0);
+    QCOMPARE(cat.readAllStandardOutput(), expected);
 }
 
 // Defect 4: report says "read in part" as cat does, for a recording cut inside a D record.
