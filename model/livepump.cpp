@@ -1,6 +1,7 @@
 #include "livepump.h"
 
 #include "baudcheck.h"
+#include "consolerate.h"
 #include "event.h"
 #include "live/recordingwriter.h"
 
@@ -60,6 +61,15 @@ LivePump::Turn LivePump::finish()
         m_live.add(m_session.takeLive());
         m_live.finish();
         if (m_mode == Mode::Views) {
+            // The whole capture is in: a rate its kernel's command line names is taken as a
+            // report of the recording takes it (runloader.cpp), before the series are made.
+            if (m_live.tookDefaultBaud()) {
+                if (const std::optional<StatedRate> stated = statedConsoleRate(r)) {
+                    r.meta.baud = stated->baud;
+                    r.meta.baudSource = RunMeta::BaudSource::KernelCommandLine;
+                    r.meta.baudStatement = stated->console;
+                }
+            }
             r.finalize();
             // The whole capture is in: its rate is checked as a report of the recording
             // checks it, so that the window and the report give the same wire figures.

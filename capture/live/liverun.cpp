@@ -120,6 +120,9 @@ void LiveRun::header(const std::string &json)
     m_defaultBaud = m.baud <= 0 && !m.noSerialLine; // a netconsole has no rate at all
     if (m_defaultBaud) {
         m.baud = kDefaultBaud;
+        m.baudSource = RunMeta::BaudSource::Default;
+    } else if (m.baud > 0) {
+        m.baudSource = RunMeta::BaudSource::Recording;
     }
     m.source = m.extra.value(QStringLiteral("source")).toString();
     if (m.label.isEmpty()) {

@@ -4,6 +4,7 @@
 #include "capturedialog.h"
 #include "eventlist.h"
 #include "guitest.h"
+#include "inputfile.h"
 #include "livebar.h"
 #include "livecontroller.h"
 #include "livetest.h"
@@ -319,6 +320,46 @@ private slots:
                      c.w.notices()->text().contains(QStringLiteral("faster than 115200")) ==
                          (loaded == 0),
                  qPrintable(c.w.notices()->text()));
+        c.pty.close();
+    }
+
+    // A capture without a rate stated (a pty) of a boot whose kernel names its console's
+    // rate: when the capture stops, the window takes that rate as the recording's report
+    // does, and both say where it came from.
+    void aStatedRateIsTakenWhenTheCaptureStops()
+    {
+        QString error;
+        InputFile in;
+        QVERIFY2(
+            in.open(QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"),
+                    &error),
+            qPrintable(error));
+        std::string bytes(InputFile::kBlockBytes, '\0');
+        bytes.resize(in.readInto(bytes.data(), bytes.size()));
+        QCOMPARE(bytes.size(), std::size_t(24096)); // the truth file's bytes_total
+        Capturing c;
+        c.o.baudGiven = false; // File ▸ Capture… with its default rate left as it is
+        QVERIFY2(c.start(&error), qPrintable(error));
+        QVERIFY(c.pty.write(bytes));
+        const Run &live = *c.w.live()->run();
+        QVERIFY(waitFor([&] { return live.bytes >= std::int64_t(bytes.size()); }));
+        c.w.stopCapture();
+        QVERIFY(c.w.waitForLoaded());
+        const Run &run = *c.w.session().sides.front().trials.front().run;
+        const std::unique_ptr<Run> file = loadRun(c.o.output, {}, &error);
+        QVERIFY2(file, qPrintable(error));
+        const std::array<const Run *, 2> both{&run, file.get()};
+        for (const Run *r : both) {
+            QCOMPARE(r->meta.extra.value(QStringLiteral("baud")).toInt(), 0); // none recorded
+            QCOMPARE(r->meta.baud, 115200);
+            QCOMPARE(r->meta.baudSource, RunMeta::BaudSource::KernelCommandLine);
+            QCOMPARE(r->meta.baudStatement, QStringLiteral("console=ttyS0,115200"));
+            QCOMPARE(r->warnings, QStringList());
+        }
+        QVERIFY2(c.w.metricsPanel()->notes().contains(QStringLiteral(
+                     "The wire figures' rate: 115200 baud (console=ttyS0,115200 on the kernel "
+                     "command line).")),
+                 qPrintable(c.w.metricsPanel()->notes()));
         c.pty.close();
     }
 
