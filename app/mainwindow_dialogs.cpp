@@ -155,8 +155,10 @@ bool MainWindow::setSideBaud(int side, int baud, QString *error)
     r.bauds.clear();
     r.labels.clear();
     for (const Side &s : m_session.sides) {
-        // The others keep theirs (0: the default, as they were read).
-        r.bauds << s.trials.front().run->meta.baud;
+        // The others keep a rate that was given; one their files stated (a recording's
+        // header, the kernel's command line) or the default is found again as before (0).
+        const RunMeta &meta = s.trials.front().run->meta;
+        r.bauds << (meta.baudSource == RunMeta::BaudSource::Given ? meta.baud : 0);
         r.labels << s.label;
     }
     r.bauds[side] = baud;

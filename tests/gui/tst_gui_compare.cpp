@@ -469,6 +469,36 @@ private slots:
             QStringLiteral("; %1: 230400 baud.").arg(QFileInfo(b.front()).fileName())));
     }
 
+    // B read again at another rate: A, whose rate its kernel's command line named, finds it
+    // again (it went on as a rate given, and its note said nothing of where it came from).
+    void aStatedRateStaysStatedWhenTheOtherSideChanges()
+    {
+        MainWindow other;
+        other.resize(1500, 950);
+        other.show();
+        other.openFiles({QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/6.1-38400.hostts.log.zst"),
+                         sample("boot_login-default-smp2-115200-t1.hostts.log.zst")});
+        QVERIFY(other.waitForLoaded());
+        auto meta = [&](int side) -> const RunMeta & {
+            return other.session().sides[side].trials.front().run->meta;
+        };
+        QCOMPARE(meta(0).baud, 38400);
+        QCOMPARE(meta(0).baudSource, RunMeta::BaudSource::KernelCommandLine);
+        QString error;
+        QVERIFY2(other.setSideBaud(1, 230400, &error), qPrintable(error));
+        QVERIFY(other.waitForLoaded());
+        QCOMPARE(meta(0).baud, 38400);
+        QCOMPARE(meta(0).baudSource, RunMeta::BaudSource::KernelCommandLine);
+        QCOMPARE(meta(0).baudStatement, QStringLiteral("console=ttyS0,38400"));
+        QCOMPARE(meta(1).baud, 230400);
+        QCOMPARE(meta(1).baudSource, RunMeta::BaudSource::Given);
+        QVERIFY2(other.metricsPanel()->notes().contains(QStringLiteral(
+                     "The wire figures' rate: 6.1-38400.hostts.log.zst: 38400 baud "
+                     "(console=ttyS0,38400 on the kernel command line); "
+                     "boot_login-default-smp2-115200-t1.hostts.log.zst: 230400 baud.")),
+                 qPrintable(other.metricsPanel()->notes()));
+    }
+
     void cleanupTestCase() { w.reset(); }
 };
 
