@@ -151,12 +151,16 @@ void LogView::fitColumns()
         arrival = m_model->wallClock() && m_run->arrivalIsWallClock
                       ? 12 // HH:mm:ss.zzz
                       : integerDigits(lastArrival) + 7;
-        // The lag is no more than the capture lasted.
-        lag = integerDigits(lastArrival) + 4;
         // A boot's kernel times grow: its last kernel line has about the largest. Lines
-        // are looked at back from each boot's end, a few at most.
+        // are looked at back from each boot's end, a few at most; a console server's log of
+        // many boots takes printk's own width (5 digits) instead.
         double maxKernel = 0;
-        for (const Boot &b : m_run->boots) {
+        constexpr std::size_t kBootsLookedAt = 4096;
+        if (m_run->boots.size() > kBootsLookedAt) {
+            maxKernel = 99999;
+        }
+        for (std::size_t bi = 0; bi < m_run->boots.size() && bi < kBootsLookedAt; ++bi) {
+            const Boot &b = m_run->boots[bi];
             int looked = 0;
             for (LineIndex i = b.end - LineCount(1); i >= b.first && looked < 64; --i, ++looked) {
                 if (const std::optional<KernelUs> k = lines.kernelTime(i)) {
@@ -166,6 +170,10 @@ void LogView::fitColumns()
             }
         }
         kernel = integerDigits(maxKernel) + 7;
+        // A line's lag is at most how long after its kernel's start it arrived: the capture's
+        // length and the kernel's uptime when it began (a capture attached to a console
+        // minutes behind has lags longer than itself). A number is never cut.
+        lag = integerDigits(lastArrival + maxKernel) + 4;
     }
     const QFontMetrics values(m_lines->font());
     const QFontMetrics headers(m_lines->horizontalHeader()->font());

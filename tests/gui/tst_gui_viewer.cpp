@@ -3,6 +3,7 @@
 #include "eventlist.h"
 #include "figure.h"
 #include "guitest.h"
+#include "inputfile.h"
 #include "loglineview.h"
 #include "logpane.h"
 #include "logview.h"
@@ -703,7 +704,8 @@ private slots:
                                               "nc_ext_port=17002"));
         w2.findChild<QAction *>(QStringLiteral("timesInText"))->setChecked(false);
         // The time columns are as wide as this log's values need (9.288 s of capture, 5.9 s of
-        // kernel time, 371 lines), at least their titles: the rest is the text's.
+        // kernel time, 371 lines; a lag up to their sum), at least their titles: the rest is
+        // the text's.
         const QFontMetrics mono(lines->font());
         const QFontMetrics header(lines->horizontalHeader()->font());
         const int margin = 2 * mono.horizontalAdvance(QLatin1Char('0'));
@@ -718,7 +720,54 @@ private slots:
         QCOMPARE(lines->horizontalHeader()->sectionSize(LogModel::Kernel),
                  expected(QStringLiteral("0.000000"), QStringLiteral("kernel time")));
         QCOMPARE(lines->horizontalHeader()->sectionSize(LogModel::Lag),
-                 expected(QStringLiteral("0.000"), QStringLiteral("lag (s)")));
+                 expected(QStringLiteral("00.000"), QStringLiteral("lag (s)"))); // 9.3 + 5.9 s
+        // No number is cut: every cell of both logs fits its column.
+        for (LogView *v : {boot, ext}) {
+            const QHeaderView *h = v->lines()->horizontalHeader();
+            for (int row = 0; row < v->model()->rowCount(); ++row) {
+                for (int column : {int(LogModel::Number), int(LogModel::Arrival),
+                                   int(LogModel::Kernel), int(LogModel::Lag)}) {
+                    const QString cell = v->model()->index(row, column).data().toString();
+                    QVERIFY2(
+                        mono.horizontalAdvance(cell) + margin <= h->sectionSize(column),
+                        qPrintable(
+                            QStringLiteral("row %1 column %2: %3").arg(row).arg(column).arg(cell)));
+                }
+            }
+        }
+        // A capture attached to a console already far behind: the 6.12-rt flood from its
+        // 6000th line on, whose lines came more than 10 s late. Their lags fit too.
+        QString error;
+        InputFile in;
+        QVERIFY2(in.open(sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"), &error),
+                 qPrintable(error));
+        QByteArray all;
+        for (QByteArray block(int(InputFile::kBlockBytes), '\0');;) {
+            const std::size_t n = in.readInto(block.data(), std::size_t(block.size()));
+            if (n == 0) {
+                break;
+            }
+            all.append(block.constData(), qsizetype(n));
+        }
+        const QList<QByteArray> rows = all.split('\n');
+        QTemporaryDir dir;
+        QFile late(dir.filePath(QStringLiteral("late.hostts.log")));
+        QVERIFY(late.open(QIODevice::WriteOnly));
+        late.write(rows.mid(6000).join('\n'));
+        late.close();
+        const std::shared_ptr<const Run> lateRun(loadRun(late.fileName(), LoadOptions{}, &error));
+        QVERIFY2(lateRun, qPrintable(error));
+        LogView lateView;
+        lateView.setRun(lateRun);
+        double maxLag = 0;
+        for (int row = 0; row < lateView.model()->rowCount(); ++row) {
+            const QString cell = lateView.model()->index(row, LogModel::Lag).data().toString();
+            maxLag = std::max(maxLag, cell.toDouble());
+            QVERIFY2(mono.horizontalAdvance(cell) + margin <=
+                         lateView.lines()->horizontalHeader()->sectionSize(LogModel::Lag),
+                     qPrintable(cell));
+        }
+        QVERIFY2(maxLag > 10, qPrintable(QString::number(maxLag)));
     }
 
     void damagedFileSaysWhatWasKept()
