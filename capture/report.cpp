@@ -326,66 +326,65 @@ QString Report::footnotes(bool intervalInCell) const
                          .arg(t.tested * 0.05, 0, 'f', 1);
         }
     }
-    // Where a rate came from, where the reader could not tell: the kernel's command line
-    // named it, or nothing did and the log has no arrival times that would have shown a
-    // wrong default (a raw log). Such a note also names each column's rates.
+    // The rates of the wire figures, per column, said where the reader could not tell: the
+    // columns are at different rates (one board at 1500000 baud against one at 115200: the
+    // reader of B - A must know), or a rate came from the kernel's command line, or is the
+    // default in a log with no arrival times that would have shown it wrong (a raw log).
     bool stated = false;
-    QStringList perColumnRate;
-    QStringList everyRate; // the columns' descriptions, each once
-    for (const ReportColumn &c : m_columns) {
-        QStringList own;
-        for (std::size_t k = 0; k < c.runs.size() && k < c.metrics.size(); ++k) {
-            const Run *run = c.runs[k];
-            if (!run || !c.metrics[k].wireSeconds || run->meta.baud <= 0) {
-                continue;
-            }
-            QString d = QStringLiteral("%1 baud").arg(run->meta.baud);
-            if (run->meta.baudSource == RunMeta::BaudSource::KernelCommandLine) {
-                d +=
-                    QStringLiteral(" (%1 on the kernel command line)").arg(run->meta.baudStatement);
-                stated = true;
-            } else if (run->meta.baudSource == RunMeta::BaudSource::Default && !run->hasArrival) {
-                d += QStringLiteral(" (ttyscope's default: the log states no rate and has no "
-                                    "arrival times to check one by; give --baud)");
-                stated = true;
-            }
-            if (!own.contains(d)) {
-                own << d;
-            }
-            if (!everyRate.contains(d)) {
-                everyRate << d;
-            }
-        }
-        if (!own.isEmpty()) {
-            perColumnRate << QStringLiteral("%1: %2").arg(c.label, own.join(QStringLiteral(", ")));
-        }
-    }
-    if (stated) {
-        // One rate from one source for all: said once, without the columns' names.
-        notes << QStringLiteral("The wire figures' rate: %1.")
-                     .arg(everyRate.size() == 1 ? everyRate.front()
-                                                : perColumnRate.join(QStringLiteral("; ")));
-    }
-    // Wire figures at different rates: the reader of B - A must know they are (one board
-    // at 1500000 baud against one at 115200).
     std::set<int> rates;
-    QStringList perColumn;
+    std::vector<std::set<std::pair<int, QString>>> perColumn; // (rate, what is said of it)
     for (const ReportColumn &c : m_columns) {
-        std::set<int> own;
-        for (const Metrics &m : c.metrics) {
-            own.insert(m.baud);
-            rates.insert(m.baud);
+        std::set<std::pair<int, QString>> own;
+        for (std::size_t k = 0; k < c.metrics.size(); ++k) {
+            const int baud = c.metrics[k].baud;
+            rates.insert(baud);
+            const Run *run = k < c.runs.size() ? c.runs[k] : nullptr;
+            QString source;
+            if (run && baud > 0 && c.metrics[k].wireSeconds) {
+                if (run->meta.baudSource == RunMeta::BaudSource::KernelCommandLine) {
+                    source = QStringLiteral(" (%1 on the kernel command line)")
+                                 .arg(run->meta.baudStatement);
+                } else if (run->meta.baudSource == RunMeta::BaudSource::Default &&
+                           !run->hasArrival) {
+                    source = QStringLiteral(" (ttyscope's default: the log states no rate and has "
+                                            "no arrival times to check one by; give --baud)");
+                }
+            }
+            stated = stated || !source.isEmpty();
+            own.insert({baud, source});
         }
-        QStringList names;
-        for (int rate : own) {
-            names << (rate > 0 ? QStringLiteral("%1 baud").arg(rate)
-                               : QStringLiteral("no rate (n/a)"));
-        }
-        perColumn << QStringLiteral("%1: %2").arg(c.label, names.join(QStringLiteral(", ")));
+        perColumn.push_back(std::move(own));
     }
-    if (rates.size() > 1 && !stated) {
-        notes << QStringLiteral("The wire figures are at different rates: %1.")
-                     .arg(perColumn.join(QStringLiteral("; ")));
+    auto named = [](int rate, const QString &source) {
+        return rate > 0 ? QStringLiteral("%1 baud%2").arg(rate).arg(source)
+                        : QStringLiteral("no rate (n/a)");
+    };
+    auto columns = [&](bool withSources) {
+        QStringList out;
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            QStringList names;
+            for (const auto &[rate, source] : perColumn[c]) {
+                const QString n = named(rate, withSources ? source : QString());
+                if (!names.contains(n)) {
+                    names << n;
+                }
+            }
+            out << QStringLiteral("%1: %2").arg(m_columns[c].label,
+                                                names.join(QStringLiteral(", ")));
+        }
+        return out.join(QStringLiteral("; "));
+    };
+    if (stated) {
+        // One rate from one source for all columns: said once, without their names.
+        std::set<std::pair<int, QString>> every;
+        for (const auto &own : perColumn) {
+            every.insert(own.begin(), own.end());
+        }
+        notes << QStringLiteral("The wire figures' rate: %1.")
+                     .arg(every.size() == 1 ? named(every.begin()->first, every.begin()->second)
+                                            : columns(true));
+    } else if (rates.size() > 1) {
+        notes << QStringLiteral("The wire figures are at different rates: %1.").arg(columns(false));
     }
     return notes.join(QLatin1Char('\n'));
 }

@@ -736,6 +736,23 @@ void TstArrivals::commandLinesOfDifferentRates()
                  "command line); B: 115200 baud (console=ttyS0,115200 on the kernel command "
                  "line).")});
 
+    // Beside a column with no rate (a netconsole's: no serial line), that column is named.
+    QString error;
+    const std::unique_ptr<Run> net = loadRun(
+        QStringLiteral(TTYSCOPE_FIXTURES "/netconsole/extended.ttyrec.zst"), LoadOptions{}, &error);
+    QVERIFY2(net, qPrintable(error));
+    QCOMPARE(net->meta.baud, 0);
+    columns[1].runs = {net.get()};
+    columns[1].metrics = {computeMetrics(*net, MetricOptions{})};
+    columns[1].files = {net->meta.source};
+    QCOMPARE(Report(columns, MetricOptions{})
+                 .footnotes(true)
+                 .split(QLatin1Char('\n'))
+                 .filter(QStringLiteral("rate")),
+             QStringList{QStringLiteral(
+                 "The wire figures' rate: A: 38400 baud (console=ttyS0,38400 on the kernel "
+                 "command line); B: no rate (n/a).")});
+
     const QByteArray quiet = rawOf(zstdDecompressFile(
         QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")));
     const std::unique_ptr<Run> none = loadBytes(dir, QStringLiteral("quiet.log"), quiet);
