@@ -615,15 +615,21 @@ std::unique_ptr<Run> loadBytes(const QTemporaryDir &dir, const QString &name,
     return run;
 }
 
-QString reportNotes(const Run &run)
+// The report's notes of the rates, for one column a run (A, B, ...).
+QStringList rateNotes(const std::vector<const Run *> &runs)
 {
-    ReportColumn c;
-    c.label = QStringLiteral("A");
-    c.runs = {&run};
-    c.boots = {std::nullopt};
-    c.metrics = {computeMetrics(run, MetricOptions{})};
-    c.files = {run.meta.source};
-    return Report({c}, MetricOptions{}).footnotes(true);
+    std::vector<ReportColumn> columns(runs.size());
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        columns[k].label = QString(QChar(u'A' + int(k)));
+        columns[k].runs = {runs[k]};
+        columns[k].boots = {std::nullopt};
+        columns[k].metrics = {computeMetrics(*runs[k], MetricOptions{})};
+        columns[k].files = {runs[k]->meta.source};
+    }
+    return Report(columns, MetricOptions{})
+        .footnotes(true)
+        .split(QLatin1Char('\n'))
+        .filter(QStringLiteral("rate"));
 }
 } // namespace
 
@@ -672,7 +678,7 @@ void TstArrivals::rateOnTheKernelCommandLine()
     QCOMPARE(m.bytes, bytes);
     QVERIFY(m.wireSeconds);
     QCOMPARE(*m.wireSeconds, double(bytes) * 10 / double(baud));
-    QCOMPARE(reportNotes(*run).split(QLatin1Char('\n')).filter(QStringLiteral("rate")),
+    QCOMPARE(rateNotes({run.get()}),
              QStringList{QStringLiteral("The wire figures' rate: %1 baud (%2 on the kernel "
                                         "command line).")
                              .arg(baud)
@@ -709,7 +715,7 @@ void TstArrivals::commandLinesOfDifferentRates()
                  "console=ttyS0,115200 (line 10) and console=ttyS0,38400 (line 373): which "
                  "one this is is not known, so ttyscope's default of 115200 baud is taken (give "
                  "the console's rate with --baud)")});
-    QCOMPARE(reportNotes(*both).split(QLatin1Char('\n')).filter(QStringLiteral("rate")),
+    QCOMPARE(rateNotes({both.get()}),
              QStringList{QStringLiteral(
                  "The wire figures' rate: 115200 baud (ttyscope's default: the log states no "
                  "rate and has no arrival times to check one by; give --baud).")});
@@ -718,19 +724,7 @@ void TstArrivals::commandLinesOfDifferentRates()
     const std::unique_ptr<Run> a = loadBytes(dir, QStringLiteral("slow.log"), slow);
     const std::unique_ptr<Run> b = loadBytes(dir, QStringLiteral("fast.log"), fast);
     QVERIFY(a && b);
-    std::vector<ReportColumn> columns(2);
-    for (std::size_t k = 0; k < 2; ++k) {
-        const Run &run = k == 0 ? *a : *b;
-        columns[k].label = k == 0 ? QStringLiteral("A") : QStringLiteral("B");
-        columns[k].runs = {&run};
-        columns[k].boots = {std::nullopt};
-        columns[k].metrics = {computeMetrics(run, MetricOptions{})};
-        columns[k].files = {run.meta.source};
-    }
-    QCOMPARE(Report(columns, MetricOptions{})
-                 .footnotes(true)
-                 .split(QLatin1Char('\n'))
-                 .filter(QStringLiteral("rate")),
+    QCOMPARE(rateNotes({a.get(), b.get()}),
              QStringList{QStringLiteral(
                  "The wire figures' rate: A: 38400 baud (console=ttyS0,38400 on the kernel "
                  "command line); B: 115200 baud (console=ttyS0,115200 on the kernel command "
@@ -742,13 +736,7 @@ void TstArrivals::commandLinesOfDifferentRates()
         QStringLiteral(TTYSCOPE_FIXTURES "/netconsole/extended.ttyrec.zst"), LoadOptions{}, &error);
     QVERIFY2(net, qPrintable(error));
     QCOMPARE(net->meta.baud, 0);
-    columns[1].runs = {net.get()};
-    columns[1].metrics = {computeMetrics(*net, MetricOptions{})};
-    columns[1].files = {net->meta.source};
-    QCOMPARE(Report(columns, MetricOptions{})
-                 .footnotes(true)
-                 .split(QLatin1Char('\n'))
-                 .filter(QStringLiteral("rate")),
+    QCOMPARE(rateNotes({a.get(), net.get()}),
              QStringList{QStringLiteral(
                  "The wire figures' rate: A: 38400 baud (console=ttyS0,38400 on the kernel "
                  "command line); B: no rate (n/a).")});
