@@ -51,6 +51,13 @@ struct WindowResult
     // A drop in the window whose count is out of range: the lines produced are unknown.
     std::optional<LineIndex> dropCountOutOfRange;
     std::optional<double> wireSeconds; // wire time of the bytes that arrived in the window
+    // A log that ends inside the window while its kernel still runs (no power-off, reboot
+    // or end of a panic after the window's start: a capture stopped at the login prompt, a
+    // cut file) did not see the whole window: its counts are lower bounds. How many seconds
+    // of the window it saw, by arrival and by production; none: the whole window (or the
+    // figure is unknown anyway).
+    std::optional<double> printedSeenSeconds;
+    std::optional<double> producedSeenSeconds;
 };
 
 struct SpanResult

@@ -11,6 +11,32 @@
 
 namespace tty::metricpass {
 
+namespace {
+
+// Whether the kernel printed that it stopped (powered off, rebooted or ended its panic)
+// after `from` and did not start again before `end`, or another boot follows `end` (one
+// boot of many, reset without a word): nothing it printed is missing after its last line.
+bool kernelStopped(const Run &run, LineIndex from, LineIndex end)
+{
+    if (end < run.lines.endIndex()) {
+        return true;
+    }
+    bool stopped = false;
+    for (const Event &e : run.events) {
+        if (e.line < from || e.line >= end || e.note) {
+            continue;
+        }
+        if (e.kind == EventKind::Reboot || e.kind == EventKind::PanicEnd) {
+            stopped = true;
+        } else if (e.kind == EventKind::Boot || e.kind == EventKind::Firmware) {
+            stopped = false;
+        }
+    }
+    return stopped;
+}
+
+} // namespace
+
 void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
                    Metrics *m)
 {
@@ -75,15 +101,28 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
         return x && from && *x >= *from && *x <= *from + o.windowSeconds;
     };
     std::int64_t bytes = 0;
+    // The latest arrival and production seen from the start on: where the log ends, if it
+    // ends inside the window.
+    std::optional<double> lastArrival = w.start, lastProduced = p0;
+    const auto later = [](std::optional<double> *seen, std::optional<double> x) {
+        if (x && (!*seen || *x > **seen)) {
+            *seen = x;
+        }
+    };
+    bool beyondWindow = false;
     TextReader reader(run.lines);
     for (LineIndex i = start; i < end; ++i) {
         const std::optional<double> t = !w.start     ? std::nullopt
                                         : i == start ? w.start
                                                      : secondsOf(run.timeOf(i));
+        const std::optional<double> produced = secondsOf(run.producedAt(i));
+        later(&lastArrival, t);
+        later(&lastProduced, produced);
         const bool inArrival = inWindow(t, w.start);
-        const bool inProduced = inWindow(secondsOf(run.producedAt(i)), p0);
+        const bool inProduced = inWindow(produced, p0);
         if (!inArrival && !inProduced) {
             if (t && *t > *w.start + o.windowSeconds + 3600) {
+                beyondWindow = true;
                 break;
             }
             continue;
@@ -99,6 +138,14 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     }
     if (w.printedKnown) {
         w.wireSeconds = wireTime(bytes, m->bitsPerChar, m->baud);
+    }
+    if (!beyondWindow && !kernelStopped(run, start, end)) {
+        if (w.printedKnown && lastArrival && *lastArrival < *w.start + o.windowSeconds) {
+            w.printedSeenSeconds = *lastArrival - *w.start;
+        }
+        if (w.producedKnown && lastProduced && *lastProduced < *p0 + o.windowSeconds) {
+            w.producedSeenSeconds = *lastProduced - *p0;
+        }
     }
     if (!p0) {
         w.produced = 0;

@@ -5,6 +5,7 @@
 #include "crashreport.h"
 #include "run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -145,9 +146,10 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
         }
         return QStringLiteral("%1/%2").arg(yes).arg(n);
     }
-    const QString approx = row.approximate.size() > column && row.approximate[column]
-                               ? QStringLiteral("≈")
-                               : QString();
+    const QString approx =
+        (row.atLeast.size() > column && row.atLeast[column] ? QStringLiteral("≥") : QString()) +
+        (row.approximate.size() > column && row.approximate[column] ? QStringLiteral("≈")
+                                                                    : QString());
     if (v.size() == 1) {
         return isShownValue(v.front()) ? approx + fmt(*v.front(), row.decimals, row.integer)
                                        : QStringLiteral("n/a");
@@ -188,7 +190,9 @@ Report::DiffTally Report::diffTally() const
 
 int Report::better(const ReportRow &row) const
 {
-    if (row.better == ReportRow::Better::None) {
+    // A lower bound against a count may differ only by what the log did not see.
+    if (row.better == ReportRow::Better::None ||
+        std::find(row.atLeast.begin(), row.atLeast.end(), true) != row.atLeast.end()) {
         return 0;
     }
     // Only a difference that stands out of the trials' noise has a winner; a single
@@ -288,6 +292,31 @@ QString Report::footnotes(bool intervalInCell) const
         }
     }
     notes << partial;
+    // A window the log ended in: a capture stopped at the login prompt, or cut, 12 s into
+    // "the first 30 s" counts 12 s; the cell's ≥ says so, and this which trial and why.
+    for (const ReportColumn &c : m_columns) {
+        for (std::size_t k = 0; k < c.metrics.size(); ++k) {
+            const WindowResult &w = c.metrics[k].window;
+            if (!w.printedSeenSeconds && !w.producedSeenSeconds) {
+                continue;
+            }
+            QStringList seen;
+            if (w.printedSeenSeconds) {
+                seen << QStringLiteral("%1 s of it seen by arrival")
+                            .arg(*w.printedSeenSeconds, 0, 'f', 3);
+            }
+            if (w.producedSeenSeconds) {
+                seen << QStringLiteral("%1 s%2 by kernel time")
+                            .arg(*w.producedSeenSeconds, 0, 'f', 3)
+                            .arg(seen.isEmpty() ? QStringLiteral(" of it seen") : QString());
+            }
+            notes << QStringLiteral("≥: at least. %1 ends inside the %2 s window (%3) without the "
+                                    "kernel saying it stopped (a power-off, reboot or end of a "
+                                    "panic): what came after was not seen.")
+                         .arg(c.source(k), QString::number(m_options.windowSeconds),
+                              seen.join(QStringLiteral(", ")));
+        }
+    }
     if (approx) {
         notes << QStringLiteral("≈: the format keeps lines without their line ends; each is "
                                 "counted as \\r\\n.");

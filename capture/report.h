@@ -54,6 +54,9 @@ struct ReportRow
     std::vector<std::vector<std::optional<double>>> values; // per column, per trial
     QStringList notes;             // per column: text shown instead of numbers
     std::vector<bool> approximate; // per column: an estimate, shown with ≈
+    // Per column: a trial's log ended inside the window the figure counts, with its kernel
+    // still running: the value is a lower bound, shown with ≥, and no side is called better.
+    std::vector<bool> atLeast;
     // Why a trial has no value ("no 'login:'"; empty when there is none to give), for the
     // notes of columns none of whose trials has one, and the gate's messages.
     std::function<QString(const Metrics &)> absentWhy;

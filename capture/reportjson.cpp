@@ -161,6 +161,23 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     } else if (m.window.found && m.window.dropCountOutOfRange) {
         notes << dropCountOutOfRangeReason(*m.window.dropCountOutOfRange);
     }
+    // Counts of a window the log ended in are lower bounds (WindowResult).
+    win[QStringLiteral("lines_at_least")] = m.window.printedSeenSeconds.has_value();
+    win[QStringLiteral("produced_at_least")] = m.window.producedSeenSeconds.has_value();
+    if (m.window.printedSeenSeconds || m.window.producedSeenSeconds) {
+        QStringList seen;
+        if (m.window.printedSeenSeconds) {
+            seen << QString::number(*m.window.printedSeenSeconds, 'f', 3) +
+                        QStringLiteral(" s by arrival");
+        }
+        if (m.window.producedSeenSeconds) {
+            seen << QString::number(*m.window.producedSeenSeconds, 'f', 3) +
+                        QStringLiteral(" s by kernel time");
+        }
+        notes << QStringLiteral("the log ends inside the window without the kernel saying it "
+                                "stopped (seen: %1): its counts are lower bounds")
+                     .arg(seen.join(QStringLiteral(", ")));
+    }
     if (!notes.isEmpty()) {
         win[QStringLiteral("note")] = notes.join(QStringLiteral("; "));
     }

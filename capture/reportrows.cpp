@@ -26,6 +26,7 @@ void Report::buildRows()
             r.values.push_back(vals);
             r.notes << QString();
             r.approximate.push_back(false);
+            r.atLeast.push_back(false);
         }
         m_rows.push_back(std::move(r));
         return &m_rows.back();
@@ -187,41 +188,60 @@ void Report::buildRows()
         const QString missing = windowMissing(m);
         return !missing.isEmpty() ? missing : m.window.printedUnknownWhy;
     };
-    whyAbsent(needsArrival(add("window.lines", QStringLiteral("lines printed%1, %2").arg(only, win),
-                               printedBetter, true, 0,
-                               [](const Metrics &m) -> std::optional<double> {
-                                   return m.window.found && m.window.printedKnown
-                                              ? double(m.window.lines)
-                                              : kAbsent;
-                               })),
-              windowUntimed);
-    whyAbsent(add("window.produced",
-                  QStringLiteral("kernel lines produced (printed + dropped)%1, %2").arg(only, win),
-                  B::None, true, 0,
-                  [](const Metrics &m) -> std::optional<double> {
-                      return m.window.found && m.window.producedKnown &&
-                                     !m.window.dropCountOutOfRange
-                                 ? std::optional<double>(double(m.window.produced))
-                                 : kAbsent;
-                  }),
-              [windowMissing, noKernelTimes](const Metrics &m) {
-                  const QString missing = windowMissing(m);
-                  if (!missing.isEmpty()) {
-                      return missing;
-                  }
-                  return m.window.dropCountOutOfRange
-                             ? dropCountOutOfRangeReason(*m.window.dropCountOutOfRange)
-                         : m.kernelLines == 0 ? noKernelTimes(m)
-                                              : m.window.producedUnknownWhy;
-              });
-    whyAbsent(
-        needsArrival(add(
-            "window.wire_s", QStringLiteral("time on the wire, %1 (s)").arg(win), B::None, false, 3,
-            [](const Metrics &m) { return m.window.found ? m.window.wireSeconds : kAbsent; })),
-        [windowUntimed, noBaud](const Metrics &m) {
-            const QString missing = windowUntimed(m);
-            return !missing.isEmpty() ? missing : noBaud(m);
-        });
+    // Counts of a window the log ended in (Metrics' WindowResult::printedSeenSeconds).
+    const auto atLeast = [&](ReportRow *r, bool byProduction) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            for (const Metrics &m : m_columns[c].metrics) {
+                r->atLeast[c] = r->atLeast[c] || (byProduction ? m.window.producedSeenSeconds
+                                                               : m.window.printedSeenSeconds);
+            }
+        }
+        return r;
+    };
+    atLeast(whyAbsent(needsArrival(add("window.lines",
+                                       QStringLiteral("lines printed%1, %2").arg(only, win),
+                                       printedBetter, true, 0,
+                                       [](const Metrics &m) -> std::optional<double> {
+                                           return m.window.found && m.window.printedKnown
+                                                      ? double(m.window.lines)
+                                                      : kAbsent;
+                                       })),
+                      windowUntimed),
+            false);
+    atLeast(
+        whyAbsent(
+            add("window.produced",
+                QStringLiteral("kernel lines produced (printed + dropped)%1, %2").arg(only, win),
+                B::None, true, 0,
+                [](const Metrics &m) -> std::optional<double> {
+                    return m.window.found && m.window.producedKnown && !m.window.dropCountOutOfRange
+                               ? std::optional<double>(double(m.window.produced))
+                               : kAbsent;
+                }),
+            [windowMissing, noKernelTimes](const Metrics &m) {
+                const QString missing = windowMissing(m);
+                if (!missing.isEmpty()) {
+                    return missing;
+                }
+                return m.window.dropCountOutOfRange
+                           ? dropCountOutOfRangeReason(*m.window.dropCountOutOfRange)
+                       : m.kernelLines == 0 ? noKernelTimes(m)
+                                            : m.window.producedUnknownWhy;
+            }),
+        true);
+    // Its bytes are counted as the whole capture's are: estimated where line ends are not kept.
+    atLeast(whyAbsent(needsArrival(add("window.wire_s",
+                                       QStringLiteral("time on the wire, %1 (s)").arg(win), B::None,
+                                       false, 3,
+                                       [](const Metrics &m) {
+                                           return m.window.found ? m.window.wireSeconds : kAbsent;
+                                       })),
+                      [windowUntimed, noBaud](const Metrics &m) {
+                          const QString missing = windowUntimed(m);
+                          return !missing.isEmpty() ? missing : noBaud(m);
+                      }),
+            false);
+    estimatedBytes(&m_rows.back());
     for (int s = 0; s < m_options.spans.size(); ++s) {
         const auto &sp = m_options.spans[s];
         auto span = [s](const Metrics &m) -> const SpanResult * {

@@ -1,0 +1,237 @@
+// The counting window ("lines printed, first 30 s") of logs that end inside it: a capture
+// stopped at the login prompt, a cut file. Their counts are lower bounds (≥), unless the
+// kernel said it stopped or another boot followed; built from the bundled real captures.
+#include "report.h"
+#include "tst_helpers.h"
+
+#include <QJsonArray>
+#include <QtTest>
+
+using namespace tty;
+using namespace testutil;
+
+namespace {
+const QString kBootLogin =
+    QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.hostts.log.zst");
+
+// The capture up to and including its first line holding `pattern`, as grabserial's
+// --quitpat or a lab's "wait for the prompt, then stop" leaves it.
+QByteArray upToFirst(const QByteArray &log, const QByteArray &pattern)
+{
+    const qsizetype at = log.indexOf(pattern);
+    const qsizetype end = log.indexOf('\n', at);
+    return at < 0 || end < 0 ? QByteArray() : log.left(end + 1);
+}
+
+// Each host stamp of a hostts log moved by `seconds`.
+QByteArray shifted(const QByteArray &hostts, double seconds)
+{
+    QByteArray out;
+    for (const QByteArray &line : hostts.split('\n')) {
+        const qsizetype tab = line.indexOf('\t');
+        if (tab < 0) {
+            continue;
+        }
+        out +=
+            QByteArray::number(line.left(tab).toDouble() + seconds, 'f', 6) + line.mid(tab) + '\n';
+    }
+    return out;
+}
+
+ReportColumn columnOf(const QString &label, const std::vector<const Run *> &runs,
+                      const std::vector<std::optional<int>> &boots, const QStringList &files,
+                      const MetricOptions &o = MetricOptions{})
+{
+    ReportColumn c;
+    c.label = label;
+    c.runs = runs;
+    c.boots = boots;
+    c.files = files;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        if (boots[k]) {
+            const auto &b = runs[k]->boots[std::size_t(*boots[k])];
+            c.metrics.push_back(computeMetrics(*runs[k], o, b.first, b.end));
+        } else {
+            c.metrics.push_back(computeMetrics(*runs[k], o));
+        }
+    }
+    return c;
+}
+
+const ReportRow &rowOf(const Report &rep, const QString &key)
+{
+    for (const ReportRow &r : rep.rows()) {
+        if (r.key == key) {
+            return r;
+        }
+    }
+    qFatal("no row %s", qPrintable(key));
+}
+} // namespace
+
+class TstWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void aCaptureStoppedAtTheLoginPrompt();
+    void wholeCapturesAreExact();
+    void aBootFollowedByAnother();
+    void aCutFile();
+    void noSideIsBetterAgainstALowerBound();
+};
+
+void TstWindow::aCaptureStoppedAtTheLoginPrompt()
+{
+    // The real boot's capture ends at its login prompt 7.23 s in; the whole one goes on to
+    // the harness's power-off.
+    const QByteArray log = upToFirst(zstdDecompressFile(kBootLogin), "login: ");
+    const auto run = loadBytes(log);
+    QVERIFY(run);
+    const Report rep({columnOf(QStringLiteral("6.1"), {run.get()}, {std::nullopt},
+                               {QStringLiteral("stop-at-login.log")})},
+                     MetricOptions{});
+    const Metrics &m = *rep.trialMetrics(0, 0);
+    QCOMPARE(m.window.lines, 368);
+    QCOMPARE(m.window.produced, 357);
+    QVERIFY(m.window.printedSeenSeconds && m.window.producedSeenSeconds);
+    QCOMPARE(QString::number(*m.window.printedSeenSeconds, 'f', 6), QStringLiteral("7.230468"));
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.lines")), 0), QStringLiteral("≥368"));
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.produced")), 0), QStringLiteral("≥357"));
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.wire_s")), 0), QStringLiteral("≥≈2.083"));
+    // Figures of the whole capture are what it holds, not bounds of a window.
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("lines")), 0), QStringLiteral("368"));
+    QCOMPARE(rep.footnotes().split(QLatin1Char('\n')).front(),
+             QStringLiteral("≥: at least. stop-at-login.log ends inside the 30 s window (7.230 s "
+                            "of it seen by arrival, 8.116 s by kernel time) without the kernel "
+                            "saying it stopped (a power-off, reboot or end of a panic): what "
+                            "came after was not seen."));
+    const QJsonObject win = rep.json()
+                                .value(QLatin1String("runs"))
+                                .toArray()[0]
+                                .toObject()
+                                .value(QLatin1String("window"))
+                                .toObject();
+    QCOMPARE(win.value(QLatin1String("lines")).toDouble(), 368.0);
+    QCOMPARE(win.value(QLatin1String("lines_at_least")), QJsonValue(true));
+    QCOMPARE(win.value(QLatin1String("produced_at_least")), QJsonValue(true));
+    QCOMPARE(win.value(QLatin1String("note")).toString(),
+             QStringLiteral("the log ends inside the window without the kernel saying it "
+                            "stopped (seen: 7.230 s by arrival, 8.116 s by kernel time): its "
+                            "counts are lower bounds"));
+}
+
+void TstWindow::wholeCapturesAreExact()
+{
+    // Each bundled capture, in every format, ends with the kernel's power-off or the end of
+    // its panic; the boots and the panic end inside the first 30 s: no bound.
+    const QDir dir(QStringLiteral(TTYSCOPE_SAMPLES));
+    const QStringList files = dir.entryList({QStringLiteral("*.zst")});
+    QCOMPARE(files.size(), 24);
+    for (const QString &f : files) {
+        QString error;
+        const auto run = loadRun(dir.filePath(f), LoadOptions{}, &error);
+        QVERIFY2(run, qPrintable(error));
+        const Report rep({columnOf(f, {run.get()}, {std::nullopt}, {f})}, MetricOptions{});
+        const WindowResult &w = rep.trialMetrics(0, 0)->window;
+        QVERIFY2(!w.printedSeenSeconds && !w.producedSeenSeconds, qPrintable(f));
+        QVERIFY2(!rep.text().contains(QStringLiteral("≥")), qPrintable(f));
+    }
+}
+
+void TstWindow::aBootFollowedByAnother()
+{
+    // Two boots in one file, each stopped at its prompt: the first was followed by the
+    // second (a reset says no word), so nothing of its is missing; the second, the file's
+    // last, ran on unseen.
+    const QByteArray boot = upToFirst(zstdDecompressFile(kBootLogin), "login: ");
+    const auto run = loadBytes(boot + shifted(boot, 100));
+    QVERIFY(run);
+    QCOMPARE(run->boots.size(), std::size_t(2));
+    const Report rep({columnOf(QStringLiteral("6.1"), {run.get(), run.get()}, {0, 1},
+                               {QStringLiteral("two.log"), QStringLiteral("two.log")})},
+                     MetricOptions{});
+    QVERIFY(!rep.trialMetrics(0, 0)->window.printedSeenSeconds);
+    QVERIFY(!rep.trialMetrics(0, 0)->window.producedSeenSeconds);
+    QVERIFY(rep.trialMetrics(0, 1)->window.printedSeenSeconds);
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.lines")), 0),
+             QStringLiteral("≥368.0 ± 0.0 (n=2)"));
+    QVERIFY(rep.footnotes().startsWith(QStringLiteral("≥: at least. two.log (boot 2) ends")));
+}
+
+void TstWindow::aCutFile()
+{
+    // Cut 60000 bytes into its zstd frame, the spam run's log reaches 37.6 s of host time
+    // but only 25.9 s of kernel time: its printed lines are counted over the whole window,
+    // the lines produced in it are not.
+    QFile in(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    Files files;
+    QString error;
+    const auto run =
+        loadRun(files.write(QStringLiteral("cut.log.zst"), in.read(60000)), LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QVERIFY(run->load.readInPart());
+    const Report rep({columnOf(QStringLiteral("A"), {run.get()}, {std::nullopt},
+                               {QStringLiteral("cut.log.zst")})},
+                     MetricOptions{});
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.lines")), 0), QStringLiteral("5088"));
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.produced")), 0), QStringLiteral("≥6691"));
+    const QStringList notes = rep.footnotes().split(QLatin1Char('\n'));
+    QVERIFY(notes[0].startsWith(QStringLiteral("cut.log.zst was read only in part")));
+    QCOMPARE(notes[1], QStringLiteral("≥: at least. cut.log.zst ends inside the 30 s window "
+                                      "(29.062 s of it seen by kernel time) without the kernel "
+                                      "saying it stopped (a power-off, reboot or end of a panic): "
+                                      "what came after was not seen."));
+}
+
+void TstWindow::noSideIsBetterAgainstALowerBound()
+{
+    // A throughput window (from the module's load) has a direction: more lines printed is
+    // better. Three whole runs against the same three cut 20 s after the load print far
+    // fewer lines, at least; that is the cut, not the kernel, and no side wins.
+    MetricOptions o;
+    o.windowStart = QStringLiteral("harness: insmod");
+    std::vector<std::unique_ptr<Run>> whole, cut;
+    Files files;
+    for (int t = 1; t <= 3; ++t) {
+        const QString name =
+            QStringLiteral("spam_rmmod-A_default-smp4-115200-t%1.hostts.log.zst").arg(t);
+        const QByteArray log = zstdDecompressFile(QStringLiteral(TTYSCOPE_SAMPLES "/") + name);
+        QString error;
+        whole.push_back(loadBytes(log));
+        // 20 s of host time after the load.
+        const qsizetype insmod = log.indexOf("harness: insmod");
+        const double t0 = log.mid(log.lastIndexOf('\n', insmod) + 1, 17).toDouble();
+        QByteArray kept;
+        for (const QByteArray &line : log.split('\n')) {
+            if (!line.isEmpty() && line.left(17).toDouble() <= t0 + 20) {
+                kept += line + '\n';
+            }
+        }
+        cut.push_back(loadBytes(kept));
+        QVERIFY(whole.back() && cut.back());
+    }
+    auto column = [&](const QString &label, const std::vector<std::unique_ptr<Run>> &runs) {
+        std::vector<const Run *> r;
+        for (const auto &run : runs) {
+            r.push_back(run.get());
+        }
+        return columnOf(label, r, {std::nullopt, std::nullopt, std::nullopt},
+                        {QStringLiteral("t1"), QStringLiteral("t2"), QStringLiteral("t3")}, o);
+    };
+    const Report rep({column(QStringLiteral("whole"), whole), column(QStringLiteral("cut"), cut)},
+                     o);
+    const ReportRow &lines = rowOf(rep, QStringLiteral("window.lines"));
+    QCOMPARE(lines.better, ReportRow::Better::Higher);
+    QVERIFY(!lines.atLeast[0]);
+    QVERIFY(lines.atLeast[1]);
+    const Difference d = rep.difference(lines);
+    QVERIFY(d.significant() && d.diff < 0);
+    QCOMPARE(rep.better(lines), 0);
+    QVERIFY2(!rep.diffCell(lines).contains(QStringLiteral("better")),
+             qPrintable(rep.diffCell(lines)));
+}
+
+QTEST_GUILESS_MAIN(TstWindow)
+#include "tst_window.moc"
