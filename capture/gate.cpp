@@ -157,7 +157,7 @@ void checkCrash(const Run &run, const Metrics &m, GateCheck *c)
 }
 
 void checkFigure(const GateCondition &g, std::optional<double> value, const QString &absentWhy,
-                 const ReportRow *row, GateCheck *c)
+                 const ReportRow *row, const Metrics &m, GateCheck *c)
 {
     if (!value) {
         // Compared with null: holds when absent (==) or present (!=). Compared with a
@@ -168,6 +168,33 @@ void checkFigure(const GateCondition &g, std::optional<double> value, const QStr
             c->unchecked = true;
         }
         c->detail = QStringLiteral("%1 is %2").arg(g.key, absentWhy);
+        return;
+    }
+    const bool atLeast = row && row->lowerBound && row->lowerBound(m);
+    if (atLeast && g.threshold) {
+        // The figure is some x >= value: the condition is known only where it holds, or
+        // fails, for every such x.
+        using Op = GateCondition::Op;
+        const double v = *value, t = *g.threshold;
+        std::optional<bool> known;
+        switch (g.op) {
+        case Op::Greater:
+        case Op::GreaterEqual:
+            known = compare(v, g.op, t) ? std::optional<bool>(true) : std::nullopt;
+            break;
+        case Op::Less:
+        case Op::LessEqual:
+            known = compare(v, g.op, t) ? std::nullopt : std::optional<bool>(false);
+            break;
+        case Op::Equal:
+        case Op::NotEqual:
+            known = v > t ? std::optional<bool>(g.op == Op::NotEqual) : std::nullopt;
+            break;
+        }
+        c->holds = known.value_or(false);
+        c->unchecked = !known;
+        c->detail =
+            QStringLiteral("%1 ≥ %2 (the log ends inside the window)").arg(g.key, number(v, row));
         return;
     }
     c->holds =
@@ -243,7 +270,8 @@ bool checkGate(const Report &report, const std::vector<GateCondition> &condition
                 } else if (g.kind == GateCondition::Kind::Crash) {
                     checkCrash(run, m, &c);
                 } else if (const std::optional<EventKind> k = eventKey(g.key)) {
-                    checkFigure(g, double(m.eventCounts[std::size_t(*k)]), QString(), nullptr, &c);
+                    checkFigure(g, double(m.eventCounts[std::size_t(*k)]), QString(), nullptr, m,
+                                &c);
                 } else {
                     const ReportRow *row = rowOf(report, g.key);
                     const QString note = row->notes.value(qsizetype(ci));
@@ -254,7 +282,7 @@ bool checkGate(const Report &report, const std::vector<GateCondition> &condition
                     // The trial's own reason first: a column's note may join several.
                     const bool ownReason = row->absentWhy && !row->absentWhy(m).isEmpty();
                     checkFigure(g, v, ownReason || note.isEmpty() ? absentReason(*row, m) : note,
-                                row, &c);
+                                row, m, &c);
                 }
                 out->push_back(c);
             }

@@ -57,6 +57,8 @@ struct ReportRow
     // Per column: a trial's log ended inside the window the figure counts, with its kernel
     // still running: the value is a lower bound, shown with ≥, and no side is called better.
     std::vector<bool> atLeast;
+    // Whether a trial's value is such a lower bound (unset: never).
+    std::function<bool(const Metrics &)> lowerBound;
     // Why a trial has no value ("no 'login:'"; empty when there is none to give), for the
     // notes of columns none of whose trials has one, and the gate's messages.
     std::function<QString(const Metrics &)> absentWhy;

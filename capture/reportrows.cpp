@@ -190,10 +190,13 @@ void Report::buildRows()
     };
     // Counts of a window the log ended in (Metrics' WindowResult::printedSeenSeconds).
     const auto atLeast = [&](ReportRow *r, bool byProduction) {
+        r->lowerBound = [byProduction](const Metrics &m) {
+            return (byProduction ? m.window.producedSeenSeconds : m.window.printedSeenSeconds)
+                .has_value();
+        };
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
             for (const Metrics &m : m_columns[c].metrics) {
-                r->atLeast[c] = r->atLeast[c] || (byProduction ? m.window.producedSeenSeconds
-                                                               : m.window.printedSeenSeconds);
+                r->atLeast[c] = r->atLeast[c] || r->lowerBound(m);
             }
         }
         return r;

@@ -1,6 +1,7 @@
 // The counting window ("lines printed, first 30 s") of logs that end inside it: a capture
 // stopped at the login prompt, a cut file. Their counts are lower bounds (≥), unless the
 // kernel said it stopped or another boot followed; built from the bundled real captures.
+#include "gate.h"
 #include "report.h"
 #include "tst_helpers.h"
 
@@ -78,6 +79,7 @@ private slots:
     void aBootFollowedByAnother();
     void aCutFile();
     void noSideIsBetterAgainstALowerBound();
+    void aGateOnALowerBound();
 };
 
 void TstWindow::aCaptureStoppedAtTheLoginPrompt()
@@ -231,6 +233,45 @@ void TstWindow::noSideIsBetterAgainstALowerBound()
     QCOMPARE(rep.better(lines), 0);
     QVERIFY2(!rep.diffCell(lines).contains(QStringLiteral("better")),
              qPrintable(rep.diffCell(lines)));
+}
+
+void TstWindow::aGateOnALowerBound()
+{
+    // At least 368 lines: more than 300 for sure, not fewer than 300, and nothing known of
+    // 400 or of exactly 368.
+    const auto run = loadBytes(upToFirst(zstdDecompressFile(kBootLogin), "login: "));
+    QVERIFY(run);
+    const Report rep({columnOf(QStringLiteral("6.1"), {run.get()}, {std::nullopt},
+                               {QStringLiteral("stop-at-login.log")})},
+                     MetricOptions{});
+    const QStringList specs{
+        QStringLiteral("window.lines>300"),   QStringLiteral("window.lines>400"),
+        QStringLiteral("window.lines<300"),   QStringLiteral("window.lines<=400"),
+        QStringLiteral("window.lines==368"),  QStringLiteral("window.lines!=100"),
+        QStringLiteral("window.lines==null"), QStringLiteral("lines>=368")};
+    std::vector<GateCondition> conditions;
+    QString error;
+    QVERIFY2(parseGateConditions(specs, &conditions, &error), qPrintable(error));
+    std::vector<GateCheck> checks;
+    QVERIFY2(checkGate(rep, conditions, &checks, &error), qPrintable(error));
+    QStringList seen;
+    for (const GateCheck &c : checks) {
+        seen << QStringLiteral("%1 %2 %3")
+                    .arg(c.condition->text,
+                         c.unchecked ? QStringLiteral("unchecked")
+                         : c.holds   ? QStringLiteral("holds")
+                                     : QStringLiteral("fails"),
+                         c.detail);
+    }
+    const QString bound = QStringLiteral("window.lines ≥ 368 (the log ends inside the window)");
+    QCOMPARE(seen, (QStringList{QStringLiteral("window.lines>300 holds ") + bound,
+                                QStringLiteral("window.lines>400 unchecked ") + bound,
+                                QStringLiteral("window.lines<300 fails ") + bound,
+                                QStringLiteral("window.lines<=400 unchecked ") + bound,
+                                QStringLiteral("window.lines==368 unchecked ") + bound,
+                                QStringLiteral("window.lines!=100 holds ") + bound,
+                                QStringLiteral("window.lines==null fails window.lines = 368"),
+                                QStringLiteral("lines>=368 holds lines = 368")}));
 }
 
 QTEST_GUILESS_MAIN(TstWindow)
