@@ -2,6 +2,7 @@
 
 #include "kernelprefix.h"
 #include "run.h"
+#include "runloader.h"
 #include "textreader.h"
 
 #include <vector>
@@ -173,6 +174,28 @@ std::optional<StatedRate> statedConsoleRate(const Run &run, QString *conflict)
         searched = std::max(searched, end);
     }
     return stated;
+}
+
+void takeStatedOrDefaultRate(Run &run, bool warn)
+{
+    QString conflict;
+    if (const std::optional<StatedRate> stated = statedConsoleRate(run, &conflict)) {
+        run.meta.baud = stated->baud;
+        run.meta.baudSource = RunMeta::BaudSource::KernelCommandLine;
+        run.meta.baudStatement = stated->console;
+        return;
+    }
+    run.meta.baud = kDefaultBaud;
+    run.meta.baudSource = RunMeta::BaudSource::Default;
+    run.meta.baudStatement.clear();
+    if (warn && !conflict.isEmpty()) {
+        run.warnings << QStringLiteral("the kernel command lines name consoles at different "
+                                       "rates, %1: which one this is is not known, so ttyscope's "
+                                       "default of %2 baud is taken (give the console's rate "
+                                       "with --baud)")
+                            .arg(conflict)
+                            .arg(kDefaultBaud);
+    }
 }
 
 } // namespace tty

@@ -33,4 +33,9 @@ std::optional<StatedRate> consoleRateOfCommandLine(std::string_view commandLine)
 // none either, and `conflict` (if given) says which.
 std::optional<StatedRate> statedConsoleRate(const Run &run, QString *conflict = nullptr);
 
+// Sets the run's rate (RunMeta::baud, baudSource, baudStatement) to the one its command lines
+// state, else to ttyscope's default; where boots state different rates, `warn` adds a
+// warning naming them. For a run no one gave a rate (neither --baud nor its recording).
+void takeStatedOrDefaultRate(Run &run, bool warn);
+
 } // namespace tty

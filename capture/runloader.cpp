@@ -256,24 +256,7 @@ std::unique_ptr<Run> loadRun(InputFile &input, const QString &path, const LoadOp
     } else if (defaultBaud) {
         // Before the series are made: they spread each line's bytes over its time on the
         // wire at this rate.
-        QString conflict;
-        if (const std::optional<StatedRate> stated = statedConsoleRate(*run, &conflict)) {
-            run->meta.baud = stated->baud;
-            run->meta.baudSource = RunMeta::BaudSource::KernelCommandLine;
-            run->meta.baudStatement = stated->console;
-        } else {
-            run->meta.baud = kDefaultBaud;
-            run->meta.baudSource = RunMeta::BaudSource::Default;
-            if (!conflict.isEmpty()) {
-                run->warnings << QStringLiteral(
-                                     "the kernel command lines name consoles at different "
-                                     "rates, %1: which one this is is not known, so ttyscope's "
-                                     "default of %2 baud is taken (give the console's rate "
-                                     "with --baud)")
-                                     .arg(conflict)
-                                     .arg(kDefaultBaud);
-            }
-        }
+        takeStatedOrDefaultRate(*run, true);
     }
     if (run->lines.empty() && !run->load.stoppedEarly()) {
         run->warnings << QStringLiteral("the file holds no console lines");

@@ -62,13 +62,10 @@ LivePump::Turn LivePump::finish()
         m_live.finish();
         if (m_mode == Mode::Views) {
             // The whole capture is in: a rate its kernel's command line names is taken as a
-            // report of the recording takes it (runloader.cpp), before the series are made.
+            // report of the recording takes it (runloader.cpp), before the series are made;
+            // a later boot naming another rate puts back the default.
             if (m_live.tookDefaultBaud()) {
-                if (const std::optional<StatedRate> stated = statedConsoleRate(r)) {
-                    r.meta.baud = stated->baud;
-                    r.meta.baudSource = RunMeta::BaudSource::KernelCommandLine;
-                    r.meta.baudStatement = stated->console;
-                }
+                takeStatedOrDefaultRate(r, true);
             }
             r.finalize();
             // The whole capture is in: its rate is checked as a report of the recording
@@ -92,6 +89,13 @@ void LivePump::finalize()
     // All lines but the last (a partial line may still grow) are final: the boot split
     // need not go over them again, which keeps an update cheap hours into a capture.
     r.splitBootsSoFar(r.lines.endIndex() - 1_lines);
+    // A board at 1500000 baud watched for hours must not show its UART at 1300 % of a
+    // 115200 line: the rate its kernel's command line names is taken as soon as it is
+    // printed (a few hundred lines at most after the banner: statedConsoleRate's bound).
+    if (m_mode == Mode::Views && m_live.tookDefaultBaud() &&
+        r.meta.baudSource == RunMeta::BaudSource::Default) {
+        takeStatedOrDefaultRate(r, false);
+    }
     r.finalize();
     m_finalizedLines = r.lines.size();
     m_finalizedEvents = r.events.size();

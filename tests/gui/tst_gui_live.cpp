@@ -14,6 +14,9 @@
 #include "metricspanel.h"
 #include "noticebar.h"
 #include "runloader.h"
+#include "timelineview.h"
+
+#include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -360,6 +363,99 @@ private slots:
                      "The wire figures' rate: 115200 baud (console=ttyS0,115200 on the kernel "
                      "command line).")),
                  qPrintable(c.w.metricsPanel()->notes()));
+        c.pty.close();
+    }
+
+    void aStatedRateIsTakenWhileTheCaptureRuns()
+    {
+        // The real 6.1 boot at 38400 baud (tests/fixtures/slowbaud), its bytes as the UART
+        // sent them, into a capture left at its default rate: the live view takes 38400 once
+        // the kernel has printed its command line, not when the capture stops.
+        QString error;
+        InputFile log;
+        QVERIFY2(log.open(QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/6.1-38400.hostts.log.zst"),
+                          &error),
+                 qPrintable(error));
+        QByteArray hostts;
+        for (;;) {
+            std::string block(InputFile::kBlockBytes, '\0');
+            block.resize(log.readInto(block.data(), block.size()));
+            if (block.empty()) {
+                break;
+            }
+            hostts += QByteArray::fromStdString(block);
+        }
+        QByteArray bytes;
+        for (const QByteArray &line : hostts.split('\n')) {
+            const qsizetype tab = line.indexOf('\t');
+            if (tab >= 0) {
+                bytes += line.mid(tab + 1) + "\r\n";
+            }
+        }
+        // Its first 100 lines: the banner, the command line, the boot's first tenth of a second.
+        qsizetype cut = 0;
+        for (int i = 0; i < 100; ++i) {
+            cut = bytes.indexOf('\n', cut) + 1;
+        }
+        Capturing c;
+        c.o.baudGiven = false;
+        QVERIFY2(c.start(&error), qPrintable(error));
+        const Run &live = *c.w.live()->run();
+        auto capacity = [&] {
+            QCustomPlot *plot = c.w.timeline()->plot();
+            for (int i = 0; i < plot->itemCount(); ++i) {
+                if (auto *t = qobject_cast<QCPItemText *>(plot->item(i));
+                    t && t->objectName() == QLatin1String("uart-capacity")) {
+                    return t->text();
+                }
+            }
+            return QString();
+        };
+        // The banner alone: the default.
+        const qsizetype banner = bytes.indexOf('\n') + 1;
+        QVERIFY(c.pty.write(bytes.left(banner).toStdString()));
+        QVERIFY2(waitFor([&] {
+                     return capacity() ==
+                            QStringLiteral("UART capacity 11520 B/s (115200 baud, 8N1)");
+                 }),
+                 qPrintable(capacity()));
+        QCOMPARE(live.meta.baudSource, RunMeta::BaudSource::Default);
+        QVERIFY(c.pty.write(bytes.mid(banner, cut - banner).toStdString()));
+        QVERIFY2(waitFor([&] {
+                     return capacity() ==
+                            QStringLiteral("UART capacity 3840 B/s (38400 baud, 8N1)");
+                 }),
+                 qPrintable(capacity()));
+        QVERIFY(c.w.live()); // still capturing
+        QCOMPARE(live.lines.size(), 100_lines);
+        QCOMPARE(live.meta.baudSource, RunMeta::BaudSource::KernelCommandLine);
+        QCOMPARE(live.meta.baudStatement, QStringLiteral("console=ttyS0,38400"));
+        // Then a boot at 115200 (the bundled one): the two boots' rates differ, so the
+        // stopped capture takes the default, with the warning, as its recording's report does.
+        InputFile in;
+        QVERIFY2(
+            in.open(QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"),
+                    &error),
+            qPrintable(error));
+        std::string other(InputFile::kBlockBytes, '\0');
+        other.resize(in.readInto(other.data(), other.size()));
+        QVERIFY(c.pty.write(bytes.mid(cut).toStdString() + other));
+        QVERIFY(waitFor(
+            [&] { return live.bytes >= std::int64_t(bytes.size()) + std::int64_t(other.size()); }));
+        c.w.stopCapture();
+        QVERIFY(c.w.waitForLoaded());
+        const Run &run = *c.w.session().sides.front().trials.front().run;
+        const std::unique_ptr<Run> file = loadRun(c.o.output, {}, &error);
+        QVERIFY2(file, qPrintable(error));
+        for (const Run *r : std::array<const Run *, 2>{&run, file.get()}) {
+            QCOMPARE(r->meta.baud, 115200);
+            QCOMPARE(r->meta.baudSource, RunMeta::BaudSource::Default);
+            QCOMPARE(r->meta.baudStatement, QString());
+            QVERIFY2(r->warnings.join(u'\n').contains(QStringLiteral(
+                         "the kernel command lines name consoles at different rates, "
+                         "console=ttyS0,38400 (line 2) and console=ttyS0,115200 (line ")),
+                     qPrintable(r->warnings.join(u'\n')));
+        }
         c.pty.close();
     }
 
