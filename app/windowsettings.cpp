@@ -13,6 +13,14 @@ namespace tty {
 
 namespace {
 constexpr int kMaxRecent = 10;
+// The log's View toggles, by their actions' object names: someone who reads the timestamps
+// in the text, or the escape sequences, wants them again tomorrow.
+constexpr const char *kLogToggles[] = {"showControls", "timesInText"};
+
+QAction *toggle(const QMainWindow *window, const char *name)
+{
+    return window->findChild<QAction *>(QLatin1String(name));
+}
 } // namespace
 
 void WindowSettings::restore(QMainWindow *window, QMenu *lanesMenu, MetricOptions *metrics)
@@ -29,6 +37,11 @@ void WindowSettings::restore(QMainWindow *window, QMenu *lanesMenu, MetricOption
     const QList<QAction *> lanes = lanesMenu->actions();
     for (int l = 0; l < lanes.size(); ++l) {
         lanes[l]->setChecked(s.value(QStringLiteral("lanes/%1").arg(l), true).toBool());
+    }
+    for (const char *name : kLogToggles) {
+        if (QAction *a = toggle(window, name)) {
+            a->setChecked(s.value(QStringLiteral("view/") + QLatin1String(name), false).toBool());
+        }
     }
     metrics->windowSeconds = s.value(QStringLiteral("metrics/window"), 30.0).toDouble();
     if (!(metrics->windowSeconds > 0)) {
@@ -47,6 +60,11 @@ void WindowSettings::save(const QMainWindow *window, const QMenu *lanesMenu)
     const QList<QAction *> lanes = lanesMenu->actions();
     for (int l = 0; l < lanes.size(); ++l) {
         s.setValue(QStringLiteral("lanes/%1").arg(l), lanes[l]->isChecked());
+    }
+    for (const char *name : kLogToggles) {
+        if (const QAction *a = toggle(window, name)) {
+            s.setValue(QStringLiteral("view/") + QLatin1String(name), a->isChecked());
+        }
     }
 }
 

@@ -1,4 +1,6 @@
 // Settings survive a restart, and a broken settings file never stops the program.
+#include "logmodel.h"
+#include "logview.h"
 #include "mainwindow.h"
 #include "palette.h"
 
@@ -67,6 +69,52 @@ private slots:
         QVERIFY(s.contains(QStringLiteral("lanes/0")));
         QCOMPARE(runColor(0), QColor(0x12, 0x34, 0x56));
         s.remove(QStringLiteral("colors"));
+    }
+
+    void logTogglesPersist()
+    {
+        const QString quiet =
+            QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst");
+        // Line 10 of the quiet boot: "[    1.977729] harness: boot complete".
+        auto shown = [&](MainWindow &w) {
+            w.openFiles({quiet});
+            if (!w.waitForLoaded()) {
+                return QString();
+            }
+            const LogView *v = w.findChild<LogView *>();
+            return v ? v->model()->index(9, LogModel::Text).data().toString() : QString();
+        };
+        auto action = [](MainWindow &w, const char *name) {
+            return w.findChild<QAction *>(QLatin1String(name));
+        };
+        {
+            QSettings().clear();
+            MainWindow w;
+            w.show();
+            QVERIFY(action(w, "timesInText") && action(w, "showControls"));
+            QVERIFY(!action(w, "timesInText")->isChecked());
+            QVERIFY(!action(w, "showControls")->isChecked());
+            QCOMPARE(shown(w), QStringLiteral("harness: boot complete"));
+            action(w, "timesInText")->setChecked(true);
+            action(w, "showControls")->setChecked(true);
+            w.close();
+        }
+        {
+            // The next window shows the log as the last one was left.
+            MainWindow w;
+            w.show();
+            QVERIFY(action(w, "timesInText")->isChecked());
+            QVERIFY(action(w, "showControls")->isChecked());
+            QCOMPARE(shown(w), QStringLiteral("[    1.977729] harness: boot complete"));
+            action(w, "timesInText")->setChecked(false);
+            w.close();
+        }
+        MainWindow w;
+        w.show();
+        QVERIFY(!action(w, "timesInText")->isChecked());
+        QVERIFY(action(w, "showControls")->isChecked());
+        QCOMPARE(shown(w), QStringLiteral("harness: boot complete"));
+        QSettings().clear();
     }
 };
 
