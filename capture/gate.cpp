@@ -128,6 +128,15 @@ std::optional<LineIndex> firstEvent(const Run &run, const Metrics &m, EventKind 
     return std::nullopt;
 }
 
+// None found in a file read only in part: there may be one past the cut.
+void noneBeforeTheCut(const Metrics &m, GateCheck *c)
+{
+    if (!c->holds && m.cutShort) {
+        c->unchecked = true;
+        c->detail += QStringLiteral(" in what was read; the file was read only in part");
+    }
+}
+
 void checkEvent(const Run &run, const Metrics &m, EventKind kind, GateCheck *c)
 {
     const std::int64_t n = m.eventCounts[std::size_t(kind)];
@@ -139,6 +148,7 @@ void checkEvent(const Run &run, const Metrics &m, EventKind kind, GateCheck *c)
     if (const std::optional<LineIndex> at = firstEvent(run, m, kind)) {
         c->detail += QStringLiteral(", the first at line %1").arg(lineNumber(*at));
     }
+    noneBeforeTheCut(m, c);
 }
 
 void checkCrash(const Run &run, const Metrics &m, GateCheck *c)
@@ -154,6 +164,7 @@ void checkCrash(const Run &run, const Metrics &m, GateCheck *c)
                          .arg(lineNumber(crashes.front().line))
                          .arg(crashes.front().title);
     }
+    noneBeforeTheCut(m, c);
 }
 
 void checkFigure(const GateCondition &g, std::optional<double> value, const QString &absentWhy,
@@ -193,8 +204,10 @@ void checkFigure(const GateCondition &g, std::optional<double> value, const QStr
         }
         c->holds = known.value_or(false);
         c->unchecked = !known;
-        c->detail =
-            QStringLiteral("%1 ≥ %2 (the log ends inside the window)").arg(g.key, number(v, row));
+        c->detail = QStringLiteral("%1 ≥ %2 (%3)")
+                        .arg(g.key, number(v, row),
+                             m.cutShort ? QStringLiteral("the file was read only in part")
+                                        : QStringLiteral("the log ends inside the window"));
         return;
     }
     c->holds =

@@ -150,6 +150,7 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
     m.kernelLinesBehindText = lags.kernelLinesBehindText;
     m.bytes = whole ? run.bytes : lineBytes(run, first, end);
     m.hasArrival = run.hasArrival;
+    m.cutShort = run.load.readInPart() && end == run.lines.endIndex();
     if (!formatInfo(run.meta.format).consoleOutput) {
         m.notConsole = QStringLiteral("a kernel log, not console output");
     }

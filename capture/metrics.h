@@ -102,6 +102,9 @@ struct Metrics
     std::int64_t kernelLinesBehindText = 0; // of kernelLines (LagSummary)
     std::int64_t bytes = 0;
     bool hasArrival = false; // the run's format has host arrival times
+    // The lines measured end where the file was read only in part (cut, damaged, a load
+    // cancelled): its counts are of what was read, lower bounds of the run's.
+    bool cutShort = false;
     // Why the console's own figures (drops, bytes, time on the wire, lag) are not in this
     // log: "a kernel log, not console output" (dmesg, the journal); empty for a console's.
     QString notConsole;

@@ -284,7 +284,8 @@ QString Report::footnotes(bool intervalInCell) const
             }
             const QString note =
                 QStringLiteral("%1 was read only in part: %2. Its figures are of what was read, "
-                               "not of the whole run.")
+                               "not of the whole run: its counts are at least (≥) what they "
+                               "show.")
                     .arg(c.files.value(qsizetype(k)), run->load.message);
             if (!partial.contains(note)) {
                 partial << note;

@@ -2,6 +2,8 @@
 // the metrics, and why a cell none of whose trials has its figure is n/a.
 #include "report.h"
 
+#include <QRegularExpression>
+
 namespace tty {
 
 namespace {
@@ -334,21 +336,38 @@ void Report::buildRows()
         const QString notDone = bootNotDone(m);
         return !notDone.isEmpty() ? notDone : noBaud(m);
     });
+    // None in a file read only in part is not none in the run: the panic may be past the cut.
     ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
-                           [](const Metrics &m) { return m.panic.detected ? 1.0 : 0.0; });
+                           [](const Metrics &m) -> std::optional<double> {
+                               return m.panic.detected ? 1.0 : m.cutShort ? kAbsent : 0.0;
+                           });
     panic->boolean = true;
-    ReportRow *complete =
-        add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
-            [](const Metrics &m) -> std::optional<double> {
-                return m.panic.detected ? (m.panic.complete ? 1.0 : 0.0) : kAbsent;
-            });
+    whyAbsent(panic, [](const Metrics &m) {
+        return !m.panic.detected && m.cutShort
+                   ? QStringLiteral("none in what was read; the file was read only in part")
+                   : QString();
+    });
+    // A trace that stops where the file was cut may have come out whole: not known.
+    const auto cutInTrace = [](const Metrics &m) {
+        return m.panic.detected && !m.panic.complete && m.cutShort;
+    };
+    ReportRow *complete = add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
+                              [cutInTrace](const Metrics &m) -> std::optional<double> {
+                                  return !m.panic.detected || cutInTrace(m)
+                                             ? kAbsent
+                                             : (m.panic.complete ? 1.0 : 0.0);
+                              });
     complete->boolean = true;
-    whyAbsent(complete, [](const Metrics &m) {
-        return m.panic.detected ? QString() : QStringLiteral("no panic");
+    whyAbsent(complete, [cutInTrace](const Metrics &m) {
+        return !m.panic.detected ? (m.cutShort ? QStringLiteral("no panic in what was read")
+                                               : QStringLiteral("no panic"))
+               : cutInTrace(m)   ? QStringLiteral("the file was read only in part, after it")
+                                 : QString();
     });
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
         const auto &ms = m_columns[c].metrics;
-        if (ms.size() == 1 && ms.front().panic.detected && !ms.front().panic.complete) {
+        if (ms.size() == 1 && ms.front().panic.detected && !ms.front().panic.complete &&
+            !cutInTrace(ms.front())) {
             complete->notes[qsizetype(c)] =
                 QStringLiteral("no, missing %1")
                     .arg(ms.front().panic.missing.join(QStringLiteral(", ")));
@@ -410,6 +429,32 @@ void Report::buildRows()
                       QStringLiteral("'%1' interval p99 by kernel time (s)").arg(p), B::None, false,
                       4, [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP99 : kAbsent; }),
                   noKernelPair);
+    }
+    // Counts of a trial whose file was read only in part are of what was read: at least
+    // (≥), and no side is called better on them. The window's rows judge by the window.
+    const QStringList cumulative{QStringLiteral("lines"),
+                                 QStringLiteral("kernel_lines"),
+                                 QStringLiteral("kernel_lines_behind_text"),
+                                 QStringLiteral("bytes"),
+                                 QStringLiteral("wire_s"),
+                                 QStringLiteral("duration_s"),
+                                 QStringLiteral("kernel_duration_s"),
+                                 QStringLiteral("boots"),
+                                 QStringLiteral("drops.notices"),
+                                 QStringLiteral("drops.messages"),
+                                 QStringLiteral("lag.max_s")};
+    static const QRegularExpression counted(
+        QStringLiteral("^(events\\.|intervals\\.\\d+\\.matches$)"));
+    for (ReportRow &r : m_rows) {
+        if (r.lowerBound || (!cumulative.contains(r.key) && !counted.match(r.key).hasMatch())) {
+            continue;
+        }
+        r.lowerBound = [](const Metrics &m) { return m.cutShort; };
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            for (const Metrics &m : m_columns[c].metrics) {
+                r.atLeast[c] = r.atLeast[c] || m.cutShort;
+            }
+        }
     }
 }
 

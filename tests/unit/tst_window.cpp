@@ -1,6 +1,8 @@
-// The counting window ("lines printed, first 30 s") of logs that end inside it: a capture
-// stopped at the login prompt, a cut file. Their counts are lower bounds (≥), unless the
-// kernel said it stopped or another boot followed; built from the bundled real captures.
+// Logs that end early. The counting window ("lines printed, first 30 s") of a log that ends
+// inside it (a capture stopped at the login prompt, a cut file) counts at least (≥), unless
+// the kernel said it stopped or another boot followed; a file read only in part counts at
+// least what it shows, and what it did not show (no panic, a panic's end) is not known.
+// Built from the bundled real captures.
 #include "gate.h"
 #include "report.h"
 #include "tst_helpers.h"
@@ -80,6 +82,8 @@ private slots:
     void aCutFile();
     void noSideIsBetterAgainstALowerBound();
     void aGateOnALowerBound();
+    void aFileReadOnlyInPart();
+    void noPanicInWhatWasRead();
 };
 
 void TstWindow::aCaptureStoppedAtTheLoginPrompt()
@@ -272,6 +276,115 @@ void TstWindow::aGateOnALowerBound()
                                 QStringLiteral("window.lines!=100 holds ") + bound,
                                 QStringLiteral("window.lines==null fails window.lines = 368"),
                                 QStringLiteral("lines>=368 holds lines = 368")}));
+}
+
+void TstWindow::aFileReadOnlyInPart()
+{
+    // The panic_noroot capture as two zstd frames, its first 360 lines and the other 10, the
+    // second cut in its middle: the panic (line 355) was read, its end marker (370) not.
+    const QByteArray log = zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.hostts.log.zst"));
+    qsizetype split = -1;
+    for (int i = 0; i < 360; ++i) {
+        split = log.indexOf('\n', split + 1);
+    }
+    const QByteArray second = zstdCompress(log.mid(split + 1));
+    Files files;
+    QString error;
+    const auto run =
+        loadRun(files.write(QStringLiteral("cut.log.zst"),
+                            zstdCompress(log.left(split + 1)) + second.left(second.size() / 2)),
+                LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    QVERIFY(run->load.readInPart());
+    const Report rep({columnOf(QStringLiteral("6.1"), {run.get()}, {std::nullopt},
+                               {QStringLiteral("cut.log.zst")})},
+                     MetricOptions{});
+    QVERIFY(rep.trialMetrics(0, 0)->cutShort);
+    const QStringList keys{QStringLiteral("lines"),
+                           QStringLiteral("boots"),
+                           QStringLiteral("drops.messages"),
+                           QStringLiteral("lag.max_s"),
+                           QStringLiteral("lag.p50_s"),
+                           QStringLiteral("panic.detected"),
+                           QStringLiteral("panic.trace_complete")};
+    QStringList cells;
+    for (const QString &k : keys) {
+        cells << rep.cell(rowOf(rep, k), 0);
+    }
+    // A median is not a count: it may go either way past the cut.
+    QCOMPARE(cells,
+             (QStringList{QStringLiteral("≥360"), QStringLiteral("≥1"), QStringLiteral("≥0"),
+                          QStringLiteral("≥0.646"), QStringLiteral("0.164"), QStringLiteral("yes"),
+                          QStringLiteral("n/a (the file was read only in part, after it)")}));
+    const QJsonObject panic = rep.json()
+                                  .value(QLatin1String("runs"))
+                                  .toArray()[0]
+                                  .toObject()
+                                  .value(QLatin1String("panic"))
+                                  .toObject();
+    QVERIFY(panic.value(QLatin1String("trace_complete")).isNull());
+    QCOMPARE(panic.value(QLatin1String("trace_note")).toString(),
+             QStringLiteral("the file was read only in part, after the panic"));
+    QCOMPARE(panic.value(QLatin1String("missing")).toArray(),
+             QJsonArray{QStringLiteral("end marker")});
+
+    // As one boot of two, boots as trials: the first boot, whole before the cut, is exact.
+    const auto two = loadRun(files.write(QStringLiteral("two.log.zst"),
+                                         zstdCompress(log) + zstdCompress(log.left(split + 1)) +
+                                             second.left(second.size() / 2)),
+                             LoadOptions{}, &error);
+    QVERIFY2(two && two->boots.size() == 2, qPrintable(error));
+    const Report boots({columnOf(QStringLiteral("A"), {two.get()}, {0}, {QStringLiteral("two")}),
+                        columnOf(QStringLiteral("B"), {two.get()}, {1}, {QStringLiteral("two")})},
+                       MetricOptions{});
+    QCOMPARE(boots.cell(rowOf(boots, QStringLiteral("lines")), 0), QStringLiteral("370"));
+    QCOMPARE(boots.cell(rowOf(boots, QStringLiteral("panic.trace_complete")), 0),
+             QStringLiteral("yes"));
+    QCOMPARE(boots.cell(rowOf(boots, QStringLiteral("lines")), 1), QStringLiteral("≥360"));
+}
+
+void TstWindow::noPanicInWhatWasRead()
+{
+    // The flood capture cut 60000 bytes into its frame has no panic in its 6700 lines: that
+    // is not "no panic".
+    QFile in(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    Files files;
+    QString error;
+    const auto run =
+        loadRun(files.write(QStringLiteral("cut.log.zst"), in.read(60000)), LoadOptions{}, &error);
+    QVERIFY2(run, qPrintable(error));
+    const Report rep({columnOf(QStringLiteral("A"), {run.get()}, {std::nullopt},
+                               {QStringLiteral("cut.log.zst")})},
+                     MetricOptions{});
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("panic.detected")), 0),
+             QStringLiteral("n/a (none in what was read; the file was read only in part)"));
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("panic.trace_complete")), 0),
+             QStringLiteral("n/a (no panic in what was read)"));
+    const QJsonObject panic = rep.json()
+                                  .value(QLatin1String("runs"))
+                                  .toArray()[0]
+                                  .toObject()
+                                  .value(QLatin1String("panic"))
+                                  .toObject();
+    QCOMPARE(panic.value(QLatin1String("detected")), QJsonValue(false));
+    QCOMPARE(panic.value(QLatin1String("note")).toString(),
+             QStringLiteral("none in what was read; the file was read only in part"));
+    std::vector<GateCondition> conditions;
+    QVERIFY(
+        parseGateConditions({QStringLiteral("panic,crash,drops.messages>0")}, &conditions, &error));
+    std::vector<GateCheck> checks;
+    QVERIFY(checkGate(rep, conditions, &checks, &error));
+    QCOMPARE(checks.size(), std::size_t(3));
+    for (const GateCheck &c : checks) {
+        QVERIFY2(c.unchecked && !c.holds, qPrintable(c.detail));
+    }
+    QCOMPARE(checks[0].detail, QStringLiteral("0 panic events in what was read; the file was "
+                                              "read only in part"));
+    QCOMPARE(checks[2].detail,
+             QStringLiteral("drops.messages ≥ 0 (the file was read only in part)"));
 }
 
 QTEST_GUILESS_MAIN(TstWindow)
