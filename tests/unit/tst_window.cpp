@@ -61,6 +61,37 @@ ReportColumn columnOf(const QString &label, const std::vector<const Run *> &runs
     return c;
 }
 
+// A report of one run alone, as `ttyscope report FILE` gives it.
+Report reportOf(const Run &run, const QString &file)
+{
+    return Report({columnOf(QStringLiteral("6.1"), {&run}, {std::nullopt}, {file})},
+                  MetricOptions{});
+}
+
+// An object of the report's first run in JSON ("window", "panic").
+QJsonObject firstRunJson(const Report &rep, const char *key)
+{
+    return rep.json()
+        .value(QLatin1String("runs"))
+        .toArray()[0]
+        .toObject()
+        .value(QLatin1String(key))
+        .toObject();
+}
+
+// The 6.1 flood capture's first 60000 bytes: its zstd frame cut, 6700 lines read.
+std::unique_ptr<Run> cutFlood(Files *files, QString *error)
+{
+    QFile in(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst"));
+    if (!in.open(QIODevice::ReadOnly)) {
+        *error = in.errorString();
+        return nullptr;
+    }
+    return loadRun(files->write(QStringLiteral("cut.log.zst"), in.read(60000)), LoadOptions{},
+                   error);
+}
+
 const ReportRow &rowOf(const Report &rep, const QString &key)
 {
     for (const ReportRow &r : rep.rows()) {
@@ -93,9 +124,7 @@ void TstWindow::aCaptureStoppedAtTheLoginPrompt()
     const QByteArray log = upToFirst(zstdDecompressFile(kBootLogin), "login: ");
     const auto run = loadBytes(log);
     QVERIFY(run);
-    const Report rep({columnOf(QStringLiteral("6.1"), {run.get()}, {std::nullopt},
-                               {QStringLiteral("stop-at-login.log")})},
-                     MetricOptions{});
+    const Report rep = reportOf(*run, QStringLiteral("stop-at-login.log"));
     const Metrics &m = *rep.trialMetrics(0, 0);
     QCOMPARE(m.window.lines, 368);
     QCOMPARE(m.window.produced, 357);
@@ -111,12 +140,7 @@ void TstWindow::aCaptureStoppedAtTheLoginPrompt()
                             "of it seen by arrival, 8.116 s by kernel time) without the kernel "
                             "saying it stopped (a power-off, reboot or end of a panic): what "
                             "came after was not seen."));
-    const QJsonObject win = rep.json()
-                                .value(QLatin1String("runs"))
-                                .toArray()[0]
-                                .toObject()
-                                .value(QLatin1String("window"))
-                                .toObject();
+    const QJsonObject win = firstRunJson(rep, "window");
     QCOMPARE(win.value(QLatin1String("lines")).toDouble(), 368.0);
     QCOMPARE(win.value(QLatin1String("lines_at_least")), QJsonValue(true));
     QCOMPARE(win.value(QLatin1String("produced_at_least")), QJsonValue(true));
@@ -137,7 +161,7 @@ void TstWindow::wholeCapturesAreExact()
         QString error;
         const auto run = loadRun(dir.filePath(f), LoadOptions{}, &error);
         QVERIFY2(run, qPrintable(error));
-        const Report rep({columnOf(f, {run.get()}, {std::nullopt}, {f})}, MetricOptions{});
+        const Report rep = reportOf(*run, f);
         const WindowResult &w = rep.trialMetrics(0, 0)->window;
         QVERIFY2(!w.printedSeenSeconds && !w.producedSeenSeconds, qPrintable(f));
         QVERIFY2(!rep.text().contains(QStringLiteral("≥")), qPrintable(f));
@@ -169,18 +193,12 @@ void TstWindow::aCutFile()
     // Cut 60000 bytes into its zstd frame, the spam run's log reaches 37.6 s of host time
     // but only 25.9 s of kernel time: its printed lines are counted over the whole window,
     // the lines produced in it are not.
-    QFile in(
-        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst"));
-    QVERIFY(in.open(QIODevice::ReadOnly));
     Files files;
     QString error;
-    const auto run =
-        loadRun(files.write(QStringLiteral("cut.log.zst"), in.read(60000)), LoadOptions{}, &error);
+    const auto run = cutFlood(&files, &error);
     QVERIFY2(run, qPrintable(error));
     QVERIFY(run->load.readInPart());
-    const Report rep({columnOf(QStringLiteral("A"), {run.get()}, {std::nullopt},
-                               {QStringLiteral("cut.log.zst")})},
-                     MetricOptions{});
+    const Report rep = reportOf(*run, QStringLiteral("cut.log.zst"));
     QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.lines")), 0), QStringLiteral("5088"));
     QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("window.produced")), 0), QStringLiteral("≥6691"));
     const QStringList notes = rep.footnotes().split(QLatin1Char('\n'));
@@ -245,9 +263,7 @@ void TstWindow::aGateOnALowerBound()
     // 400 or of exactly 368.
     const auto run = loadBytes(upToFirst(zstdDecompressFile(kBootLogin), "login: "));
     QVERIFY(run);
-    const Report rep({columnOf(QStringLiteral("6.1"), {run.get()}, {std::nullopt},
-                               {QStringLiteral("stop-at-login.log")})},
-                     MetricOptions{});
+    const Report rep = reportOf(*run, QStringLiteral("stop-at-login.log"));
     const QStringList specs{
         QStringLiteral("window.lines>300"),   QStringLiteral("window.lines>400"),
         QStringLiteral("window.lines<300"),   QStringLiteral("window.lines<=400"),
@@ -297,9 +313,7 @@ void TstWindow::aFileReadOnlyInPart()
                 LoadOptions{}, &error);
     QVERIFY2(run, qPrintable(error));
     QVERIFY(run->load.readInPart());
-    const Report rep({columnOf(QStringLiteral("6.1"), {run.get()}, {std::nullopt},
-                               {QStringLiteral("cut.log.zst")})},
-                     MetricOptions{});
+    const Report rep = reportOf(*run, QStringLiteral("cut.log.zst"));
     QVERIFY(rep.trialMetrics(0, 0)->cutShort);
     const QStringList keys{QStringLiteral("lines"),
                            QStringLiteral("boots"),
@@ -317,12 +331,7 @@ void TstWindow::aFileReadOnlyInPart()
              (QStringList{QStringLiteral("≥360"), QStringLiteral("≥1"), QStringLiteral("≥0"),
                           QStringLiteral("≥0.646"), QStringLiteral("0.164"), QStringLiteral("yes"),
                           QStringLiteral("n/a (the file was read only in part, after it)")}));
-    const QJsonObject panic = rep.json()
-                                  .value(QLatin1String("runs"))
-                                  .toArray()[0]
-                                  .toObject()
-                                  .value(QLatin1String("panic"))
-                                  .toObject();
+    const QJsonObject panic = firstRunJson(rep, "panic");
     QVERIFY(panic.value(QLatin1String("trace_complete")).isNull());
     QCOMPARE(panic.value(QLatin1String("trace_note")).toString(),
              QStringLiteral("the file was read only in part, after the panic"));
@@ -348,27 +357,16 @@ void TstWindow::noPanicInWhatWasRead()
 {
     // The flood capture cut 60000 bytes into its frame has no panic in its 6700 lines: that
     // is not "no panic".
-    QFile in(
-        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t1.hostts.log.zst"));
-    QVERIFY(in.open(QIODevice::ReadOnly));
     Files files;
     QString error;
-    const auto run =
-        loadRun(files.write(QStringLiteral("cut.log.zst"), in.read(60000)), LoadOptions{}, &error);
+    const auto run = cutFlood(&files, &error);
     QVERIFY2(run, qPrintable(error));
-    const Report rep({columnOf(QStringLiteral("A"), {run.get()}, {std::nullopt},
-                               {QStringLiteral("cut.log.zst")})},
-                     MetricOptions{});
+    const Report rep = reportOf(*run, QStringLiteral("cut.log.zst"));
     QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("panic.detected")), 0),
              QStringLiteral("n/a (none in what was read; the file was read only in part)"));
     QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("panic.trace_complete")), 0),
              QStringLiteral("n/a (no panic in what was read)"));
-    const QJsonObject panic = rep.json()
-                                  .value(QLatin1String("runs"))
-                                  .toArray()[0]
-                                  .toObject()
-                                  .value(QLatin1String("panic"))
-                                  .toObject();
+    const QJsonObject panic = firstRunJson(rep, "panic");
     QCOMPARE(panic.value(QLatin1String("detected")), QJsonValue(false));
     QCOMPARE(panic.value(QLatin1String("note")).toString(),
              QStringLiteral("none in what was read; the file was read only in part"));
