@@ -5,6 +5,7 @@
 #include "runloader.h"
 #include "textreader.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace tty {
@@ -79,12 +80,28 @@ int rateOfConsole(std::string_view value)
     return 0;
 }
 
+// Which console a `console=` value names, without its options: "ttyS0", or the 8250's
+// "uart8250,io,0x3f8".
+std::string_view consoleKey(std::string_view value)
+{
+    std::size_t end = value.find(',');
+    if (value.substr(0, end) == "uart" || value.substr(0, end) == "uart8250") {
+        for (int field = 0; field < 2 && end != std::string_view::npos; ++field) {
+            end = value.find(',', end + 1);
+        }
+    }
+    return value.substr(0, end);
+}
+
 } // namespace
 
 std::optional<StatedRate> consoleRateOfCommandLine(std::string_view line)
 {
     std::optional<StatedRate> found;
     bool conflict = false;
+    // The kernel takes a console named twice as first named (its options too):
+    // console=ttyS0,115200 console=ttyS0,9600 runs it at 115200.
+    std::vector<std::string_view> named;
     std::size_t at = 0;
     while (at < line.size()) {
         while (at < line.size() && line[at] == ' ') {
@@ -103,7 +120,12 @@ std::optional<StatedRate> consoleRateOfCommandLine(std::string_view line)
         if (!startsWith(word, key)) {
             continue;
         }
-        const int baud = rateOfConsole(word.substr(key.size()));
+        const std::string_view value = word.substr(key.size());
+        if (std::find(named.begin(), named.end(), consoleKey(value)) != named.end()) {
+            continue;
+        }
+        named.push_back(consoleKey(value));
+        const int baud = rateOfConsole(value);
         if (baud <= 0) {
             continue;
         }

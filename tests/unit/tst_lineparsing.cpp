@@ -377,6 +377,14 @@ void TstLineParsing::consoleRate_data()
                                      << 115200 << "console=ttyS0,115200";
     QTest::newRow("two at two rates")
         << QByteArray("console=ttyS0,115200 console=ttyS1,9600") << 0 << QString();
+    // The kernel keeps a console's first `console=` and its options.
+    QTest::newRow("one named twice") << QByteArray("console=ttyS0,115200 console=ttyS0,9600")
+                                     << 115200 << "console=ttyS0,115200";
+    QTest::newRow("first without a rate")
+        << QByteArray("console=ttyS0 console=ttyS0,115200") << 0 << QString();
+    QTest::newRow("8250 named twice")
+        << QByteArray("console=uart8250,io,0x3f8,9600n8 console=uart8250,io,0x3f8,115200") << 9600
+        << "console=uart8250,io,0x3f8,9600n8";
     QTest::newRow("no rate") << QByteArray("console=ttyS0 quiet") << 0 << QString();
     QTest::newRow("a screen") << QByteArray("console=tty0 console=tty1,115200") << 0 << QString();
     QTest::newRow("hypervisor") << QByteArray("console=hvc0") << 0 << QString();
