@@ -144,7 +144,15 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
         if (v.size() == 1) {
             return yes ? QStringLiteral("yes") : QStringLiteral("no");
         }
-        return QStringLiteral("%1/%2").arg(yes).arg(n);
+        // Trials a file read only in part left without the figure (no panic in what was
+        // read) are said, not silently left out of the count.
+        const std::vector<Metrics> &ms = m_columns[column].metrics;
+        int cut = 0;
+        for (std::size_t k = 0; k < v.size() && k < ms.size(); ++k) {
+            cut += !isShownValue(v[k]) && ms[k].cutShort ? 1 : 0;
+        }
+        return QStringLiteral("%1/%2%3").arg(yes).arg(n).arg(
+            cut > 0 ? QStringLiteral(" (%1 read in part)").arg(cut) : QString());
     }
     const QString approx =
         (row.atLeast.size() > column && row.atLeast[column] ? QStringLiteral("≥") : QString()) +

@@ -383,6 +383,17 @@ void TstWindow::noPanicInWhatWasRead()
                                               "read only in part"));
     QCOMPARE(checks[2].detail,
              QStringLiteral("drops.messages ≥ 0 (the file was read only in part)"));
+    // In a group the trial is counted apart, not silently left out.
+    const auto whole = loadRun(
+        QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-A_default-smp4-115200-t2.hostts.log.zst"),
+        LoadOptions{}, &error);
+    QVERIFY2(whole, qPrintable(error));
+    const Report group(
+        {columnOf(QStringLiteral("A"), {whole.get(), run.get()}, {std::nullopt, std::nullopt},
+                  {QStringLiteral("t2"), QStringLiteral("cut.log.zst")})},
+        MetricOptions{});
+    QCOMPARE(group.cell(rowOf(group, QStringLiteral("panic.detected")), 0),
+             QStringLiteral("0/1 (1 read in part)"));
 }
 
 QTEST_GUILESS_MAIN(TstWindow)
