@@ -256,8 +256,9 @@ void Report::buildRows()
         // span needs both ends timestamped and in one boot.
         const auto missingEnd = [span, sp](const Metrics &m) {
             const SpanResult *r = span(m);
-            return !r || !r->fromLine ? QStringLiteral("no '%1'").arg(sp.first)
-                   : !r->toLine       ? QStringLiteral("no '%1'").arg(sp.second)
+            const QString read = m.cutShort ? QStringLiteral(" in what was read") : QString();
+            return !r || !r->fromLine ? QStringLiteral("no '%1'%2").arg(sp.first, read)
+                   : !r->toLine       ? QStringLiteral("no '%1'%2").arg(sp.second, read)
                                       : QString();
         };
         whyAbsent(
@@ -299,14 +300,18 @@ void Report::buildRows()
     if (start == QLatin1String("first byte")) {
         startNotCaptured(bootTime);
     }
-    const QString noBootDone = QStringLiteral("no '%1'").arg(m_options.bootPattern);
+    // A file read only in part may have its login prompt past the cut.
+    const auto noBootDone = [pattern = m_options.bootPattern](const Metrics &m) {
+        return QStringLiteral("no '%1'%2")
+            .arg(pattern, m.cutShort ? QStringLiteral(" in what was read") : QString());
+    };
     const auto bootNotDone = [noBootDone](const Metrics &m) {
-        return m.bootDoneLine ? m.bootDoneNote : noBootDone;
+        return m.bootDoneLine ? m.bootDoneNote : noBootDone(m);
     };
     // From kernel start: the boot-done line, and a kernel time to place the kernel's start.
     const auto noKernelStart = [noBootDone, noKernelTimes](const Metrics &m) {
         if (!m.bootDoneLine) {
-            return noBootDone;
+            return noBootDone(m);
         }
         return !m.bootDoneNote.isEmpty() ? m.bootDoneNote : noKernelTimes(m);
     };

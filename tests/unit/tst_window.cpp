@@ -366,6 +366,9 @@ void TstWindow::noPanicInWhatWasRead()
              QStringLiteral("n/a (none in what was read; the file was read only in part)"));
     QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("panic.trace_complete")), 0),
              QStringLiteral("n/a (no panic in what was read)"));
+    // So with a login prompt.
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("boot_time_s")), 0),
+             QStringLiteral("n/a (no 'login:' in what was read)"));
     const QJsonObject panic = firstRunJson(rep, "panic");
     QCOMPARE(panic.value(QLatin1String("detected")), QJsonValue(false));
     QCOMPARE(panic.value(QLatin1String("note")).toString(),
