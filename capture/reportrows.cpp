@@ -2,8 +2,6 @@
 // the metrics, and why a cell none of whose trials has its figure is n/a.
 #include "report.h"
 
-#include <QRegularExpression>
-
 namespace tty {
 
 namespace {
@@ -32,6 +30,23 @@ void Report::buildRows()
         }
         m_rows.push_back(std::move(r));
         return &m_rows.back();
+    };
+    // A count the log saw only part of: at least its value (≥), never a side's win, decided
+    // by the gate only where every value from it up agrees (ReportRow::lowerBound). Set on
+    // each row as it is added: `add` returns a pointer into m_rows, which the next add may
+    // move.
+    const auto lowerBoundWhen = [&](ReportRow *r, std::function<bool(const Metrics &)> when) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            for (const Metrics &m : m_columns[c].metrics) {
+                r->atLeast[c] = r->atLeast[c] || when(m);
+            }
+        }
+        r->lowerBound = std::move(when);
+        return r;
+    };
+    // Counts of the lines read: a file read only in part has more past its cut.
+    const auto countOfWhatWasRead = [&](ReportRow *r) {
+        return lowerBoundWhen(r, [](const Metrics &m) { return m.cutShort; });
     };
     // A cell none of whose trials has the figure says why, when each of its trials has a
     // reason (the row's absentWhy; empty when it has none to give): "n/a (no 'login:')",
@@ -85,14 +100,15 @@ void Report::buildRows()
     const auto noKernelTimes = [](const Metrics &m) {
         return m.kernelLines == 0 ? QStringLiteral("no kernel times") : QString();
     };
-    add("lines", "console lines", B::None, true, 0,
-        [](const Metrics &m) { return double(m.lines); });
-    add("kernel_lines", "lines with kernel time", B::None, true, 0,
-        [](const Metrics &m) { return double(m.kernelLines); });
+    countOfWhatWasRead(add("lines", "console lines", B::None, true, 0,
+                           [](const Metrics &m) { return double(m.lines); }));
+    countOfWhatWasRead(add("kernel_lines", "lines with kernel time", B::None, true, 0,
+                           [](const Metrics &m) { return double(m.kernelLines); }));
     // A timestamp behind a prompt or a terminal reset on its line: counted above, not
     // by a grep for lines starting with one.
-    add("kernel_lines_behind_text", "of them, timestamp behind other text", B::None, true, 0,
-        [](const Metrics &m) { return double(m.kernelLinesBehindText); });
+    countOfWhatWasRead(add("kernel_lines_behind_text", "of them, timestamp behind other text",
+                           B::None, true, 0,
+                           [](const Metrics &m) { return double(m.kernelLinesBehindText); }));
     // Formats that keep lines without their line ends: the ends are counted as \r\n. (Set
     // on each row as it is added: `add` returns a pointer into m_rows, which the next
     // add may move.)
@@ -104,6 +120,7 @@ void Report::buildRows()
             }
             r->approximate[c] = estimated;
         }
+        return r;
     };
     // The console's own figures, absent from a kernel log read from its buffer (dmesg, the
     // journal): it has the messages a console dropped but not its drop notices, nor the
@@ -111,13 +128,12 @@ void Report::buildRows()
     const auto dropsUnknown = [](const Metrics &m) { return m.dropsUnknown; };
     // The bytes also when a terminal program wrote stamps in front of the lines.
     const auto bytesUnknown = [](const Metrics &m) { return m.bytesUnknown; };
-    estimatedBytes(whyAbsent(add("bytes", "bytes", B::None, true, 0,
-                                 [](const Metrics &m) -> std::optional<double> {
-                                     return m.bytesUnknown.isEmpty()
-                                                ? std::optional<double>(double(m.bytes))
-                                                : kAbsent;
-                                 }),
-                             bytesUnknown));
+    countOfWhatWasRead(estimatedBytes(whyAbsent(
+        add("bytes", "bytes", B::None, true, 0,
+            [](const Metrics &m) -> std::optional<double> {
+                return m.bytesUnknown.isEmpty() ? std::optional<double>(double(m.bytes)) : kAbsent;
+            }),
+        bytesUnknown)));
     // No baud rate: --baud not given where the default could not have sent the bytes.
     const auto noBaud = [](const Metrics &m) {
         return m.baud > 0       ? QString()
@@ -128,42 +144,50 @@ void Report::buildRows()
                           [](const Metrics &m) -> std::optional<double> {
                               return m.bytesUnknown.isEmpty() ? m.wireSeconds : kAbsent;
                           });
-    estimatedBytes(wire);
+    countOfWhatWasRead(estimatedBytes(wire));
     whyAbsent(whyAbsent(wire, bytesUnknown), noBaud);
-    whyAbsent(needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
-                               [](const Metrics &m) { return m.duration; })),
-              [](const Metrics &m) { return m.startUntimed; });
-    whyAbsent(add("kernel_duration_s", "kernel time covered (s)", B::None, false, 3,
-                  [](const Metrics &m) { return m.kernelDuration; }),
-              noKernelTimes);
-    add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); });
-    whyAbsent(add("drops.notices", "drop notices", B::Lower, true, 0,
-                  [](const Metrics &m) -> std::optional<double> {
-                      return m.dropsUnknown.isEmpty() ? std::optional<double>(double(m.dropNotices))
-                                                      : kAbsent;
-                  }),
-              dropsUnknown);
-    whyAbsent(add("drops.messages", "messages dropped", B::Lower, true, 0,
-                  [](const Metrics &m) -> std::optional<double> {
-                      return m.dropCountOutOfRange || !m.dropsUnknown.isEmpty()
-                                 ? kAbsent
-                                 : std::optional<double>(double(m.droppedMessages));
-                  }),
-              [](const Metrics &m) {
-                  if (!m.dropsUnknown.isEmpty()) {
-                      return m.dropsUnknown;
-                  }
-                  return m.dropCountOutOfRange ? dropCountOutOfRangeReason(*m.dropCountOutOfRange)
-                                               : QString();
-              });
+    countOfWhatWasRead(whyAbsent(needsArrival(add("duration_s", "duration (s)", B::None, false, 3,
+                                                  [](const Metrics &m) { return m.duration; })),
+                                 [](const Metrics &m) { return m.startUntimed; }));
+    countOfWhatWasRead(whyAbsent(add("kernel_duration_s", "kernel time covered (s)", B::None, false,
+                                     3, [](const Metrics &m) { return m.kernelDuration; }),
+                                 noKernelTimes));
+    countOfWhatWasRead(
+        add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); }));
+    countOfWhatWasRead(whyAbsent(add("drops.notices", "drop notices", B::Lower, true, 0,
+                                     [](const Metrics &m) -> std::optional<double> {
+                                         return m.dropsUnknown.isEmpty()
+                                                    ? std::optional<double>(double(m.dropNotices))
+                                                    : kAbsent;
+                                     }),
+                                 dropsUnknown));
+    countOfWhatWasRead(whyAbsent(
+        add("drops.messages", "messages dropped", B::Lower, true, 0,
+            [](const Metrics &m) -> std::optional<double> {
+                return m.dropCountOutOfRange || !m.dropsUnknown.isEmpty()
+                           ? kAbsent
+                           : std::optional<double>(double(m.droppedMessages));
+            }),
+        [](const Metrics &m) {
+            if (!m.dropsUnknown.isEmpty()) {
+                return m.dropsUnknown;
+            }
+            return m.dropCountOutOfRange ? dropCountOutOfRangeReason(*m.dropCountOutOfRange)
+                                         : QString();
+        }));
     for (auto [key, title, idx] : {std::tuple{"lag.max_s", "console lag max (s)", 0},
                                    std::tuple{"lag.p50_s", "console lag p50 (s)", 1},
                                    std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
-        whyAbsent(needsArrival(add(key, title, B::Lower, false, 3,
-                                   [idx = idx](const Metrics &m) -> std::optional<double> {
-                                       return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
-                                   })),
-                  noKernelTimes);
+        ReportRow *lag = whyAbsent(
+            needsArrival(add(key, title, B::Lower, false, 3,
+                             [idx = idx](const Metrics &m) -> std::optional<double> {
+                                 return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
+                             })),
+            noKernelTimes);
+        // The largest lag can only grow past a cut; a percentile may go either way.
+        if (idx == 0) {
+            countOfWhatWasRead(lag);
+        }
     }
     const QString win = m_options.windowStart.isEmpty()
                             ? QStringLiteral("first %1 s").arg(m_options.windowSeconds)
@@ -190,18 +214,13 @@ void Report::buildRows()
         const QString missing = windowMissing(m);
         return !missing.isEmpty() ? missing : m.window.printedUnknownWhy;
     };
-    // Counts of a window the log ended in (Metrics' WindowResult::printedSeenSeconds).
+    // Counts of a window the log ended in (WindowResult::printedSeenSeconds), by arrival or
+    // by production.
     const auto atLeast = [&](ReportRow *r, bool byProduction) {
-        r->lowerBound = [byProduction](const Metrics &m) {
+        return lowerBoundWhen(r, [byProduction](const Metrics &m) {
             return (byProduction ? m.window.producedSeenSeconds : m.window.printedSeenSeconds)
                 .has_value();
-        };
-        for (std::size_t c = 0; c < m_columns.size(); ++c) {
-            for (const Metrics &m : m_columns[c].metrics) {
-                r->atLeast[c] = r->atLeast[c] || r->lowerBound(m);
-            }
-        }
-        return r;
+        });
     };
     atLeast(whyAbsent(needsArrival(add("window.lines",
                                        QStringLiteral("lines printed%1, %2").arg(only, win),
@@ -388,19 +407,21 @@ void Report::buildRows()
         if (!any || EventKind(k) == EventKind::Drop) {
             continue;
         }
-        add(QStringLiteral("events.%1").arg(QLatin1String(eventKindName(EventKind(k)))),
+        countOfWhatWasRead(add(
+            QStringLiteral("events.%1").arg(QLatin1String(eventKindName(EventKind(k)))),
             QStringLiteral("%1 events").arg(QLatin1String(eventKindName(EventKind(k)))), B::None,
-            true, 0, [k](const Metrics &m) { return double(m.eventCounts[std::size_t(k)]); });
+            true, 0, [k](const Metrics &m) { return double(m.eventCounts[std::size_t(k)]); }));
     }
     for (int i = 0; i < m_options.intervals.size(); ++i) {
         const QString p = m_options.intervals[i];
         auto iv = [i](const Metrics &m) -> const IntervalStats * {
             return std::size_t(i) < m.intervals.size() ? &m.intervals[std::size_t(i)] : nullptr;
         };
-        add(QStringLiteral("intervals.%1.matches").arg(i), QStringLiteral("'%1' matches").arg(p),
-            B::None, true, 0, [iv](const Metrics &m) -> std::optional<double> {
-                return iv(m) ? double(iv(m)->matches) : kAbsent;
-            });
+        countOfWhatWasRead(add(QStringLiteral("intervals.%1.matches").arg(i),
+                               QStringLiteral("'%1' matches").arg(p), B::None, true, 0,
+                               [iv](const Metrics &m) -> std::optional<double> {
+                                   return iv(m) ? double(iv(m)->matches) : kAbsent;
+                               }));
         // The time between matches needs two of them, each with the time.
         const auto fewerThanTwo = [iv](const Metrics &m) {
             return iv(m) && iv(m)->matches < 2 ? QStringLiteral("fewer than 2 matches") : QString();
@@ -434,32 +455,6 @@ void Report::buildRows()
                       QStringLiteral("'%1' interval p99 by kernel time (s)").arg(p), B::None, false,
                       4, [iv](const Metrics &m) { return iv(m) ? iv(m)->kernelP99 : kAbsent; }),
                   noKernelPair);
-    }
-    // Counts of a trial whose file was read only in part are of what was read: at least
-    // (≥), and no side is called better on them. The window's rows judge by the window.
-    const QStringList cumulative{QStringLiteral("lines"),
-                                 QStringLiteral("kernel_lines"),
-                                 QStringLiteral("kernel_lines_behind_text"),
-                                 QStringLiteral("bytes"),
-                                 QStringLiteral("wire_s"),
-                                 QStringLiteral("duration_s"),
-                                 QStringLiteral("kernel_duration_s"),
-                                 QStringLiteral("boots"),
-                                 QStringLiteral("drops.notices"),
-                                 QStringLiteral("drops.messages"),
-                                 QStringLiteral("lag.max_s")};
-    static const QRegularExpression counted(
-        QStringLiteral("^(events\\.|intervals\\.\\d+\\.matches$)"));
-    for (ReportRow &r : m_rows) {
-        if (r.lowerBound || (!cumulative.contains(r.key) && !counted.match(r.key).hasMatch())) {
-            continue;
-        }
-        r.lowerBound = [](const Metrics &m) { return m.cutShort; };
-        for (std::size_t c = 0; c < m_columns.size(); ++c) {
-            for (const Metrics &m : m_columns[c].metrics) {
-                r.atLeast[c] = r.atLeast[c] || m.cutShort;
-            }
-        }
     }
 }
 
