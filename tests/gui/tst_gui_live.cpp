@@ -51,7 +51,38 @@ struct Capturing
         pty.releaseSlave();
         return true;
     }
+    // Stops the capture; the window's run (the capture's, completed) and the recording as a
+    // report reads it, or null with the reason in `error`.
+    std::array<const Run *, 2> stopAndLoad(QString *error)
+    {
+        w.stopCapture();
+        if (!w.waitForLoaded()) {
+            *error = QStringLiteral("the window did not load the capture");
+            return {};
+        }
+        recording = loadRun(o.output, {}, error);
+        return {&*w.session().sides.front().trials.front().run, recording.get()};
+    }
+    std::unique_ptr<Run> recording;
 };
+
+// A file's bytes decompressed whole (empty with the reason in `error`).
+static std::string readWhole(const QString &path, QString *error)
+{
+    InputFile in;
+    std::string all;
+    if (!in.open(path, error)) {
+        return all;
+    }
+    for (;;) {
+        std::string block(InputFile::kBlockBytes, '\0');
+        block.resize(in.readInto(block.data(), block.size()));
+        if (block.empty()) {
+            return all;
+        }
+        all += block;
+    }
+}
 
 class TestLive : public QObject
 {
@@ -303,13 +334,8 @@ private slots:
         QVERIFY(c.pty.write(sent));
         const Run &live = *c.w.live()->run();
         QVERIFY(waitFor([&] { return live.bytes >= std::int64_t(sent.size()); }));
-        c.w.stopCapture();
-        QVERIFY(c.w.waitForLoaded());
-        // The window's run (the capture's, completed) and the recording as a report reads it.
-        const Run &run = *c.w.session().sides.front().trials.front().run;
-        const std::unique_ptr<Run> file = loadRun(c.o.output, {}, &error);
-        QVERIFY2(file, qPrintable(error));
-        const std::array<const Run *, 2> both{&run, file.get()};
+        const std::array<const Run *, 2> both = c.stopAndLoad(&error);
+        QVERIFY2(both[0] && both[1], qPrintable(error));
         for (const Run *r : both) {
             QCOMPARE(r->meta.extra.value(QStringLiteral("baud")).toInt(), recorded);
             QCOMPARE(r->meta.baud, loaded);
@@ -332,13 +358,8 @@ private slots:
     void aStatedRateIsTakenWhenTheCaptureStops()
     {
         QString error;
-        InputFile in;
-        QVERIFY2(
-            in.open(QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"),
-                    &error),
-            qPrintable(error));
-        std::string bytes(InputFile::kBlockBytes, '\0');
-        bytes.resize(in.readInto(bytes.data(), bytes.size()));
+        const std::string bytes = readWhole(
+            QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"), &error);
         QCOMPARE(bytes.size(), std::size_t(24096)); // the truth file's bytes_total
         Capturing c;
         c.o.baudGiven = false; // File ▸ Capture… with its default rate left as it is
@@ -346,12 +367,8 @@ private slots:
         QVERIFY(c.pty.write(bytes));
         const Run &live = *c.w.live()->run();
         QVERIFY(waitFor([&] { return live.bytes >= std::int64_t(bytes.size()); }));
-        c.w.stopCapture();
-        QVERIFY(c.w.waitForLoaded());
-        const Run &run = *c.w.session().sides.front().trials.front().run;
-        const std::unique_ptr<Run> file = loadRun(c.o.output, {}, &error);
-        QVERIFY2(file, qPrintable(error));
-        const std::array<const Run *, 2> both{&run, file.get()};
+        const std::array<const Run *, 2> both = c.stopAndLoad(&error);
+        QVERIFY2(both[0] && both[1], qPrintable(error));
         for (const Run *r : both) {
             QCOMPARE(r->meta.extra.value(QStringLiteral("baud")).toInt(), 0); // none recorded
             QCOMPARE(r->meta.baud, 115200);
@@ -372,19 +389,9 @@ private slots:
         // sent them, into a capture left at its default rate: the live view takes 38400 once
         // the kernel has printed its command line, not when the capture stops.
         QString error;
-        InputFile log;
-        QVERIFY2(log.open(QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/6.1-38400.hostts.log.zst"),
-                          &error),
-                 qPrintable(error));
-        QByteArray hostts;
-        for (;;) {
-            std::string block(InputFile::kBlockBytes, '\0');
-            block.resize(log.readInto(block.data(), block.size()));
-            if (block.empty()) {
-                break;
-            }
-            hostts += QByteArray::fromStdString(block);
-        }
+        const QByteArray hostts = QByteArray::fromStdString(readWhole(
+            QStringLiteral(TTYSCOPE_FIXTURES "/slowbaud/6.1-38400.hostts.log.zst"), &error));
+        QVERIFY2(!hostts.isEmpty(), qPrintable(error));
         QByteArray bytes;
         for (const QByteArray &line : hostts.split('\n')) {
             const qsizetype tab = line.indexOf('\t');
@@ -432,22 +439,15 @@ private slots:
         QCOMPARE(live.meta.baudStatement, QStringLiteral("console=ttyS0,38400"));
         // Then a boot at 115200 (the bundled one): the two boots' rates differ, so the
         // stopped capture takes the default, with the warning, as its recording's report does.
-        InputFile in;
-        QVERIFY2(
-            in.open(QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"),
-                    &error),
-            qPrintable(error));
-        std::string other(InputFile::kBlockBytes, '\0');
-        other.resize(in.readInto(other.data(), other.size()));
+        const std::string other = readWhole(
+            QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.raw.zst"), &error);
+        QCOMPARE(other.size(), std::size_t(24096));
         QVERIFY(c.pty.write(bytes.mid(cut).toStdString() + other));
         QVERIFY(waitFor(
             [&] { return live.bytes >= std::int64_t(bytes.size()) + std::int64_t(other.size()); }));
-        c.w.stopCapture();
-        QVERIFY(c.w.waitForLoaded());
-        const Run &run = *c.w.session().sides.front().trials.front().run;
-        const std::unique_ptr<Run> file = loadRun(c.o.output, {}, &error);
-        QVERIFY2(file, qPrintable(error));
-        for (const Run *r : std::array<const Run *, 2>{&run, file.get()}) {
+        const std::array<const Run *, 2> both = c.stopAndLoad(&error);
+        QVERIFY2(both[0] && both[1], qPrintable(error));
+        for (const Run *r : both) {
             QCOMPARE(r->meta.baud, 115200);
             QCOMPARE(r->meta.baudSource, RunMeta::BaudSource::Default);
             QCOMPARE(r->meta.baudStatement, QString());
