@@ -116,6 +116,17 @@ struct Metrics
     QString dropsUnknown;
     // Why a figure that needs host arrival times has none, for the JSON's notes: empty when
     // the run has them.
+    // A panic whose trace stops where the file was read only in part: it may have come out
+    // whole, so its completeness is not known.
+    bool panicTraceCutOff() const { return panic.detected && !panic.complete && cutShort; }
+    // Why a file read only in part has no panic figure (empty when it has one): none in what
+    // was read is not none in the run.
+    QString noPanicBeforeTheCut() const
+    {
+        return !panic.detected && cutShort
+                   ? QStringLiteral("none in what was read; the file was read only in part")
+                   : QString();
+    }
     QString noArrivalNote() const
     {
         return hasArrival              ? QString()

@@ -114,18 +114,15 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
             double(lineNumber(*m.dropCountOutOfRange));
     }
     j[QStringLiteral("drops")] = drops;
-    // A trace that stops where the file was cut may have come out whole: not known.
-    const bool cutInTrace = m.panic.detected && !m.panic.complete && m.cutShort;
     QJsonObject panic{{QStringLiteral("detected"), m.panic.detected},
                       {QStringLiteral("trace_complete"),
-                       cutInTrace ? QJsonValue() : QJsonValue(m.panic.complete)},
+                       m.panicTraceCutOff() ? QJsonValue() : QJsonValue(m.panic.complete)},
                       {QStringLiteral("missing"), QJsonArray::fromStringList(m.panic.missing)}};
-    if (cutInTrace) {
+    if (m.panicTraceCutOff()) {
         panic[QStringLiteral("trace_note")] =
             QStringLiteral("the file was read only in part, after the panic");
-    } else if (!m.panic.detected && m.cutShort) {
-        panic[QStringLiteral("note")] =
-            QStringLiteral("none in what was read; the file was read only in part");
+    } else if (!m.noPanicBeforeTheCut().isEmpty()) {
+        panic[QStringLiteral("note")] = m.noPanicBeforeTheCut();
     }
     if (m.panic.detected) {
         panic[QStringLiteral("line")] = double(lineNumber(m.panic.line.value_or(LineIndex(-1))));

@@ -366,32 +366,24 @@ void Report::buildRows()
                                return m.panic.detected ? 1.0 : m.cutShort ? kAbsent : 0.0;
                            });
     panic->boolean = true;
-    whyAbsent(panic, [](const Metrics &m) {
-        return !m.panic.detected && m.cutShort
-                   ? QStringLiteral("none in what was read; the file was read only in part")
-                   : QString();
-    });
-    // A trace that stops where the file was cut may have come out whole: not known.
-    const auto cutInTrace = [](const Metrics &m) {
-        return m.panic.detected && !m.panic.complete && m.cutShort;
-    };
+    whyAbsent(panic, [](const Metrics &m) { return m.noPanicBeforeTheCut(); });
     ReportRow *complete = add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
-                              [cutInTrace](const Metrics &m) -> std::optional<double> {
-                                  return !m.panic.detected || cutInTrace(m)
+                              [](const Metrics &m) -> std::optional<double> {
+                                  return !m.panic.detected || m.panicTraceCutOff()
                                              ? kAbsent
                                              : (m.panic.complete ? 1.0 : 0.0);
                               });
     complete->boolean = true;
-    whyAbsent(complete, [cutInTrace](const Metrics &m) {
-        return !m.panic.detected ? (m.cutShort ? QStringLiteral("no panic in what was read")
-                                               : QStringLiteral("no panic"))
-               : cutInTrace(m)   ? QStringLiteral("the file was read only in part, after it")
-                                 : QString();
+    whyAbsent(complete, [](const Metrics &m) {
+        return !m.panic.detected      ? (m.cutShort ? QStringLiteral("no panic in what was read")
+                                                    : QStringLiteral("no panic"))
+               : m.panicTraceCutOff() ? QStringLiteral("the file was read only in part, after it")
+                                      : QString();
     });
     for (std::size_t c = 0; c < m_columns.size(); ++c) {
         const auto &ms = m_columns[c].metrics;
         if (ms.size() == 1 && ms.front().panic.detected && !ms.front().panic.complete &&
-            !cutInTrace(ms.front())) {
+            !ms.front().panicTraceCutOff()) {
             complete->notes[qsizetype(c)] =
                 QStringLiteral("no, missing %1")
                     .arg(ms.front().panic.missing.join(QStringLiteral(", ")));
