@@ -128,12 +128,19 @@ std::optional<LineIndex> firstEvent(const Run &run, const Metrics &m, EventKind 
     return std::nullopt;
 }
 
-// None found in a file read only in part: there may be one past the cut.
-void noneBeforeTheCut(const Metrics &m, GateCheck *c)
+// None found in a file read only in part, or in a log that ends with the console behind:
+// there may be one past the cut, or in the messages still queued.
+void noneInWhatWasSeen(const Metrics &m, GateCheck *c)
 {
-    if (!c->holds && m.cutShort) {
+    if (c->holds) {
+        return;
+    }
+    if (m.cutShort) {
         c->unchecked = true;
         c->detail += QStringLiteral(" in what was read; the file was read only in part");
+    } else if (m.behindAtEnd) {
+        c->unchecked = true;
+        c->detail += QStringLiteral(" seen; %1, its queue unseen").arg(m.backlogUnseen());
     }
 }
 
@@ -148,7 +155,7 @@ void checkEvent(const Run &run, const Metrics &m, EventKind kind, GateCheck *c)
     if (const std::optional<LineIndex> at = firstEvent(run, m, kind)) {
         c->detail += QStringLiteral(", the first at line %1").arg(lineNumber(*at));
     }
-    noneBeforeTheCut(m, c);
+    noneInWhatWasSeen(m, c);
 }
 
 void checkCrash(const Run &run, const Metrics &m, GateCheck *c)
@@ -164,7 +171,7 @@ void checkCrash(const Run &run, const Metrics &m, GateCheck *c)
                          .arg(lineNumber(crashes.front().line))
                          .arg(crashes.front().title);
     }
-    noneBeforeTheCut(m, c);
+    noneInWhatWasSeen(m, c);
 }
 
 void checkFigure(const GateCondition &g, std::optional<double> value, const QString &absentWhy,
@@ -181,8 +188,8 @@ void checkFigure(const GateCondition &g, std::optional<double> value, const QStr
         c->detail = QStringLiteral("%1 is %2").arg(g.key, absentWhy);
         return;
     }
-    const bool atLeast = row && row->lowerBound && row->lowerBound(m);
-    if (atLeast && g.threshold) {
+    const QString boundWhy = row && row->lowerBound ? row->lowerBound(m) : QString();
+    if (!boundWhy.isEmpty() && g.threshold) {
         // The figure is some x >= value: the condition is known only where it holds, or
         // fails, for every such x.
         using Op = GateCondition::Op;
@@ -204,10 +211,7 @@ void checkFigure(const GateCondition &g, std::optional<double> value, const QStr
         }
         c->holds = known.value_or(false);
         c->unchecked = !known;
-        c->detail = QStringLiteral("%1 ≥ %2 (%3)")
-                        .arg(g.key, number(v, row),
-                             m.cutShort ? QStringLiteral("the file was read only in part")
-                                        : QStringLiteral("the log ends inside the window"));
+        c->detail = QStringLiteral("%1 ≥ %2 (%3)").arg(g.key, number(v, row), boundWhy);
         return;
     }
     c->holds =

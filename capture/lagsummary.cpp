@@ -20,6 +20,13 @@ std::uint32_t bucketOf(float f)
     return ((u & 0x80000000u) ? ~u : (u | 0x80000000u)) >> 16;
 }
 
+// A lag kept as a float, back in seconds to the microsecond: a kernel time has no finer
+// digit, and the float's own below it are noise a report would print (4.16970920562744).
+double toMicroseconds(float lag)
+{
+    return std::round(double(lag) * 1e6) / 1e6;
+}
+
 // One slice of the range: its lags (as floats: a big log has millions, and quantiles need
 // no more precision) and their histogram over the buckets.
 struct Slice
@@ -29,6 +36,7 @@ struct Slice
     std::int64_t kernelLines = 0;
     std::int64_t kernelLinesBehindText = 0;
     double max = -std::numeric_limits<double>::infinity();
+    double last = 0;                           // the lag of the slice's last line that has one
     std::array<std::vector<float>, 2> members; // the values in the buckets of the ranks
 };
 
@@ -65,6 +73,7 @@ void scan(const Run &run, LineIndex from, LineIndex to, Slice *s, bool histogram
                     ++s->histogram[bucketOf(float(lag))];
                 }
                 s->max = std::max(s->max, lag);
+                s->last = lag;
             }
         }
     }
@@ -92,12 +101,13 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
             return r;
         }
         r.max = s.max;
+        r.last = s.last;
         std::array<double, 2> value{};
         const std::array<double, 2> p = {0.5, 0.99};
         for (std::size_t q = 0; q < 2; ++q) {
             const std::size_t rank = rankOf(s.lags.size(), p[q]);
             std::nth_element(s.lags.begin(), s.lags.begin() + std::ptrdiff_t(rank), s.lags.end());
-            value[q] = double(s.lags[rank]);
+            value[q] = toMicroseconds(s.lags[rank]);
         }
         r.p50 = value[0];
         r.p99 = value[1];
@@ -117,6 +127,7 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
         r.count += std::int64_t(s.lags.size());
         if (!s.lags.empty()) {
             r.max = r.max ? std::max(*r.max, double(s.max)) : double(s.max);
+            r.last = s.last; // the slices are in line order
         }
         for (std::size_t b = 0; b < histogram.size(); ++b) {
             histogram[b] += s.histogram[b];
@@ -159,7 +170,7 @@ LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end)
             m.insert(m.end(), s.members[q].begin(), s.members[q].end());
         }
         std::nth_element(m.begin(), m.begin() + std::ptrdiff_t(within[q]), m.end());
-        value[q] = double(m[within[q]]);
+        value[q] = toMicroseconds(m[within[q]]);
     }
     r.p50 = value[0];
     r.p99 = value[1];

@@ -18,6 +18,9 @@ struct LagSummary
     std::int64_t count = 0; // ...of which have a lag (arrival and production known)
     // Absent when no line has a lag (count 0).
     std::optional<double> max, p50, p99;
+    // The lag of the range's last line that has one: how far behind the console was when
+    // the log ends.
+    std::optional<double> last;
 };
 
 LagSummary summariseLags(const Run &run, LineIndex first, LineIndex end);

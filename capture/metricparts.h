@@ -39,6 +39,11 @@ std::optional<LineIndex> findFirstReporting(const Run &run, const QString &patte
                                             const char *option, LineIndex from, LineIndex end,
                                             QStringList *warnings);
 
+// Whether the kernel printed that it stopped (powered off, rebooted or ended its panic)
+// after `from` and did not start again before `end`, or another boot follows `end` (one
+// boot of many, reset without a word): nothing it printed is missing after its last line.
+bool kernelStopped(const Run &run, LineIndex from, LineIndex end);
+
 // The counting window (--window-start, --window, --window-match): lines printed and
 // produced, bytes and wire time in it.
 void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,

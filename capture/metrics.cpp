@@ -134,6 +134,30 @@ std::shared_ptr<const std::vector<Crash>> crashesOf(const Run &run, const Metric
                      : std::make_shared<const std::vector<Crash>>(findCrashes(run, m.first, m.end));
 }
 
+QString Metrics::backlogUnseen() const
+{
+    if (cutShort) {
+        return QStringLiteral("the file was read only in part");
+    }
+    return behindAtEnd ? QStringLiteral("the log ends with the console %1 s behind")
+                             .arg(*behindAtEnd, 0, 'f', 3)
+                       : QString();
+}
+
+QString Metrics::noPanicSeenWhy() const
+{
+    if (panic.detected) {
+        return {};
+    }
+    if (cutShort) {
+        return QStringLiteral("none in what was read; the file was read only in part");
+    }
+    // How far behind is for the footnote and lag.behind_at_end_s to say: a group's trials
+    // share this reason.
+    return behindAtEnd ? QStringLiteral("none seen; the log ends with the console behind")
+                       : QString();
+}
+
 Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
                        std::optional<LineIndex> last)
 {
@@ -183,6 +207,13 @@ Metrics computeMetrics(const Run &run, const MetricOptions &o, LineIndex first,
         m.lagMax = lags.max;
         m.lagP50 = lags.p50;
         m.lagP99 = lags.p99;
+        // A log that ended normally ends under 0.3 s behind (every bundled capture), a
+        // boot's burst of output reaches 0.7 s: a second is a backlog left unprinted.
+        constexpr double kBehindAtEnd = 1.0;
+        if (!m.cutShort && lags.last && *lags.last >= kBehindAtEnd &&
+            !metricpass::kernelStopped(run, first, end)) {
+            m.behindAtEnd = lags.last;
+        }
     }
 
     // Events: those of lines in range, and notes placed before a line in range.

@@ -119,14 +119,11 @@ struct Metrics
     // A panic whose trace stops where the file was read only in part: it may have come out
     // whole, so its completeness is not known.
     bool panicTraceCutOff() const { return panic.detected && !panic.complete && cutShort; }
-    // Why a file read only in part has no panic figure (empty when it has one): none in what
-    // was read is not none in the run.
-    QString noPanicBeforeTheCut() const
-    {
-        return !panic.detected && cutShort
-                   ? QStringLiteral("none in what was read; the file was read only in part")
-                   : QString();
-    }
+    // Why a log without a panic has no panic figure (empty when it has one): none in what
+    // was read of a file read only in part, or seen before a log that ends with the console
+    // behind (a panic's banner comes after the messages queued before it), is not none in the
+    // run.
+    QString noPanicSeenWhy() const;
     QString noArrivalNote() const
     {
         return hasArrival              ? QString()
@@ -149,6 +146,17 @@ struct Metrics
     // format has no arrival times or no line has both.
     std::optional<double> lagMax, lagP50, lagP99;
     bool hasLag() const { return lagMax.has_value(); }
+    // How far behind the console was when the log ends (the lag of its last line that has
+    // one), where that is a second or more and the kernel still ran: it did not say it
+    // stopped, no boot follows, the file was read whole. A capture stopped in a flood: the
+    // messages still queued would have come later still, and the notices of those dropped
+    // among them (the kernel prints a drop notice when the console reaches the gap) never
+    // came. None when the console had caught up.
+    std::optional<double> behindAtEnd;
+    // Why the figures the console's backlog can only raise (lag max, drops) are lower
+    // bounds of the run's: the file was read only in part, or the log ends with the console
+    // behind; empty when they are the run's.
+    QString backlogUnseen() const;
     WindowResult window;
     std::vector<SpanResult> spans;
     // Boot time to the first bootPattern line: from MetricOptions::bootStart, from the

@@ -11,19 +11,18 @@
 
 namespace tty::metricpass {
 
-namespace {
-
-// Whether the kernel printed that it stopped (powered off, rebooted or ended its panic)
-// after `from` and did not start again before `end`, or another boot follows `end` (one
-// boot of many, reset without a word): nothing it printed is missing after its last line.
 bool kernelStopped(const Run &run, LineIndex from, LineIndex end)
 {
     if (end < run.lines.endIndex()) {
         return true;
     }
     bool stopped = false;
-    for (const Event &e : run.events) {
-        if (e.line < from || e.line >= end || e.note) {
+    for (std::size_t i = run.eventsBefore(from); i < run.events.size(); ++i) {
+        const Event &e = run.events[i];
+        if (e.line >= end) {
+            break;
+        }
+        if (e.note) {
             continue;
         }
         if (e.kind == EventKind::Reboot || e.kind == EventKind::PanicEnd) {
@@ -34,8 +33,6 @@ bool kernelStopped(const Run &run, LineIndex from, LineIndex end)
     }
     return stopped;
 }
-
-} // namespace
 
 void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, LineIndex end,
                    Metrics *m)

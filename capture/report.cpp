@@ -144,15 +144,27 @@ QString Report::cell(const ReportRow &row, std::size_t column, bool withN) const
         if (v.size() == 1) {
             return yes ? QStringLiteral("yes") : QStringLiteral("no");
         }
-        // Trials a file read only in part left without the figure (no panic in what was
-        // read) are said, not silently left out of the count.
+        // Trials whose log did not show all of the run left without the figure (no panic in
+        // what was read, or seen before the console's queue) are said, not silently left out
+        // of the count.
         const std::vector<Metrics> &ms = m_columns[column].metrics;
-        int cut = 0;
+        int cut = 0, behind = 0;
         for (std::size_t k = 0; k < v.size() && k < ms.size(); ++k) {
-            cut += !isShownValue(v[k]) && ms[k].cutShort ? 1 : 0;
+            if (!isShownValue(v[k])) {
+                cut += ms[k].cutShort ? 1 : 0;
+                behind += !ms[k].cutShort && ms[k].behindAtEnd ? 1 : 0;
+            }
+        }
+        QStringList unseen;
+        if (cut > 0) {
+            unseen << QStringLiteral("%1 read in part").arg(cut);
+        }
+        if (behind > 0) {
+            unseen << QStringLiteral("%1 ended with the console behind").arg(behind);
         }
         return QStringLiteral("%1/%2%3").arg(yes).arg(n).arg(
-            cut > 0 ? QStringLiteral(" (%1 read in part)").arg(cut) : QString());
+            unseen.isEmpty() ? QString()
+                             : QStringLiteral(" (%1)").arg(unseen.join(QStringLiteral(", "))));
     }
     const QString approx =
         (row.atLeast.size() > column && row.atLeast[column] ? QStringLiteral("≥") : QString()) +
@@ -280,52 +292,7 @@ QString Report::footnotes(bool intervalInCell) const
     for (const ReportColumn &c : m_columns) {
         groups = groups || c.metrics.size() > 1;
     }
-    // A trial read only in part (a cut or corrupt file, a cancelled load) counts what was
-    // read: its lines, bytes and drops are not the run's. The warning went to stderr and
-    // the window's notices; a report pasted into a review thread must carry it itself.
-    QStringList partial;
-    for (const ReportColumn &c : m_columns) {
-        for (std::size_t k = 0; k < c.runs.size(); ++k) {
-            const Run *run = c.runs[k];
-            if (!run || !run->load.readInPart()) {
-                continue;
-            }
-            const QString note =
-                QStringLiteral("%1 was read only in part: %2. Its figures are of what was read, "
-                               "not of the whole run: its counts are at least (≥) what they "
-                               "show.")
-                    .arg(c.files.value(qsizetype(k)), run->load.message);
-            if (!partial.contains(note)) {
-                partial << note;
-            }
-        }
-    }
-    notes << partial;
-    // A window the log ended in: a capture stopped at the login prompt, or cut, 12 s into
-    // "the first 30 s" counts 12 s; the cell's ≥ says so, and this which trial and why.
-    for (const ReportColumn &c : m_columns) {
-        for (std::size_t k = 0; k < c.metrics.size(); ++k) {
-            const WindowResult &w = c.metrics[k].window;
-            if (!w.printedSeenSeconds && !w.producedSeenSeconds) {
-                continue;
-            }
-            QStringList seen;
-            if (w.printedSeenSeconds) {
-                seen << QStringLiteral("%1 s of it seen by arrival")
-                            .arg(*w.printedSeenSeconds, 0, 'f', 3);
-            }
-            if (w.producedSeenSeconds) {
-                seen << QStringLiteral("%1 s%2 by kernel time")
-                            .arg(*w.producedSeenSeconds, 0, 'f', 3)
-                            .arg(seen.isEmpty() ? QStringLiteral(" of it seen") : QString());
-            }
-            notes << QStringLiteral("≥: at least. %1 ends inside the %2 s window (%3) without the "
-                                    "kernel saying it stopped (a power-off, reboot or end of a "
-                                    "panic): what came after was not seen.")
-                         .arg(c.source(k), QString::number(m_options.windowSeconds),
-                              seen.join(QStringLiteral(", ")));
-        }
-    }
+    notes << lowerBoundNotes();
     if (approx) {
         notes << QStringLiteral("≈: the format keeps lines without their line ends; each is "
                                 "counted as \\r\\n.");

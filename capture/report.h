@@ -54,11 +54,13 @@ struct ReportRow
     std::vector<std::vector<std::optional<double>>> values; // per column, per trial
     QStringList notes;             // per column: text shown instead of numbers
     std::vector<bool> approximate; // per column: an estimate, shown with ≈
-    // Per column: a trial's log ended inside the window the figure counts, with its kernel
-    // still running: the value is a lower bound, shown with ≥, and no side is called better.
+    // Per column: a trial's log did not see all the figure counts (it ended inside the
+    // window, or with the console behind, its kernel still running; the file was read only
+    // in part): the value is a lower bound, shown with ≥, and no side is called better.
     std::vector<bool> atLeast;
-    // Whether a trial's value is such a lower bound (unset: never).
-    std::function<bool(const Metrics &)> lowerBound;
+    // Why a trial's value is such a lower bound ("the file was read only in part"), empty
+    // when it is not (unset: never).
+    std::function<QString(const Metrics &)> lowerBound;
     // Why a trial has no value ("no 'login:'"; empty when there is none to give), for the
     // notes of columns none of whose trials has one, and the gate's messages.
     std::function<QString(const Metrics &)> absentWhy;
@@ -122,6 +124,7 @@ public:
 
 private:
     void buildRows();
+    QStringList lowerBoundNotes() const;
     std::vector<ReportColumn> m_columns;
     MetricOptions m_options;
     EventOutput m_events;

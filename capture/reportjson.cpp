@@ -109,20 +109,28 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
     if (!dropsKnown) {
         drops[QStringLiteral("note")] = m.dropsUnknown;
     }
+    // Counts that can only grow past what the log saw (a cut, a queue still unprinted).
+    const QString backlogUnseen = m.backlogUnseen();
+    if (dropsKnown && !backlogUnseen.isEmpty()) {
+        drops[QStringLiteral("at_least")] = true;
+        drops[QStringLiteral("note")] = backlogUnseen;
+    }
     if (m.dropCountOutOfRange) {
         drops[QStringLiteral("count_out_of_range_line")] =
             double(lineNumber(*m.dropCountOutOfRange));
     }
     j[QStringLiteral("drops")] = drops;
     QJsonObject panic{{QStringLiteral("detected"), m.panic.detected},
-                      {QStringLiteral("trace_complete"),
-                       m.panicTraceCutOff() ? QJsonValue() : QJsonValue(m.panic.complete)},
+                      // No panic, no trace to be complete: null, as the report's n/a.
+                      {QStringLiteral("trace_complete"), m.panicTraceCutOff() || !m.panic.detected
+                                                             ? QJsonValue()
+                                                             : QJsonValue(m.panic.complete)},
                       {QStringLiteral("missing"), QJsonArray::fromStringList(m.panic.missing)}};
     if (m.panicTraceCutOff()) {
         panic[QStringLiteral("trace_note")] =
             QStringLiteral("the file was read only in part, after the panic");
-    } else if (!m.noPanicBeforeTheCut().isEmpty()) {
-        panic[QStringLiteral("note")] = m.noPanicBeforeTheCut();
+    } else if (!m.noPanicSeenWhy().isEmpty()) {
+        panic[QStringLiteral("note")] = m.noPanicSeenWhy();
     }
     if (m.panic.detected) {
         panic[QStringLiteral("line")] = double(lineNumber(m.panic.line.value_or(LineIndex(-1))));
@@ -139,6 +147,12 @@ QJsonObject runToJson(const Run &run, const Metrics &m, const MetricOptions &o,
         lag[QStringLiteral("note")] = m.noArrivalNote();
     } else if (!m.lagMax && m.kernelLines == 0) {
         lag[QStringLiteral("note")] = QStringLiteral("no line has a kernel time");
+    } else if (m.lagMax && !backlogUnseen.isEmpty()) {
+        lag[QStringLiteral("max_at_least")] = true;
+        lag[QStringLiteral("note")] = backlogUnseen;
+    }
+    if (m.behindAtEnd) {
+        lag[QStringLiteral("behind_at_end_s")] = num(*m.behindAtEnd);
     }
     j[QStringLiteral("lag")] = lag;
     const bool producedKnown =

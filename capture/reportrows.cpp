@@ -35,18 +35,24 @@ void Report::buildRows()
     // by the gate only where every value from it up agrees (ReportRow::lowerBound). Set on
     // each row as it is added: `add` returns a pointer into m_rows, which the next add may
     // move.
-    const auto lowerBoundWhen = [&](ReportRow *r, std::function<bool(const Metrics &)> when) {
+    const auto lowerBoundWhen = [&](ReportRow *r, std::function<QString(const Metrics &)> why) {
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
             for (const Metrics &m : m_columns[c].metrics) {
-                r->atLeast[c] = r->atLeast[c] || when(m);
+                r->atLeast[c] = r->atLeast[c] || !why(m).isEmpty();
             }
         }
-        r->lowerBound = std::move(when);
+        r->lowerBound = std::move(why);
         return r;
     };
+    const auto readInPart = [](const Metrics &m) {
+        return m.cutShort ? QStringLiteral("the file was read only in part") : QString();
+    };
     // Counts of the lines read: a file read only in part has more past its cut.
-    const auto countOfWhatWasRead = [&](ReportRow *r) {
-        return lowerBoundWhen(r, [](const Metrics &m) { return m.cutShort; });
+    const auto countOfWhatWasRead = [&](ReportRow *r) { return lowerBoundWhen(r, readInPart); };
+    // What the console's backlog can only raise: more past a cut, and the queued messages
+    // and drop notices of a log that ends with the console behind.
+    const auto backlogUnseen = [&](ReportRow *r) {
+        return lowerBoundWhen(r, [](const Metrics &m) { return m.backlogUnseen(); });
     };
     // A cell none of whose trials has the figure says why, when each of its trials has a
     // reason (the row's absentWhy; empty when it has none to give): "n/a (no 'login:')",
@@ -154,27 +160,27 @@ void Report::buildRows()
                                  noKernelTimes));
     countOfWhatWasRead(
         add("boots", "boots", B::None, true, 0, [](const Metrics &m) { return double(m.boots); }));
-    countOfWhatWasRead(whyAbsent(add("drops.notices", "drop notices", B::Lower, true, 0,
-                                     [](const Metrics &m) -> std::optional<double> {
-                                         return m.dropsUnknown.isEmpty()
-                                                    ? std::optional<double>(double(m.dropNotices))
-                                                    : kAbsent;
-                                     }),
-                                 dropsUnknown));
-    countOfWhatWasRead(whyAbsent(
-        add("drops.messages", "messages dropped", B::Lower, true, 0,
-            [](const Metrics &m) -> std::optional<double> {
-                return m.dropCountOutOfRange || !m.dropsUnknown.isEmpty()
-                           ? kAbsent
-                           : std::optional<double>(double(m.droppedMessages));
-            }),
-        [](const Metrics &m) {
-            if (!m.dropsUnknown.isEmpty()) {
-                return m.dropsUnknown;
-            }
-            return m.dropCountOutOfRange ? dropCountOutOfRangeReason(*m.dropCountOutOfRange)
-                                         : QString();
-        }));
+    backlogUnseen(whyAbsent(add("drops.notices", "drop notices", B::Lower, true, 0,
+                                [](const Metrics &m) -> std::optional<double> {
+                                    return m.dropsUnknown.isEmpty()
+                                               ? std::optional<double>(double(m.dropNotices))
+                                               : kAbsent;
+                                }),
+                            dropsUnknown));
+    backlogUnseen(whyAbsent(add("drops.messages", "messages dropped", B::Lower, true, 0,
+                                [](const Metrics &m) -> std::optional<double> {
+                                    return m.dropCountOutOfRange || !m.dropsUnknown.isEmpty()
+                                               ? kAbsent
+                                               : std::optional<double>(double(m.droppedMessages));
+                                }),
+                            [](const Metrics &m) {
+                                if (!m.dropsUnknown.isEmpty()) {
+                                    return m.dropsUnknown;
+                                }
+                                return m.dropCountOutOfRange
+                                           ? dropCountOutOfRangeReason(*m.dropCountOutOfRange)
+                                           : QString();
+                            }));
     for (auto [key, title, idx] : {std::tuple{"lag.max_s", "console lag max (s)", 0},
                                    std::tuple{"lag.p50_s", "console lag p50 (s)", 1},
                                    std::tuple{"lag.p99_s", "console lag p99 (s)", 2}}) {
@@ -184,9 +190,10 @@ void Report::buildRows()
                                  return idx == 0 ? m.lagMax : idx == 1 ? m.lagP50 : m.lagP99;
                              })),
             noKernelTimes);
-        // The largest lag can only grow past a cut; a percentile may go either way.
+        // The largest lag can only grow past a cut or a backlog; a percentile may go either
+        // way.
         if (idx == 0) {
-            countOfWhatWasRead(lag);
+            backlogUnseen(lag);
         }
     }
     const QString win = m_options.windowStart.isEmpty()
@@ -218,8 +225,11 @@ void Report::buildRows()
     // by production.
     const auto atLeast = [&](ReportRow *r, bool byProduction) {
         return lowerBoundWhen(r, [byProduction](const Metrics &m) {
-            return (byProduction ? m.window.producedSeenSeconds : m.window.printedSeenSeconds)
-                .has_value();
+            if (!(byProduction ? m.window.producedSeenSeconds : m.window.printedSeenSeconds)) {
+                return QString();
+            }
+            return m.cutShort ? QStringLiteral("the file was read only in part")
+                              : QStringLiteral("the log ends inside the window");
         });
     };
     atLeast(whyAbsent(needsArrival(add("window.lines",
@@ -360,13 +370,15 @@ void Report::buildRows()
         const QString notDone = bootNotDone(m);
         return !notDone.isEmpty() ? notDone : noBaud(m);
     });
-    // None in a file read only in part is not none in the run: the panic may be past the cut.
-    ReportRow *panic = add("panic.detected", "panic", B::None, false, 0,
-                           [](const Metrics &m) -> std::optional<double> {
-                               return m.panic.detected ? 1.0 : m.cutShort ? kAbsent : 0.0;
-                           });
+    // None in a file read only in part is not none in the run: the panic may be past the
+    // cut, or behind the queue of a log that ends with the console behind.
+    ReportRow *panic =
+        add("panic.detected", "panic", B::None, false, 0,
+            [](const Metrics &m) -> std::optional<double> {
+                return m.panic.detected ? 1.0 : m.noPanicSeenWhy().isEmpty() ? 0.0 : kAbsent;
+            });
     panic->boolean = true;
-    whyAbsent(panic, [](const Metrics &m) { return m.noPanicBeforeTheCut(); });
+    whyAbsent(panic, [](const Metrics &m) { return m.noPanicSeenWhy(); });
     ReportRow *complete = add("panic.trace_complete", "panic trace complete", B::Higher, false, 0,
                               [](const Metrics &m) -> std::optional<double> {
                                   return !m.panic.detected || m.panicTraceCutOff()
@@ -375,8 +387,9 @@ void Report::buildRows()
                               });
     complete->boolean = true;
     whyAbsent(complete, [](const Metrics &m) {
-        return !m.panic.detected      ? (m.cutShort ? QStringLiteral("no panic in what was read")
-                                                    : QStringLiteral("no panic"))
+        return !m.panic.detected      ? (m.cutShort      ? QStringLiteral("no panic in what was read")
+                                         : m.behindAtEnd ? QStringLiteral("no panic seen")
+                                                         : QStringLiteral("no panic"))
                : m.panicTraceCutOff() ? QStringLiteral("the file was read only in part, after it")
                                       : QString();
     });
@@ -399,7 +412,8 @@ void Report::buildRows()
         if (!any || EventKind(k) == EventKind::Drop) {
             continue;
         }
-        countOfWhatWasRead(add(
+        // The kernel's reports still queued when a log ends behind count as well.
+        backlogUnseen(add(
             QStringLiteral("events.%1").arg(QLatin1String(eventKindName(EventKind(k)))),
             QStringLiteral("%1 events").arg(QLatin1String(eventKindName(EventKind(k)))), B::None,
             true, 0, [k](const Metrics &m) { return double(m.eventCounts[std::size_t(k)]); }));

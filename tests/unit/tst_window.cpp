@@ -1,8 +1,10 @@
 // Logs that end early. The counting window ("lines printed, first 30 s") of a log that ends
 // inside it (a capture stopped at the login prompt, a cut file) counts at least (≥), unless
 // the kernel said it stopped or another boot followed; a file read only in part counts at
-// least what it shows, and what it did not show (no panic, a panic's end) is not known.
-// Built from the bundled real captures.
+// least what it shows, and what it did not show (no panic, a panic's end) is not known; a
+// log that ends with the console behind (a capture stopped in a flood) never saw the
+// console's queue: its lag max, drops and events are at least what it shows, and a crash
+// may have been queued. Built from the bundled real captures.
 #include "gate.h"
 #include "report.h"
 #include "tst_helpers.h"
@@ -92,6 +94,40 @@ std::unique_ptr<Run> cutFlood(Files *files, QString *error)
                    error);
 }
 
+// The first `lines` lines of a bundled capture's hostts log, as a capture stopped there
+// (Ctrl-C on grabserial) leaves it: whole lines, nothing read in part.
+QByteArray firstLines(const QString &name, int lines)
+{
+    const QByteArray log = zstdDecompressFile(QStringLiteral(TTYSCOPE_SAMPLES "/") + name);
+    qsizetype end = -1;
+    for (int i = 0; i < lines && end + 1 < log.size(); ++i) {
+        end = log.indexOf('\n', end + 1);
+    }
+    return log.left(end + 1);
+}
+
+// Each check of a gate as "CONDITION holds|fails|unchecked DETAIL".
+QStringList gateOf(const Report &rep, const QStringList &specs)
+{
+    std::vector<GateCondition> conditions;
+    QString error;
+    std::vector<GateCheck> checks;
+    if (!parseGateConditions(specs, &conditions, &error) ||
+        !checkGate(rep, conditions, &checks, &error)) {
+        return {error};
+    }
+    QStringList seen;
+    for (const GateCheck &c : checks) {
+        seen << QStringLiteral("%1 %2 %3")
+                    .arg(c.condition->text,
+                         c.unchecked ? QStringLiteral("unchecked")
+                         : c.holds   ? QStringLiteral("holds")
+                                     : QStringLiteral("fails"),
+                         c.detail);
+    }
+    return seen;
+}
+
 const ReportRow &rowOf(const Report &rep, const QString &key)
 {
     for (const ReportRow &r : rep.rows()) {
@@ -115,6 +151,8 @@ private slots:
     void aGateOnALowerBound();
     void aFileReadOnlyInPart();
     void noPanicInWhatWasRead();
+    void aCaptureStoppedInAFlood();
+    void aCrashStillQueued();
 };
 
 void TstWindow::aCaptureStoppedAtTheLoginPrompt()
@@ -165,6 +203,7 @@ void TstWindow::wholeCapturesAreExact()
         const WindowResult &w = rep.trialMetrics(0, 0)->window;
         QVERIFY2(!w.printedSeenSeconds && !w.producedSeenSeconds, qPrintable(f));
         QVERIFY2(!rep.text().contains(QStringLiteral("≥")), qPrintable(f));
+        QVERIFY2(!rep.trialMetrics(0, 0)->behindAtEnd, qPrintable(f));
     }
 }
 
@@ -269,20 +308,7 @@ void TstWindow::aGateOnALowerBound()
         QStringLiteral("window.lines<300"),   QStringLiteral("window.lines<=400"),
         QStringLiteral("window.lines==368"),  QStringLiteral("window.lines!=100"),
         QStringLiteral("window.lines==null"), QStringLiteral("lines>=368")};
-    std::vector<GateCondition> conditions;
-    QString error;
-    QVERIFY2(parseGateConditions(specs, &conditions, &error), qPrintable(error));
-    std::vector<GateCheck> checks;
-    QVERIFY2(checkGate(rep, conditions, &checks, &error), qPrintable(error));
-    QStringList seen;
-    for (const GateCheck &c : checks) {
-        seen << QStringLiteral("%1 %2 %3")
-                    .arg(c.condition->text,
-                         c.unchecked ? QStringLiteral("unchecked")
-                         : c.holds   ? QStringLiteral("holds")
-                                     : QStringLiteral("fails"),
-                         c.detail);
-    }
+    const QStringList seen = gateOf(rep, specs);
     const QString bound = QStringLiteral("window.lines ≥ 368 (the log ends inside the window)");
     QCOMPARE(seen, (QStringList{QStringLiteral("window.lines>300 holds ") + bound,
                                 QStringLiteral("window.lines>400 unchecked ") + bound,
@@ -397,6 +423,127 @@ void TstWindow::noPanicInWhatWasRead()
         MetricOptions{});
     QCOMPARE(group.cell(rowOf(group, QStringLiteral("panic.detected")), 0),
              QStringLiteral("0/1 (1 read in part)"));
+}
+
+void TstWindow::aCaptureStoppedInAFlood()
+{
+    // The 6.12-rt flood capture stopped at its 6000th line, 19.5 s of kernel time into its
+    // run, its console 7.369426 s behind (awk over the hostts: arrival − kernel time − the
+    // smallest such difference, of its last stamped line). grep counts 621 drop notices and
+    // 1518 messages in it, the whole capture 1580 and 3881: the rest came later.
+    const auto run = loadBytes(
+        firstLines(QStringLiteral("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"), 6000));
+    QVERIFY(run);
+    const Report rep = reportOf(*run, QStringLiteral("stopped.log"));
+    const Metrics &m = *rep.trialMetrics(0, 0);
+    QVERIFY(!m.cutShort && m.behindAtEnd);
+    QCOMPARE(QString::number(*m.behindAtEnd, 'f', 6), QStringLiteral("7.369426"));
+    QStringList cells;
+    for (const char *k : {"lines", "drops.notices", "drops.messages", "lag.max_s", "lag.p50_s",
+                          "events.boot", "panic.detected", "panic.trace_complete"}) {
+        cells << rep.cell(rowOf(rep, QLatin1String(k)), 0);
+    }
+    // The lines are the capture's own; a median of the lags seen is not a bound.
+    QCOMPARE(cells,
+             (QStringList{QStringLiteral("6000"), QStringLiteral("≥621"), QStringLiteral("≥1518"),
+                          QStringLiteral("≥7.634"), QStringLiteral("4.170"), QStringLiteral("≥1"),
+                          QStringLiteral("n/a (none seen; the log ends with the console behind)"),
+                          QStringLiteral("n/a (no panic seen)")}));
+    // After the window's note (it ends inside the window too), the sign explained once.
+    const QStringList notes = rep.footnotes().split(QLatin1Char('\n'));
+    QVERIFY(notes[0].startsWith(QStringLiteral("≥: at least. stopped.log ends inside the 30 s")));
+    QCOMPARE(notes[1], QStringLiteral(
+                           "stopped.log ends with its console 7.369 s behind (its last kernel line "
+                           "came that long after it was produced) without the kernel saying it "
+                           "stopped: the messages still queued, and the notices of any dropped "
+                           "among them, were not seen. Its lag max and drops are at least what "
+                           "they show, and a crash may have been queued."));
+    const QJsonObject lag = firstRunJson(rep, "lag");
+    QCOMPARE(lag.value(QLatin1String("behind_at_end_s")).toDouble(), 7.369426);
+    QCOMPARE(lag.value(QLatin1String("max_s")).toDouble(), 7.633785);
+    QCOMPARE(lag.value(QLatin1String("p50_s")).toDouble(), 4.169709);
+    QCOMPARE(lag.value(QLatin1String("max_at_least")), QJsonValue(true));
+    const QJsonObject drops = firstRunJson(rep, "drops");
+    QCOMPARE(drops.value(QLatin1String("messages")).toDouble(), 1518.0);
+    QCOMPARE(drops.value(QLatin1String("at_least")), QJsonValue(true));
+    QCOMPARE(drops.value(QLatin1String("note")).toString(),
+             QStringLiteral("the log ends with the console 7.369 s behind"));
+    QVERIFY(firstRunJson(rep, "panic").value(QLatin1String("trace_complete")).isNull());
+
+    // Against the three whole captures, the stopped one drops fewer and lags less: that is
+    // the queue it never saw, and no side is called better.
+    std::vector<std::unique_ptr<Run>> whole;
+    std::vector<const Run *> runs;
+    for (int t = 1; t <= 3; ++t) {
+        whole.push_back(loadBytes(zstdDecompressFile(
+            QStringLiteral(TTYSCOPE_SAMPLES "/spam_rmmod-k612rt-smp4-115200-t%1.hostts.log.zst")
+                .arg(t))));
+        QVERIFY(whole.back());
+        QVERIFY(!computeMetrics(*whole.back(), MetricOptions{}).behindAtEnd);
+        runs.push_back(whole.back().get());
+    }
+    std::vector<std::unique_ptr<Run>> stopped;
+    for (int t = 2; t <= 3; ++t) {
+        stopped.push_back(loadBytes(firstLines(
+            QStringLiteral("spam_rmmod-k612rt-smp4-115200-t%1.hostts.log.zst").arg(t), 6000)));
+        QVERIFY(stopped.back());
+    }
+    const Report cmp(
+        {columnOf(QStringLiteral("whole"), runs, {std::nullopt, std::nullopt, std::nullopt},
+                  {QStringLiteral("t1"), QStringLiteral("t2"), QStringLiteral("t3")}),
+         columnOf(QStringLiteral("stopped"), {run.get(), stopped[0].get(), stopped[1].get()},
+                  {std::nullopt, std::nullopt, std::nullopt},
+                  {QStringLiteral("s1"), QStringLiteral("s2"), QStringLiteral("s3")})},
+        MetricOptions{});
+    for (const char *k : {"drops.messages", "lag.max_s"}) {
+        const ReportRow &row = rowOf(cmp, QLatin1String(k));
+        QVERIFY(!row.atLeast[0] && row.atLeast[1]);
+        const Difference d = cmp.difference(row);
+        QVERIFY2(d.significant() && d.diff < 0, k);
+        QCOMPARE(cmp.better(row), 0);
+    }
+    QCOMPARE(cmp.cell(rowOf(cmp, QStringLiteral("panic.detected")), 1),
+             QStringLiteral("n/a (none seen; the log ends with the console behind)"));
+}
+
+void TstWindow::aCrashStillQueued()
+{
+    // The crash capture stopped at its 8700th line, 0.24 s before its panic came out: the
+    // sysrq crash (kernel time 30.699) had happened 12.7 s before, behind the queue of the
+    // task-state floods. The whole capture ends with the panic's end, 13.179 s behind, and
+    // is exact.
+    const QString name = QStringLiteral("blast_crash-smp2-115200-t1.hostts.log.zst");
+    const auto run = loadBytes(firstLines(name, 8700));
+    QVERIFY(run);
+    const Report rep = reportOf(*run, QStringLiteral("stopped.log"));
+    QCOMPARE(QString::number(rep.trialMetrics(0, 0)->behindAtEnd.value_or(-1), 'f', 6),
+             QStringLiteral("12.727974"));
+    QCOMPARE(rep.cell(rowOf(rep, QStringLiteral("panic.detected")), 0),
+             QStringLiteral("n/a (none seen; the log ends with the console behind)"));
+    const QString behind = QStringLiteral("the log ends with the console 12.728 s behind");
+    QCOMPARE(gateOf(rep, {QStringLiteral("panic,crash,drop,drops.messages>1000,lag.max_s>20,"
+                                         "lag.max_s<5,lines>8000")}),
+             (QStringList{QStringLiteral("panic unchecked 0 panic events seen; ") + behind +
+                              QStringLiteral(", its queue unseen"),
+                          QStringLiteral("crash unchecked 0 crash reports seen; ") + behind +
+                              QStringLiteral(", its queue unseen"),
+                          QStringLiteral("drop holds 319 drop events, the first at line 3978"),
+                          QStringLiteral("drops.messages>1000 holds drops.messages ≥ 1330 (") +
+                              behind + QStringLiteral(")"),
+                          QStringLiteral("lag.max_s>20 unchecked lag.max_s ≥ 12.728 (") + behind +
+                              QStringLiteral(")"),
+                          QStringLiteral("lag.max_s<5 fails lag.max_s ≥ 12.728 (") + behind +
+                              QStringLiteral(")"),
+                          QStringLiteral("lines>8000 holds lines = 8700")}));
+
+    QString error;
+    const auto whole = loadRun(QStringLiteral(TTYSCOPE_SAMPLES "/") + name, LoadOptions{}, &error);
+    QVERIFY2(whole, qPrintable(error));
+    const Report full = reportOf(*whole, name);
+    QVERIFY(!full.trialMetrics(0, 0)->behindAtEnd);
+    QCOMPARE(full.cell(rowOf(full, QStringLiteral("lag.max_s")), 0), QStringLiteral("13.179"));
+    QCOMPARE(full.cell(rowOf(full, QStringLiteral("panic.trace_complete")), 0),
+             QStringLiteral("yes"));
 }
 
 QTEST_GUILESS_MAIN(TstWindow)
