@@ -234,6 +234,11 @@ QString Report::diffTooltip(const ReportRow &row) const
                    : QString();
     }
     const int dec = row.integer ? 1 : row.decimals;
+    if (w.noSpread) {
+        return QStringLiteral("B − A = %1 in every pair of trials: each side gave the same "
+                              "value in every trial, so there is no noise to test it against")
+            .arg(signedFmt(w.diff, dec, false));
+    }
     return QStringLiteral("B − A = %1, 95 % confidence interval [%2, %3]\n"
                           "Welch's t test: p = %4 (df %5): %6")
         .arg(signedFmt(w.diff, dec, false), signedFmt(w.ciLow, dec, false),

@@ -371,7 +371,7 @@ QJsonObject Report::json() const
                  a.mean != 0 ? num(100.0 * d / std::fabs(a.mean)) : QJsonValue()},
                 {QStringLiteral("ci95"),
                  wd.valid ? QJsonValue(QJsonArray{num(wd.ciLow), num(wd.ciHigh)}) : QJsonValue()},
-                {QStringLiteral("p"), wd.valid ? num(wd.p) : QJsonValue()},
+                {QStringLiteral("p"), wd.valid && !wd.noSpread ? num(wd.p) : QJsonValue()},
                 {QStringLiteral("significant"),
                  wd.valid ? QJsonValue(wd.significant()) : QJsonValue()},
                 {QStringLiteral("better"), w == 0 ? QJsonValue() : QJsonValue(w > 0 ? "B" : "A")}};
@@ -381,6 +381,11 @@ QJsonObject Report::json() const
                     QStringLiteral("%1 has %2 value(s); a test needs two or more on each side")
                         .arg(a.n < 2 ? QStringLiteral("A") : QStringLiteral("B"))
                         .arg(a.n < 2 ? a.n : b.n);
+            }
+            if (wd.noSpread) {
+                // Why p is null: no test was made, the difference is the same in every pair.
+                entry[QStringLiteral("no_spread")] =
+                    QStringLiteral("every trial of each side gave the same value");
             }
             diff[row.key] = entry;
         }

@@ -142,6 +142,7 @@ Difference welch(const Summary &a, const Summary &b)
     if (se == 0) {
         // Every trial of each side gave the same value: no noise to weigh the difference
         // against.
+        d.noSpread = true;
         d.ciLow = d.ciHigh = d.diff;
         d.p = d.diff == 0 ? 1 : 0;
         d.df = a.n + b.n - 2;

@@ -28,6 +28,9 @@ struct Difference
     double ciLow = 0, ciHigh = 0;
     double p = 1;
     double df = 0;
+    // Every trial of each side gave the same value: the difference holds in each pair of
+    // trials, and there is no noise to test it against (p is 0 or 1, not a test's).
+    bool noSpread = false;
     bool significant() const { return valid && p < 0.05; }
 };
 Difference welch(const Summary &a, const Summary &b);

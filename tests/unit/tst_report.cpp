@@ -74,6 +74,7 @@ private slots:
     void firstLineWithoutStamp();
     void markdownKeepsItsColumns();
     void trialReadInPartIsSaid();
+    void noSpreadIsNoTest();
 };
 
 void TstReport::metrics()
@@ -312,6 +313,8 @@ void TstReport::welchStatistics()
     // No noise on either side: a difference is certain, none is none.
     QCOMPARE(welch(summarize({0, 0, 0}), summarize({5, 5, 5})).p, 0.0);
     QCOMPARE(welch(summarize({5, 5}), summarize({5, 5, 5})).p, 1.0);
+    QVERIFY(welch(summarize({0, 0, 0}), summarize({5, 5, 5})).noSpread);
+    QVERIFY(!d.noSpread);
     // The same figure in every trial, one that binary fractions do not hold: exactly that
     // mean and no noise, so two such sides are not a test of rounding errors (summed as
     // they were, 1.6 gave sd 1.1e-16 and a 95 % interval of +-6e-16).
@@ -1063,6 +1066,49 @@ void TstReport::trialReadInPartIsSaid()
     w.metrics.pop_back();
     w.files.pop_back();
     QVERIFY(!Report({w}, MetricOptions{}).footnotes().contains(QLatin1String("in part")));
+}
+
+void TstReport::noSpreadIsNoTest()
+{
+    // The default boot three times against the quiet one three times: every trial of a side
+    // prints the same 371 (16) lines. The difference holds in every pair; no test was made,
+    // so there is no p to give.
+    const auto a = loadBytes(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-default-smp2-115200-t1.hostts.log.zst")));
+    const auto b = loadBytes(zstdDecompressFile(
+        QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.hostts.log.zst")));
+    QVERIFY(a && b);
+    const auto column = [](const Run &run, const QString &label) {
+        ReportColumn c;
+        c.label = label;
+        for (int k = 1; k <= 3; ++k) {
+            c.runs.push_back(&run);
+            c.boots.push_back(std::nullopt);
+            c.metrics.push_back(computeMetrics(run, MetricOptions{}));
+            c.files << label + QString::number(k);
+        }
+        return c;
+    };
+    const Report rep({column(*a, QStringLiteral("default")), column(*b, QStringLiteral("quiet"))},
+                     MetricOptions{});
+    const ReportRow *lines = nullptr;
+    for (const ReportRow &r : rep.rows()) {
+        lines = r.key == QLatin1String("lines") ? &r : lines;
+    }
+    QVERIFY(lines);
+    QCOMPARE(rep.diffCell(*lines), QStringLiteral("-355.0 (-95.7%) [-355.0, -355.0]"));
+    QCOMPARE(rep.diffTooltip(*lines),
+             QStringLiteral("B − A = -355.0 in every pair of trials: each side gave the same "
+                            "value in every trial, so there is no noise to test it against"));
+    const QJsonObject d =
+        rep.json().value(QLatin1String("diff")).toObject().value(QLatin1String("lines")).toObject();
+    QVERIFY(d.value(QLatin1String("p")).isNull());
+    QCOMPARE(d.value(QLatin1String("no_spread")).toString(),
+             QStringLiteral("every trial of each side gave the same value"));
+    QCOMPARE(d.value(QLatin1String("significant")), QJsonValue(true));
+    QCOMPARE(d.value(QLatin1String("ci95")).toArray(), (QJsonArray{-355, -355}));
+    // Nor is it counted among the differences tested.
+    QCOMPARE(rep.diffTally().tested, 0);
 }
 
 QTEST_GUILESS_MAIN(TstReport)
