@@ -412,10 +412,15 @@ void TimelineView::refreshCapacityLines(QCPAxisRect *rect,
     for (const auto &[baud, sides] : sidesOfRate) {
         // 10 bits per byte on the wire (8N1).
         const double capacity = baud / 10.0;
+        // Two rates: each line is its side's, in its colour, as its data are; one rate (or
+        // one shared by both sides) is the limit of the whole lane, in red.
+        const bool oneSides = sidesOfRate.size() > 1 && sides.size() == 1;
+        QColor lineColor = oneSides ? runColor(*sides.begin()) : QColor(200, 0, 0);
+        lineColor.setAlpha(200);
         auto *cap = new QCPItemStraightLine(m_plot);
         cap->setObjectName(kCapName);
         cap->setClipAxisRect(rect);
-        cap->setPen(QPen(QColor(200, 0, 0, 170), 1.2, Qt::DashDotLine));
+        cap->setPen(QPen(lineColor, 1.2, Qt::DashDotLine));
         for (QCPItemPosition *p : {cap->point1, cap->point2}) {
             p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             p->setAxisRect(rect);
@@ -430,7 +435,7 @@ void TimelineView::refreshCapacityLines(QCPAxisRect *rect,
         text->position->setAxisRect(rect);
         text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
         text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        text->setColor(textColor);
+        text->setColor(oneSides ? runColor(*sides.begin()) : textColor);
         text->position->setCoords(0.995, capacity);
         QString whose;
         if (sidesOfRate.size() > 1) {

@@ -435,15 +435,22 @@ private slots:
         for (int i = 0; i < plot->itemCount(); ++i) {
             if (plot->item(i)->objectName() == QLatin1String("uart-capacity")) {
                 wire = plot->item(i)->clipAxisRect();
+                // Each in its side's colour, the line as its name.
                 if (auto *t = qobject_cast<QCPItemText *>(plot->item(i))) {
-                    capacities << t->text();
+                    capacities << QStringLiteral("%1 %2").arg(t->text(), t->color().name());
+                } else if (auto *l = qobject_cast<QCPItemStraightLine *>(plot->item(i))) {
+                    capacities << QStringLiteral("line %1").arg(l->pen().color().name());
                 }
             }
         }
-        QCOMPARE(capacities, (QStringList{
-                                 QStringLiteral("UART capacity 11520 B/s (115200 baud, 8N1): B"),
-                                 QStringLiteral("UART capacity 150000 B/s (1500000 baud, 8N1): A"),
-                             }));
+        const QString blue = runColor(0).name(), orange = runColor(1).name();
+        QCOMPARE(capacities,
+                 (QStringList{
+                     QStringLiteral("line ") + orange,
+                     QStringLiteral("UART capacity 11520 B/s (115200 baud, 8N1): B ") + orange,
+                     QStringLiteral("line ") + blue,
+                     QStringLiteral("UART capacity 150000 B/s (1500000 baud, 8N1): A ") + blue,
+                 }));
         QVERIFY(wire);
         QVERIFY(!wire->axis(QCPAxis::atRight)->visible());
         // One rate: its line, unnamed, and the scale.
