@@ -70,7 +70,8 @@ void addLoadOptions(QCommandLineParser &p)
              "Input format: auto, ttyscope, lava (LAVA log.yaml), journal-json (journalctl -o "
              "json), journal-export (-o export), journal-short (-o short-monotonic, "
              "short-precise, short-iso-precise), dmesg-json (dmesg --json), dmesg-text (dmesg "
-             "-x, -d, -T, --time-format), hostts, ts (moreutils ts '%.s'), tio (tio "
+             "-x, -r, -d, -T, --time-format; a pstore dmesg-ramoops dump), hostts, ts (moreutils "
+             "ts '%.s'), tio (tio "
              "--timestamp --log), grabserial, "
              "kmsg, raw (plain dmesg, conserver)."),
          QStringLiteral("NAME"), QStringLiteral("auto")});

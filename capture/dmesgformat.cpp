@@ -2,7 +2,8 @@
 //  - `--json`: {"dmesg": [{"pri": 6, "time": 1.234567, "caller": "T1", "msg": "..."}, ...]}
 //    pretty-printed over many lines; with -x "fac" and "pri" are names. "time" is the
 //    kernel's printk timestamp: the line's kernel time.
-//  - text with `-x` ("kern  :info  : " before the rest) and the time formats: the plain
+//  - text with `-x` ("kern  :info  : " before the rest) or `-r` ("<6>": the syslog
+//    priority, as a pstore dmesg-ramoops dump also prints it) and the time formats: the plain
 //    "[    1.234567]" and "[    1.234567 <    0.000100>]" (-d) are the kernel's timestamp;
 //    `-T`/ctime "[Tue Dec  1 20:10:49 2026]", `iso` "2026-12-01T20:10:49,123456+00:00" and
 //    `reltime` "[Dec 1 20:10]" / "[  +0.000100]" are that timestamp moved to the wall clock
@@ -260,7 +261,33 @@ struct DmesgStamps
     bool decoded = false;   // a -x prefix
     bool otherTime = false; // a stamp that is not the kernel's (ctime, iso, reltime, delta)
     bool withDelta = false; // "[time <delta>]": dmesg's, not the console's
+    bool priority = false;  // "<6>": dmesg -r's syslog priority (a pstore dump's too)
 };
+
+// "<6>", "<30>": the priority (facility × 8 + level) `dmesg -r` prints in front of the
+// time; the length, 0 if none.
+std::size_t priorityPrefix(std::string_view s, std::optional<int> *level)
+{
+    if (s.size() < 3 || s[0] != '<') {
+        return 0;
+    }
+    const std::size_t close = s.find('>');
+    if (close == std::string_view::npos || close < 2 || close > 4) {
+        return 0;
+    }
+    int v = 0;
+    for (std::size_t i = 1; i < close; ++i) {
+        if (!isDigit(s[i])) {
+            return 0;
+        }
+        v = v * 10 + (s[i] - '0');
+    }
+    if (v > 191) { // facility 23 (local7), level 7
+        return 0;
+    }
+    *level = v & 7;
+    return close + 1;
+}
 
 // "kern  :info  : ".
 std::size_t decodePrefix(std::string_view s, std::optional<int> *level)
@@ -361,6 +388,10 @@ DmesgStamps parseDmesgLine(std::string_view s)
     const std::size_t x = decodePrefix(s, &st.level);
     st.decoded = x > 0;
     std::size_t p = x;
+    if (!st.decoded) {
+        p = priorityPrefix(s, &st.level);
+        st.priority = p > 0;
+    }
     // dmesg 2.40 prints several --time-format stamps one after the other.
     for (int i = 0; i < 4 && p < s.size(); ++i) {
         const std::size_t n = timeStamp(s.substr(p), &st);
@@ -432,7 +463,10 @@ bool looksDmesgJson(std::string_view head)
 bool looksDmesgText(std::string_view l)
 {
     const DmesgStamps st = parseDmesgLine(l);
-    return st.decoded || st.otherTime || st.withDelta;
+    // "<6>[    1.234567] " is dmesg -r's; a console prints it too with
+    // console_msg_format=syslog, but its lines end in \r\n (the serial driver's).
+    const bool rawDmesg = st.priority && st.kernel && (l.empty() || l.back() != '\r');
+    return st.decoded || st.otherTime || st.withDelta || rawDmesg;
 }
 
 std::unique_ptr<FormatParser> makeDmesgJsonParser(Run &run, RunBuilder &builder)

@@ -77,6 +77,20 @@ void TstDmesg::shapes_data()
     QTest::newRow("two formats (2.40)")
         << QByteArray("[    1.000000] 2026-12-01T20:10:50,234567+00:00 m") << "dmesg-text"
         << QByteArray("m") << qint64(1000000) << -1;
+    // -r: the syslog priority, facility × 8 + level (a pstore dmesg-ramoops dump's too).
+    QTest::newRow("-r") << QByteArray("<4>[    1.234567] usb 1-1: x") << "dmesg-text"
+                        << QByteArray("usb 1-1: x") << qint64(1234567) << 4;
+    QTest::newRow("-r user") << QByteArray("<10>[   12.000001] [  T123] harness: a") << "dmesg-text"
+                             << QByteArray("[  T123] harness: a") << qint64(12000001) << 2;
+    // A console printing the priority (console_msg_format=syslog) ends its lines in \r\n:
+    // the console's text, raw, its prefix parsed as the console printed it.
+    QTest::newRow("console_msg_format=syslog")
+        << QByteArray("<6>[    1.234567] msg\r") << "raw" << QByteArray("<6>[    1.234567] msg")
+        << qint64(1234567) << 6;
+    // Past facility local7's priorities (191): not dmesg's, the console's text.
+    QTest::newRow("not a priority")
+        << QByteArray("<192>[    1.234567] msg") << "raw" << QByteArray("<192>[    1.234567] msg")
+        << qint64(1234567) << 0;
     // Plain dmesg output is the console's text: raw, as before.
     QTest::newRow("plain") << QByteArray("[    1.234567] msg") << "raw"
                            << QByteArray("[    1.234567] msg") << qint64(1234567) << -1;
@@ -106,7 +120,7 @@ void TstDmesg::sameFiguresAsTheOriginal_data()
     QTest::addColumn<QString>("form");
     for (const char *s : {"boot_login-default-smp2-115200-t1", "panic_noroot-smp2-115200-t1",
                           "spam_rmmod-k612rt-smp4-115200-t1"}) {
-        for (const char *f : {"json", "json -x", "-x", "-d", "-x -d"}) {
+        for (const char *f : {"json", "json -x", "-x", "-d", "-x -d", "-r"}) {
             QTest::addRow("%s %s", s, f) << s << f;
         }
     }
@@ -120,8 +134,23 @@ void TstDmesg::sameFiguresAsTheOriginal()
     QFETCH(QString, form);
     const QList<KernelLine> lines = sampleLines(sample);
     const bool x = form.contains(QLatin1String("-x"));
+    QByteArray realRaw;
+    if (form == QLatin1String("-r")) {
+        // As the real dmesg prints it from the same messages.
+        Files files;
+        QProcess p;
+        p.start(QStandardPaths::findExecutable(QStringLiteral("dmesg")),
+                {QStringLiteral("-F"),
+                 files.write(QStringLiteral("syslog.buf"), toSyslogBuffer(lines)),
+                 QStringLiteral("-r")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        realRaw = p.readAllStandardOutput();
+        QVERIFY(realRaw.startsWith("<6>["));
+    }
     const QByteArray converted =
-        form.startsWith(QLatin1String("json"))
+        !realRaw.isEmpty() ? realRaw
+        : form.startsWith(QLatin1String("json"))
             ? toDmesgJson(lines, x)
             : toDmesgText(lines,
                           form.contains(QLatin1String("-d")) ? DmesgTime::TimeDelta

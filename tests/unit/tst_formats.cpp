@@ -127,6 +127,15 @@ void TstFormats::detect_data()
     QTest::newRow("dmesg -T") << QByteArray("[Tue Dec  1 20:10:49 2026] Linux version 6.1\n"
                                             "[Tue Dec  1 20:10:50 2026] x\n")
                               << "dmesg-text";
+    QTest::newRow("dmesg -r") << QByteArray("<5>[    0.000000] Linux version 6.18\n"
+                                            "<6>[    0.000000] Command line: console=ttyS0\n")
+                              << "dmesg-text";
+    QTest::newRow("pstore dmesg-ramoops")
+        << QByteArray("Panic#1 Part1\n<6>[    2.227157] PTP clock support registered\n"
+                      "<0>[    2.260000] Kernel panic - not syncing: VFS: Unable to mount\n")
+        << "dmesg-text";
+    QTest::newRow("a console printing priorities (console_msg_format=syslog)")
+        << QByteArray("<5>[    0.000000] Linux version 6.18\r\n<6>[    0.000000] x\r\n") << "raw";
     QTest::newRow("dmesg --time-format iso")
         << QByteArray("2026-12-01T20:10:49,000000+00:00 Linux version 6.1\n") << "dmesg-text";
     QTest::newRow("tio --timestamp (24hour)")
