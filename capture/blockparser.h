@@ -36,7 +36,7 @@ struct LineStamp
 // warnings are the run's.
 struct BlockNote
 {
-    enum class Type { Event, Header, Warning };
+    enum class Type { Event, Header, Warning, End };
     Type type = Type::Event;
     EventKind kind = EventKind::Marker;
     std::size_t beforeLine = 0;

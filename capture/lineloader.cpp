@@ -204,6 +204,9 @@ private:
         case BlockNote::Type::Warning:
             m_builder.addRecorderWarning(n.text);
             break;
+        case BlockNote::Type::End:
+            m_run.captureEnd = n.arrival;
+            break;
         }
     }
 

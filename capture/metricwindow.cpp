@@ -136,6 +136,16 @@ void measureWindow(const Run &run, const MetricOptions &o, LineIndex first, Line
     if (w.printedKnown) {
         w.wireSeconds = wireTime(bytes, m->bitsPerChar, m->baud);
     }
+    // A recording says when its capture stopped: up to then nothing more arrived, and,
+    // where the console had not fallen behind (a queue under a second: Metrics::behindAtEnd),
+    // nothing more was produced up to a second before.
+    if (end == run.lines.endIndex() && run.captureEnd) {
+        const std::optional<double> stopped = secondsOf(run.runTimeOf(*run.captureEnd));
+        later(&lastArrival, stopped);
+        if (stopped && !m->behindAtEnd) {
+            later(&lastProduced, *stopped - 1.0);
+        }
+    }
     if (!beyondWindow && !kernelStopped(run, start, end)) {
         if (w.printedKnown && lastArrival && *lastArrival < *w.start + o.windowSeconds) {
             w.printedSeenSeconds = *lastArrival - *w.start;

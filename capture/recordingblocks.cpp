@@ -63,6 +63,9 @@ void RecordingBlockMaker::piece(const RecordingDecoder::Piece &p)
     case 'W':
         note(Type::Warning, EventKind::Marker, t, m_payload);
         break;
+    case 'E':
+        note(Type::End, EventKind::Marker, t, m_payload);
+        break;
     default:
         break; // newer record types are skipped
     }

@@ -158,6 +158,10 @@ public:
     // The lines start with a date or time no format reads (looksStampedButUnread): text
     // the terminal program wrote, not the console, so the file's bytes are not the wire's.
     bool unreadStamps = false;
+    // When the capture stopped: a ttyscope recording's `E` record, written when the user
+    // stopped it. A capture that ran on after its last line saw that nothing came; none for
+    // other formats, or a recorder that was killed.
+    std::optional<HostNs> captureEnd;
     HostNs origin;          // run second 0 (first arrival)
     std::int64_t bytes = 0; // console bytes including line endings as received
     // Lines that are not console output, not kept: a console server's (conserver's MARKs), a

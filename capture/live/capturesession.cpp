@@ -85,6 +85,9 @@ bool CaptureSession::stop(QString *error)
     if (m_reader.joinable()) {
         m_reader.join();
     }
+    // When the capture stopped: a reader learns that it ran on after its last line, and
+    // nothing came in that time (docs/format.md).
+    emitRecord('E', wallNowNs(), monoNowNs(), "stopped");
     {
         std::lock_guard<std::mutex> l(m_writeMutex);
         m_stopWriter = true;

@@ -59,6 +59,9 @@ void LiveRun::add(const LiveRecord &r)
     case 'W':
         m_builder.addRecorderWarning(r.data);
         break;
+    case 'E':
+        m_run.captureEnd = t;
+        break;
     default:
         break;
     }

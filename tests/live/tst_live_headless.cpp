@@ -1,9 +1,11 @@
 // The real `ttyscope capture --headless` process on a pseudo-terminal: SIGTERM stops it
-// cleanly (events printed, frame ended, summary), SIGKILL loses at most about a second; a
-// boot from power-on; the window's capture (offscreen) stopped by a signal.
+// cleanly (events printed, frame ended, summary, the capture's end recorded), SIGKILL loses
+// at most about a second; a boot from power-on; a quiet boot captured past its window; the
+// window's capture (offscreen) stopped by a signal.
 #include "livetest.h"
 
 #include "inputfile.h"
+#include "metrics.h"
 #include "runloader.h"
 
 #include <QFileInfo>
@@ -91,11 +93,15 @@ private slots:
         const livetest::Decoded d = livetest::decode(out);
         QVERIFY2(d.warning.isEmpty() && d.error.isEmpty(), qPrintable(d.warning + d.error));
         QCOMPARE(d.types.substr(0, 2), std::string("HM"));
+        // The last record says when the capture stopped.
+        QCOMPARE(d.types.back(), 'E');
+        QCOMPARE(d.texts.back(), std::string("stopped"));
         QString error;
         std::unique_ptr<Run> r = loadRun(out, {}, &error);
         QVERIFY(r);
         QCOMPARE(r->meta.label, QStringLiteral("headless test"));
         QCOMPARE(r->lines.size(), LineCount(2));
+        QVERIFY(r->captureEnd && *r->captureEnd > *r->lines.arrival(LineIndex(1)));
     }
 
     void sigkillLosesAtMostASecond()
@@ -157,6 +163,9 @@ private slots:
         QVERIFY2(r, qPrintable(error));
         QVERIFY2(!r->load.stoppedEarly(), qPrintable(r->load.message));
         QVERIFY(r->lines.size() > 1000_lines);
+        // A killed recorder wrote no end: when it stopped is not known.
+        QVERIFY(d.types.find('E') == std::string::npos);
+        QVERIFY(!r->captureEnd);
     }
 
     // The disk fills during a capture (a file size limit makes write() fail with EFBIG, as a
@@ -335,6 +344,55 @@ private slots:
         std::unique_ptr<Run> r = loadRun(out, {}, &error);
         QVERIFY2(r, qPrintable(error));
         QCOMPARE(r->lines.size(), LineCount(370)); // the truth file's count
+    }
+
+    // The real quiet boot up to its login prompt, written at once, then 3 s of silence
+    // before the capture is stopped: the recording's end says the capture saw the whole of
+    // a 2 s window, so the window's counts are exact. Without that end they are at least
+    // (the capture might have stopped at the prompt, as grabserial's -q does).
+    void aQuietBootCapturedPastItsWindow()
+    {
+        QString error;
+        InputFile in;
+        QVERIFY2(
+            in.open(QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.raw.zst"),
+                    &error),
+            qPrintable(error));
+        std::string bytes(4096, '\0');
+        bytes.resize(in.readInto(bytes.data(), bytes.size()));
+        const std::size_t prompt = bytes.find("corpusvm login: ");
+        QVERIFY(prompt != std::string::npos);
+        bytes.resize(prompt + 16);
+        livetest::Pty pty;
+        QVERIFY(pty.open());
+        const QString out = m_dir.filePath(QStringLiteral("quiet.ttyrec.zst"));
+        QProcess p;
+        QVERIFY(startCapture(p, pty.name, out));
+        pty.releaseSlave();
+        QVERIFY(pty.write(bytes));
+        QTest::qWait(3000);
+        QVERIFY(p.state() == QProcess::Running);
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
+
+        std::unique_ptr<Run> r = loadRun(out, {}, &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->lines.size(), LineCount(14)); // 16 in the whole boot: 2 after the prompt
+        QVERIFY(r->captureEnd);
+        const double ranOn =
+            toSeconds(*r->captureEnd - *r->lines.arrival(r->lines.endIndex() - 1_lines));
+        QVERIFY2(ranOn > 2.5, qPrintable(QString::number(ranOn)));
+        MetricOptions o;
+        o.windowSeconds = 2;
+        const Metrics m = computeMetrics(*r, o);
+        QCOMPARE(m.window.lines, std::int64_t(14));
+        QVERIFY(!m.window.printedSeenSeconds);
+        QVERIFY(!m.window.producedSeenSeconds);
+        r->captureEnd.reset();
+        const Metrics unknownEnd = computeMetrics(*r, o);
+        QCOMPARE(unknownEnd.window.lines, std::int64_t(14));
+        QVERIFY(unknownEnd.window.printedSeenSeconds);
     }
 
     // The window's capture (`ttyscope capture` without --headless) told to stop by a

@@ -310,7 +310,7 @@ private slots:
 
         const livetest::Decoded d = livetest::decode(path);
         QCOMPARE(d.data, std::string("before\r\nafter\r\n"));
-        QCOMPARE(d.types, std::string("HDGRD"));
+        QCOMPARE(d.types, std::string("HDGRDE")); // E: stopped
         QVERIFY(QString::fromStdString(d.texts[1]).contains(QLatin1String("hung up")));
         QVERIFY(QString::fromStdString(d.texts[2]).contains(name));
 
@@ -350,7 +350,7 @@ private slots:
         QCOMPARE(got, std::string("echo c > /proc/sysrq-trigger\nt"));
         QVERIFY(s.stop(&error));
         const livetest::Decoded d = livetest::decode(path);
-        QCOMPARE(d.types, std::string("HSS"));
+        QCOMPARE(d.types, std::string("HSSE"));
         QCOMPARE(d.texts[1], std::string("echo c > /proc/sysrq-trigger\n"));
         QCOMPARE(d.texts[2], std::string("<BREAK>t"));
     }

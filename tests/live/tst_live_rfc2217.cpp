@@ -447,7 +447,7 @@ private slots:
         QVERIFY(!flags.contains(QStringLiteral("PARODD")));
 
         const livetest::Decoded d = livetest::decode(o.output);
-        QCOMPARE(d.types, std::string("HGR"));
+        QCOMPARE(d.types, std::string("HGRE"));
         std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
         QVERIFY2(loaded, qPrintable(error));
         QCOMPARE(loaded->meta.baud, 57600);

@@ -225,7 +225,7 @@ private slots:
 
         const livetest::Decoded d = livetest::decode(o.output);
         QCOMPARE(d.data, std::string("one\r\ntwo\r\n"));
-        QCOMPARE(d.types, std::string("HDGRD"));
+        QCOMPARE(d.types, std::string("HDGRDE")); // E: stopped
         QVERIFY(QString::fromStdString(d.texts[1]).contains(QLatin1String("closed")));
         std::unique_ptr<Run> loaded = loadRun(o.output, {}, &error);
         QVERIFY(loaded);
