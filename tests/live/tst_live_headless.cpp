@@ -50,6 +50,34 @@ private:
                p.state() == QProcess::Running && (!stderrText || (*stderrText = err, true));
     }
 
+    // The bytes of a bundled raw capture, whole; empty with *error if it cannot be read.
+    static std::string sampleBytes(const char *name, QString *error)
+    {
+        InputFile in;
+        std::string bytes;
+        if (!in.open(QStringLiteral(TTYSCOPE_SAMPLES "/") + QLatin1String(name), error)) {
+            return bytes;
+        }
+        for (std::string block(InputFile::kBlockBytes, '\0');;) {
+            const std::size_t n = in.readInto(block.data(), block.size());
+            if (n == 0) {
+                break;
+            }
+            bytes.append(block.data(), n);
+        }
+        return bytes;
+    }
+
+    // Starts a headless capture on a new pty with `bytes` written to it.
+    bool captureOf(const std::string &bytes, const QString &out, livetest::Pty &pty, QProcess &p)
+    {
+        if (!pty.open() || !startCapture(p, pty.name, out)) {
+            return false;
+        }
+        pty.releaseSlave();
+        return pty.write(bytes);
+    }
+
 private slots:
     void sigtermStopsCleanly()
     {
@@ -290,26 +318,13 @@ private slots:
     void aBootFromPowerOn()
     {
         QString error;
-        InputFile in;
-        QVERIFY2(in.open(QStringLiteral(TTYSCOPE_SAMPLES "/panic_noroot-smp2-115200-t1.raw.zst"),
-                         &error),
-                 qPrintable(error));
-        std::string bytes;
-        for (std::string block(InputFile::kBlockBytes, '\0');;) {
-            const std::size_t n = in.readInto(block.data(), block.size());
-            if (n == 0) {
-                break;
-            }
-            bytes.append(block.data(), n);
-        }
+        const std::string bytes = sampleBytes("panic_noroot-smp2-115200-t1.raw.zst", &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(bytes.size(), std::size_t(24069)); // the truth file's bytes_total
         livetest::Pty pty;
-        QVERIFY(pty.open());
-        const QString out = m_dir.filePath(QStringLiteral("poweron.ttyrec.zst"));
         QProcess p;
-        QVERIFY(startCapture(p, pty.name, out));
-        pty.releaseSlave();
-        QVERIFY(pty.write(bytes));
+        const QString out = m_dir.filePath(QStringLiteral("poweron.ttyrec.zst"));
+        QVERIFY(captureOf(bytes, out, pty, p));
         QByteArray text;
         QVERIFY(waitFor(
             [&] {
@@ -353,23 +368,15 @@ private slots:
     void aQuietBootCapturedPastItsWindow()
     {
         QString error;
-        InputFile in;
-        QVERIFY2(
-            in.open(QStringLiteral(TTYSCOPE_SAMPLES "/boot_login-quiet-smp2-115200-t1.raw.zst"),
-                    &error),
-            qPrintable(error));
-        std::string bytes(4096, '\0');
-        bytes.resize(in.readInto(bytes.data(), bytes.size()));
+        std::string bytes = sampleBytes("boot_login-quiet-smp2-115200-t1.raw.zst", &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         const std::size_t prompt = bytes.find("corpusvm login: ");
         QVERIFY(prompt != std::string::npos);
         bytes.resize(prompt + 16);
         livetest::Pty pty;
-        QVERIFY(pty.open());
-        const QString out = m_dir.filePath(QStringLiteral("quiet.ttyrec.zst"));
         QProcess p;
-        QVERIFY(startCapture(p, pty.name, out));
-        pty.releaseSlave();
-        QVERIFY(pty.write(bytes));
+        const QString out = m_dir.filePath(QStringLiteral("quiet.ttyrec.zst"));
+        QVERIFY(captureOf(bytes, out, pty, p));
         QTest::qWait(3000);
         QVERIFY(p.state() == QProcess::Running);
         ::kill(pid_t(p.processId()), SIGTERM);
