@@ -218,10 +218,13 @@ QString SourceReport::render(bool md) const
                              .arg(wire);
             }
             if (t.dropNote.isEmpty()) {
-                notes << QStringLiteral("dropped messages: %1 attributed, %2 not attributed "
+                notes << QStringLiteral("dropped messages%3: %1 attributed, %2 not attributed "
                                         "(the lines around the drop are of different sources)")
                              .arg(t.droppedAttributed)
-                             .arg(t.droppedUnattributed);
+                             .arg(t.droppedUnattributed)
+                             .arg(t.dropsAtLeast.isEmpty()
+                                      ? QString()
+                                      : QStringLiteral(" (at least: %1)").arg(t.dropsAtLeast));
             } else {
                 notes << QStringLiteral("dropped messages n/a: ") + t.dropNote;
             }
@@ -364,6 +367,7 @@ void SourceReport::addToJson(QJsonObject *j) const
             note("time", t.timeNote);
             note("clock", t.clockNote);
             note("dropped", t.dropNote);
+            note("dropped_at_least", t.dropsAtLeast);
             QJsonObject summary{
                 {QStringLiteral("by"), sourceGroupingName(t.by)},
                 {QStringLiteral("count"), double(t.sources.size())},

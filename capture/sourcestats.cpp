@@ -250,6 +250,7 @@ SourceTable computeSources(const Run &run, const SourceIndex &index, const Metri
         t.wireNote = QStringLiteral("no baud rate");
     }
     t.dropNote = m.dropsUnknown;
+    t.dropsAtLeast = m.backlogUnseen();
     t.bootTime = m.bootTime;
     if (!m.bootDoneLine) {
         t.bootNote = QStringLiteral("no line matches the boot-done pattern (--boot-pattern)");

@@ -55,6 +55,9 @@ struct SourceTable
     std::int64_t droppedUnattributed = 0; // the neighbours of the drop are other sources
     QString wireNote, bootNote, timeNote; // why those figures are none (empty: they are not)
     QString dropNote; // why the dropped messages are not known (a kernel log: no notices)
+    // Why they are at least what is shown (Metrics::backlogUnseen): a file read in part, or
+    // a log that ends with the console behind; empty when they are the run's.
+    QString dropsAtLeast;
     // Which clock first, last and rate are on when it is not the arrivals' (empty: arrivals).
     QString clockNote;
 };

@@ -314,9 +314,12 @@ void SourcesPanel::showView(int index)
             s += tr("; wire time n/a: %1").arg(table.wireNote);
         }
         if (table.dropNote.isEmpty()) {
-            s += tr("; dropped messages: %1 attributed, %2 not")
+            s += tr("; dropped messages%3: %1 attributed, %2 not")
                      .arg(table.droppedAttributed)
-                     .arg(table.droppedUnattributed);
+                     .arg(table.droppedUnattributed)
+                     .arg(table.dropsAtLeast.isEmpty()
+                              ? QString()
+                              : tr(" (at least: %1)").arg(table.dropsAtLeast));
         } else {
             s += tr("; dropped messages n/a: %1").arg(table.dropNote);
         }

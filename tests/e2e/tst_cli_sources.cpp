@@ -74,6 +74,7 @@ private slots:
     void byCaller();
     void bootShare();
     void usageErrors();
+    void aFloodStoppedInItsBacklog();
     void costOfOneMessage();
     void quietAgainstVerboseBoot();
 };
@@ -435,6 +436,47 @@ void TstCliSources::quietAgainstVerboseBoot()
     QVERIFY(text.out.contains("sources only in B: 281 (only in A: 1); up to boot-done they took "
                               "2.039 s on the wire, of the 1.960 s B took longer to boot "
                               "(104.0 %)"));
+}
+
+// The 6.12-rt flood capture's first 6000 lines (a capture stopped in the flood, its console
+// 7.369 s behind): grep counts 1518 messages dropped in them; more were dropped in the queue
+// it never saw, so the sources' dropped messages are at least what they show.
+void TstCliSources::aFloodStoppedInItsBacklog()
+{
+    QProcess unzstd;
+    unzstd.start(QStringLiteral("zstd"),
+                 {QStringLiteral("-dc"), sample(kFlood + QStringLiteral(".hostts.log.zst"))});
+    QVERIFY(unzstd.waitForFinished(30000));
+    const QByteArray whole = unzstd.readAllStandardOutput();
+    qsizetype end = -1;
+    for (int i = 0; i < 6000; ++i) {
+        end = whole.indexOf('\n', end + 1);
+    }
+    QTemporaryDir dir;
+    QFile f(dir.filePath(QStringLiteral("stopped.log")));
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(whole.left(end + 1)) == end + 1);
+    f.close();
+    const QString behind = QStringLiteral("the log ends with the console 7.369 s behind");
+    const Result text = ttyscope(
+        {QStringLiteral("report"), QStringLiteral("--sources"), QStringLiteral("3"), f.fileName()});
+    QCOMPARE(text.code, 0);
+    QVERIFY2(QString::fromUtf8(text.out).contains(
+                 QStringLiteral("  dropped messages (at least: ") + behind +
+                 QStringLiteral("): 1516 attributed, 2 not attributed")),
+             text.out.constData());
+    const QJsonObject sum = reportJson({f.fileName()})[QLatin1String("runs")][0]
+                                .toObject()[QLatin1String("sources_summary")]
+                                .toObject();
+    QCOMPARE(sum[QLatin1String("dropped_attributed")].toInteger() +
+                 sum[QLatin1String("dropped_unattributed")].toInteger(),
+             1518);
+    QCOMPARE(sum[QLatin1String("notes")][QLatin1String("dropped_at_least")].toString(), behind);
+    // The whole capture's are exact.
+    const QJsonObject whole1 =
+        reportJson({sample(kFlood + QStringLiteral(".hostts.log.zst"))})[QLatin1String("runs")][0]
+            .toObject()[QLatin1String("sources_summary")]
+            .toObject();
+    QVERIFY(whole1[QLatin1String("notes")][QLatin1String("dropped_at_least")].isNull());
 }
 
 QTEST_GUILESS_MAIN(TstCliSources)
