@@ -1,6 +1,7 @@
 // `ttyscope report --sources` (issue 14, "who floods the console") as a user runs it, on
 // the bundled captures: the figures are checked against their .truth.json (counted from the
 // raw bytes by scripts of their own) and against awk/grep counts of the same files.
+#include "../stoppedcapture.h"
 #include "clirun.h"
 
 #include <QJsonArray>
@@ -443,19 +444,10 @@ void TstCliSources::quietAgainstVerboseBoot()
 // it never saw, so the sources' dropped messages are at least what they show.
 void TstCliSources::aFloodStoppedInItsBacklog()
 {
-    QProcess unzstd;
-    unzstd.start(QStringLiteral("zstd"),
-                 {QStringLiteral("-dc"), sample(kFlood + QStringLiteral(".hostts.log.zst"))});
-    QVERIFY(unzstd.waitForFinished(30000));
-    const QByteArray whole = unzstd.readAllStandardOutput();
-    qsizetype end = -1;
-    for (int i = 0; i < 6000; ++i) {
-        end = whole.indexOf('\n', end + 1);
-    }
     QTemporaryDir dir;
     QFile f(dir.filePath(QStringLiteral("stopped.log")));
-    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(whole.left(end + 1)) == end + 1);
-    f.close();
+    QVERIFY(testcapture::writeFirstLines(sample(kFlood + QStringLiteral(".hostts.log.zst")), 6000,
+                                         f.fileName()));
     const QString behind = QStringLiteral("the log ends with the console 7.369 s behind");
     const Result text = ttyscope(
         {QStringLiteral("report"), QStringLiteral("--sources"), QStringLiteral("3"), f.fileName()});

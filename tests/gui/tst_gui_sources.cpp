@@ -4,6 +4,7 @@
 // lane" plots it; grouping by prefix; a comparison shows the A/B table. The stacked lane
 // "wire time by source": the flood's bands hold its wire time, a template keeps its colour
 // on both sides, the lane can be hidden.
+#include "../stoppedcapture.h"
 #include "guitest.h"
 #include "logpane.h"
 #include "logview.h"
@@ -346,6 +347,30 @@ private slots:
         QApplication::processEvents();
         QCOMPARE(t->columnWidth(SourceModel::Source), whole);
         QCOMPARE(t->horizontalScrollBar()->maximum(), 0);
+    }
+
+    // The flood capture stopped at its 6000th line, its console 7.369 s behind: the panel's
+    // dropped messages (1516 attributed, 2 not: grep counts 1518) are at least, as the
+    // report's are.
+    void droppedMessagesOfAStoppedFlood()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("stopped.log")));
+        QVERIFY(testcapture::writeFirstLines(
+            sample("spam_rmmod-k612rt-smp4-115200-t1.hostts.log.zst"), 6000, f.fileName()));
+        w->openFiles({f.fileName()});
+        QVERIFY(w->waitForLoaded());
+        QStringList summaries;
+        for (const QLabel *l : w->sourcesPanel()->findChildren<QLabel *>()) {
+            if (l->text().contains(QLatin1String("dropped messages"))) {
+                summaries << l->text();
+            }
+        }
+        QCOMPARE(summaries, QStringList{QStringLiteral(
+                                "307 sources, 6000 lines, 21.398 s on the wire; dropped "
+                                "messages (at least: the log ends with the console 7.369 s "
+                                "behind): 1516 attributed, 2 not; boot share n/a: no line "
+                                "matches the boot-done pattern (--boot-pattern).")});
     }
 };
 
