@@ -62,21 +62,42 @@ QStringList Report::lowerBoundNotes() const
     }
     // A log that ends with the console behind: a capture stopped in a flood. Its lag max
     // and drops are lower bounds (Metrics::behindAtEnd); the cells' ≥ says so, this why.
+    // A recording that says when its capture stopped (Run::captureEnd) tells more: a
+    // console still printing sends a line every few milliseconds, so a capture that ran on
+    // for a second or more without one saw the console stop with its queue unprinted.
     for (const ReportColumn &c : m_columns) {
         for (std::size_t k = 0; k < c.metrics.size(); ++k) {
             const Metrics &m = c.metrics[k];
             if (!m.behindAtEnd) {
                 continue;
             }
-            notes
-                << atLeast(
-                       QStringLiteral(
-                           "%1 ends with its console %2 s behind (its last kernel "
-                           "line came that long after it was produced) without the kernel saying "
-                           "it stopped: the messages still queued, and the notices of any dropped "
-                           "among them, were not seen. Its lag max and drops are at least what "
-                           "they show, and a crash may have been queued."))
-                       .arg(c.source(k), QString::number(*m.behindAtEnd, 'f', 3));
+            const Run *run = k < c.runs.size() ? c.runs[k] : nullptr;
+            std::optional<double> silent;
+            if (run && run->captureEnd && m.end == run->lines.endIndex() && m.end > m.first) {
+                if (const std::optional<HostNs> last = run->lines.arrival(m.end - 1_lines)) {
+                    silent = toSeconds(*run->captureEnd - *last);
+                }
+            }
+            const QString behind = QString::number(*m.behindAtEnd, 'f', 3);
+            if (silent && *silent >= 1.0) {
+                notes << atLeast(QStringLiteral(
+                                     "%1's console stopped printing %2 s behind (its last kernel "
+                                     "line came that long after it was produced), and the "
+                                     "capture ran %3 s more without a line: what was queued "
+                                     "never came out (the kernel hung, or its console did). Its "
+                                     "lag max and drops are at least what they show, and a "
+                                     "crash may have been among what was queued."))
+                             .arg(c.source(k), behind, QString::number(*silent, 'f', 3));
+                continue;
+            }
+            notes << atLeast(QStringLiteral(
+                                 "%1 ends with its console %2 s behind (its last kernel "
+                                 "line came that long after it was produced) without the kernel "
+                                 "saying it stopped: the messages still queued, and the notices "
+                                 "of any dropped among them, were not seen. Its lag max and "
+                                 "drops are at least what they show, and a crash may have been "
+                                 "queued."))
+                         .arg(c.source(k), behind);
         }
     }
     return notes;

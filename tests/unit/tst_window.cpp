@@ -544,6 +544,28 @@ void TstWindow::aCrashStillQueued()
     QCOMPARE(full.cell(rowOf(full, QStringLiteral("lag.max_s")), 0), QStringLiteral("13.179"));
     QCOMPARE(full.cell(rowOf(full, QStringLiteral("panic.trace_complete")), 0),
              QStringLiteral("yes"));
+
+    // Had its recording said that the capture ran 20 s more (its `E` record, as
+    // tst_live_headless checks the real recorder writes it), the console stopped printing
+    // with its queue: a kernel or console that hung, not a capture stopped too soon.
+    std::unique_ptr<Run> hung = loadBytes(firstLines(name, 8700));
+    QVERIFY(hung);
+    hung->captureEnd =
+        *hung->lines.arrival(hung->lines.endIndex() - 1_lines) + Nanoseconds(20'000'000'000);
+    QCOMPARE(reportOf(*hung, QStringLiteral("hung.log")).footnotes().split(u'\n').front(),
+             QStringLiteral("≥: at least. hung.log's console stopped printing 12.728 s behind "
+                            "(its last kernel line came that long after it was produced), and "
+                            "the capture ran 20.000 s more without a line: what was queued never "
+                            "came out (the kernel hung, or its console did). Its lag max and "
+                            "drops are at least what they show, and a crash may have been among "
+                            "what was queued."));
+    // Half a second more is a capture stopped in the flood, as before.
+    hung->captureEnd =
+        *hung->lines.arrival(hung->lines.endIndex() - 1_lines) + Nanoseconds(500'000'000);
+    QVERIFY(reportOf(*hung, QStringLiteral("hung.log"))
+                .footnotes()
+                .startsWith(QStringLiteral("≥: at least. hung.log ends with its console 12.728 s "
+                                           "behind")));
 }
 
 QTEST_GUILESS_MAIN(TstWindow)
