@@ -224,12 +224,11 @@ void Report::buildRows()
     // Counts of a window the log ended in (WindowResult::printedSeenSeconds), by arrival or
     // by production.
     const auto atLeast = [&](ReportRow *r, bool byProduction) {
-        return lowerBoundWhen(r, [byProduction](const Metrics &m) {
+        return lowerBoundWhen(r, [byProduction, readInPart](const Metrics &m) {
             if (!(byProduction ? m.window.producedSeenSeconds : m.window.printedSeenSeconds)) {
                 return QString();
             }
-            return m.cutShort ? QStringLiteral("the file was read only in part")
-                              : QStringLiteral("the log ends inside the window");
+            return m.cutShort ? readInPart(m) : QStringLiteral("the log ends inside the window");
         });
     };
     atLeast(whyAbsent(needsArrival(add("window.lines",
